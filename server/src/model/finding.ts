@@ -1,0 +1,96 @@
+/**
+ * Findings: what a rule says about one subject, with the evidence, the why, a citation and the
+ * exact command a person would run. The app prints commands; it never runs a pool-changing one.
+ */
+import { z } from 'zod';
+
+export const Severity = z.enum(['critical', 'warning', 'suggestion', 'info']);
+export type Severity = z.infer<typeof Severity>;
+export const SEVERITY_ORDER: Record<Severity, number> = { critical: 0, warning: 1, suggestion: 2, info: 3 };
+
+export const RuleCategory = z.enum(['slog', 'special', 'redundancy', 'workload', 'capacity', 'health', 'device']);
+export type RuleCategory = z.infer<typeof RuleCategory>;
+
+/** A reference: one of the project's documents (by file name) or an OpenZFS man page/doc URL. */
+export const Citation = z.object({
+  source: z.string(),
+  /** Section, fact number or quote locator, e.g. "A3" in zfs-facts.md or "QD1 table". */
+  locator: z.string().nullable().default(null),
+  url: z.string().nullable().default(null),
+});
+export type Citation = z.infer<typeof Citation>;
+
+export const Subject = z.object({
+  kind: z.enum(['host', 'pool', 'vdev', 'dataset', 'drive']),
+  /** Pool name, `pool/vdev-name`, dataset name or drive id. */
+  id: z.string(),
+  pool: z.string().nullable().default(null),
+});
+export type Subject = z.infer<typeof Subject>;
+
+export const Evidence = z.object({
+  label: z.string(),
+  value: z.union([z.string(), z.number(), z.boolean(), z.null()]),
+  unit: z.string().nullable().default(null),
+});
+export type Evidence = z.infer<typeof Evidence>;
+
+export const Reversibility = z.enum(['yes', 'no', 'partly']);
+
+export const Action = z.object({
+  summary: z.string(),
+  /** Exact commands, with /dev/disk/by-id paths where devices are named. Never executed by the app. */
+  commands: z.array(z.string()),
+  reversible: Reversibility,
+  reversibleWhy: z.string(),
+});
+export type Action = z.infer<typeof Action>;
+
+export const Confidence = z.enum(['high', 'medium', 'low']);
+export type Confidence = z.infer<typeof Confidence>;
+export type Reversibility = z.infer<typeof Reversibility>;
+
+export const Finding = z.object({
+  ruleId: z.string(),
+  severity: Severity,
+  title: z.string(),
+  subject: Subject,
+  evidence: z.array(Evidence),
+  explanation: z.string(),
+  action: Action.nullable(),
+  citations: z.array(Citation),
+  confidence: Confidence,
+  /** Stable hash of ruleId + subject + evidence: an acknowledgement holds until this changes. */
+  fingerprint: z.string(),
+});
+export type Finding = z.infer<typeof Finding>;
+
+export const RuleStatus = z.enum(['fired', 'passed', 'not-applicable', 'needs-artifact', 'error']);
+export type RuleStatus = z.infer<typeof RuleStatus>;
+
+export const RuleResult = z.object({
+  ruleId: z.string(),
+  title: z.string(),
+  category: RuleCategory,
+  status: RuleStatus,
+  findings: z.array(Finding),
+  /** Why it passed / did not apply / failed, in a sentence. */
+  message: z.string().nullable(),
+  missing: z.array(z.object({ artifact: z.string(), howToGet: z.string() })),
+});
+export type RuleResult = z.infer<typeof RuleResult>;
+
+export const PoolSummary = z.object({
+  pool: z.string(),
+  counts: z.record(Severity, z.number()),
+});
+
+export const Assessment = z.object({
+  generatedAt: z.string(),
+  ruleCatalogVersion: z.string(),
+  results: z.array(RuleResult),
+  /** All findings of all rules, in the stable order: severity, pool, rule id, subject. */
+  findings: z.array(Finding),
+  summary: z.object({ counts: z.record(Severity, z.number()), pools: z.array(PoolSummary) }),
+});
+export type Assessment = z.infer<typeof Assessment>;

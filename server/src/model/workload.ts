@@ -1,0 +1,132 @@
+/**
+ * Evidence artifacts that come from measuring rather than reading configuration:
+ * the workload fingerprint (observe), size histograms (sizes) and benchmark results (bench).
+ * Defined here so the rules can depend on their shape before the collectors exist.
+ */
+import { z } from 'zod';
+import { VdevClass } from './inventory.ts';
+
+/** A power-of-two histogram bin: values in (previous upper, upperBytes]. */
+export const SizeBin = z.object({
+  upperBytes: z.number(),
+  count: z.number(),
+  bytes: z.number(),
+  cumulativeBytes: z.number(),
+  cumulativeCount: z.number(),
+});
+export type SizeBin = z.infer<typeof SizeBin>;
+
+export const LatencyBin = z.object({ upperNs: z.number(), count: z.number() });
+
+/** What the pool was asked to do during an observation window. */
+export const WorkloadFingerprint = z.object({
+  startedAt: z.string(),
+  endedAt: z.string(),
+  windowSeconds: z.number(),
+  /** 'live' = measured on this host now; 'recorded' = replayed counter pairs (tests, snapshots). */
+  source: z.enum(['live', 'recorded']),
+  zil: z
+    .object({
+      commitsPerSec: z.number(),
+      /** itx bytes per second written through the ZIL (copied + indirect + needcopy). */
+      itxBytesPerSec: z.number(),
+      bytesToSlogPerSec: z.number().nullable(),
+      bytesToMainPoolPerSec: z.number().nullable(),
+      indirectBytesPerSec: z.number().nullable(),
+      copiedBytesPerSec: z.number().nullable(),
+    })
+    .nullable(),
+  pools: z.array(
+    z.object({
+      pool: z.string(),
+      readIops: z.number(),
+      writeIops: z.number(),
+      readBytesPerSec: z.number(),
+      writeBytesPerSec: z.number(),
+      /** Share of written bytes that went through the ZIL (0..1), null when not attributable. */
+      syncWriteShare: z.number().nullable(),
+      syncWriteIops: z.number().nullable(),
+      /** Sync-write latency per vdev class from `zpool iostat -w` (syncq_write + disk). */
+      syncWriteLatencyMs: z.partialRecord(VdevClass, z.object({ p50: z.number().nullable(), p99: z.number().nullable() })).default({}),
+      /** Request sizes from `zpool iostat -r`: share of I/Os at or below 32 KiB. */
+      smallWriteShare: z.number().nullable(),
+      smallReadShare: z.number().nullable(),
+      writeSizes: z.array(SizeBin).default([]),
+      readSizes: z.array(SizeBin).default([]),
+    }),
+  ),
+  datasets: z
+    .array(z.object({ dataset: z.string(), commitsPerSec: z.number(), syncBytesPerSec: z.number() }))
+    .default([]),
+  arc: z
+    .object({
+      hitRatio: z.number().nullable(),
+      metadataHitRatio: z.number().nullable(),
+      /** demand+prefetch metadata misses per second: metadata-heavy indicator. */
+      metadataMissesPerSec: z.number().nullable(),
+      metadataShareOfMisses: z.number().nullable(),
+    })
+    .nullable(),
+  notes: z.array(z.string()).default([]),
+});
+export type WorkloadFingerprint = z.infer<typeof WorkloadFingerprint>;
+
+/** Result of `zfs-advisor sizes` (walk) or the parsed `zdb -Lbbbs` histogram. */
+export const SizeHistogram = z.object({
+  target: z.string(),
+  dataset: z.string().nullable(),
+  pool: z.string().nullable(),
+  method: z.enum(['walk', 'zdb']),
+  recordsize: z.number(),
+  ashift: z.number(),
+  files: z.number(),
+  totalBytes: z.number(),
+  fileBins: z.array(SizeBin),
+  blockBins: z.array(SizeBin),
+  /** For each candidate special_small_blocks value, what would land on the special class. */
+  candidates: z.array(
+    z.object({
+      specialSmallBlocks: z.number(),
+      smallBlockBytes: z.number(),
+      metadataBytes: z.number(),
+      totalBytes: z.number(),
+    }),
+  ),
+  metadataBasis: z.string(),
+  capturedAt: z.string(),
+  notes: z.array(z.string()).default([]),
+});
+export type SizeHistogram = z.infer<typeof SizeHistogram>;
+
+export const LatencyPercentiles = z.object({
+  meanNs: z.number().nullable(),
+  p50Ns: z.number().nullable(),
+  p99Ns: z.number().nullable(),
+  p999Ns: z.number().nullable(),
+});
+
+export const BenchmarkSummary = z.object({
+  id: z.string(),
+  profile: z.string(),
+  pool: z.string().nullable(),
+  target: z.string(),
+  startedAt: z.string(),
+  status: z.enum(['completed', 'aborted', 'failed', 'refused']),
+  /** 'property' = sync=always on the dataset; 'fio-sync' = fio --sync/--fsync fallback; 'async'. */
+  syncMode: z.enum(['property', 'fio-sync', 'fio-fsync', 'async']),
+  iodepth: z.number(),
+  blockSize: z.number(),
+  readIops: z.number(),
+  writeIops: z.number(),
+  readBytesPerSec: z.number(),
+  writeBytesPerSec: z.number(),
+  writeLatency: LatencyPercentiles.nullable(),
+  readLatency: LatencyPercentiles.nullable(),
+  wallSeconds: z.number().nullable(),
+  fioRuntimeSeconds: z.number().nullable(),
+  /** Wall time and fio's runtime differ by more than 10 % (002's KPI). */
+  wallTimeMismatch: z.boolean(),
+  topologyFingerprint: z.string().nullable(),
+  notes: z.array(z.string()).default([]),
+});
+export type BenchmarkSummary = z.infer<typeof BenchmarkSummary>;
