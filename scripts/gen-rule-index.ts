@@ -15,7 +15,8 @@ export function ruleFiles(): string[] {
     .sort();
 }
 
-const camel = (id: string) => id.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase()).replace(/^(\d)/, '_$1');
+// Ids may contain dots (`slog-on-2.4-special`): anything not valid in an identifier becomes `_`.
+const camel = (id: string) => id.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase()).replace(/[^A-Za-z0-9_$]/g, '_').replace(/^(\d)/, '_$1');
 
 export function renderIndex(files: string[]): string {
   const ids = files.map((f) => f.replace(/\.ts$/, ''));

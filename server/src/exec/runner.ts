@@ -13,7 +13,7 @@ import { execFile, spawn } from 'node:child_process';
 export const ALLOWED_PROGRAMS = [
   'zpool', 'zfs', 'zdb', 'smartctl', 'nvme', 'lsblk', 'blkid', 'wipefs', 'fio', 'diskinfo',
   'sysctl', 'uname', 'hostname', 'nice', 'ionice', 'find', 'awk', 'xargs', 'ls', 'mount', 'findmnt',
-  'zfs-fuse', 'losetup', 'truncate', 'umount', 'pvs', 'mdadm', 'camcontrol', 'geom',
+  'zfs-fuse', 'losetup', 'truncate', 'umount', 'pvs', 'mdadm', 'camcontrol', 'geom', 'pveversion',
 ] as const;
 export type AllowedProgram = (typeof ALLOWED_PROGRAMS)[number];
 

@@ -1,0 +1,72 @@
+/**
+ * One physical device partitioned into several ZFS roles (e.g. SLOG + special + L2ARC, or a data
+ * disk that also holds the log): the roles compete for one device's latency and fail together.
+ * Partitioned, mirrored Optane is the accepted exception (004).
+ */
+import { defineRule, fired, notApplicable } from './engine/types.ts';
+import type { FindingDraft } from './engine/types.ts';
+import { DOC_004, doc, fact } from './lib/layout-citations.ts';
+import { isOptane, productName } from './lib/device-class.ts';
+import { distinctRoles, driveRoles } from './lib/layout-roles.ts';
+
+/** Roles where a shared device hurts: latency-critical or pool-critical. L2ARC alone beside one of them is cheap. */
+const ROLE_NAMES: Record<string, string> = { data: 'data', log: 'SLOG', special: 'special (metadata)', dedup: 'dedup table', cache: 'L2ARC' };
+
+export default defineRule({
+  meta: {
+    id: 'device-multi-role',
+    title: 'One device serving several ZFS roles',
+    category: 'device',
+    defaultSeverity: 'warning',
+    requiredArtifacts: ['Pools', 'Drives'],
+    description:
+      'The rule of thumb in ZFS is one physical device per role: a SLOG needs the device\'s full flush latency, a special vdev its random I/O, and when the device dies every role on it dies together. Partitioned, mirrored Optane is the one accepted exception, because it keeps its latency under mixed load. Learn more: 004_43fadf79bcce0939.txt (points 5 and 6).',
+    citations: [doc(DOC_004, 'points 5–6: partitioned mirrored Optane for several roles'), fact('A27'), fact('E5')],
+    appliesTo: { minVersion: null, maxVersion: null },
+  },
+  check({ Pools, Drives }) {
+    const roles = driveRoles(Pools, Drives);
+    if (roles.size === 0) return notApplicable('No pool device could be matched to a drive (needs lsblk/smartctl data).');
+    const findings: FindingDraft[] = [];
+    for (const { drive, roles: rs } of roles.values()) {
+      const distinct = distinctRoles(rs);
+      if (distinct.length < 2) continue;
+      const optane = isOptane(drive);
+      const active = rs.filter((r) => r.cls !== 'spare');
+      const unmirrored = active.filter((r) => !r.redundant && r.cls !== 'cache');
+      // 004: partitioned Optane is fine when each critical role is mirrored across two Optanes.
+      if (optane && unmirrored.length === 0) continue;
+      const names = distinct.map((k) => { const [pool, cls] = k.split(':'); return `${ROLE_NAMES[cls!] ?? cls} in ${pool}`; });
+      const withData = active.some((r) => r.cls === 'data');
+      findings.push({
+        severity: optane ? 'suggestion' : 'warning',
+        title: `${productName(drive)} serves ${distinct.length} roles: ${names.join(', ')}`,
+        subject: { kind: 'drive', id: drive.id, pool: active[0]?.pool ?? null },
+        evidence: [
+          { label: 'device', value: drive.byIdPath ?? drive.devPath ?? drive.id },
+          { label: 'model', value: drive.model },
+          { label: 'Optane', value: optane },
+          { label: 'roles (partition → pool/class/vdev)', value: active.map((r) => `${r.leaf} → ${r.pool}/${r.cls}/${r.top.name}`).join('; ') },
+          { label: 'roles without redundancy', value: unmirrored.length > 0 ? unmirrored.map((r) => `${r.pool}/${r.cls}`).join(', ') : null },
+        ],
+        explanation: optane
+          ? `Optane is the accepted exception to "one device, one role" (004: mirrored, partitioned Optane 905Ps served SLOG and special at 255 ns–4 µs latency), but the exception assumes each role is mirrored across two devices. Here ${unmirrored.map((r) => `${r.cls} in ${r.pool}`).join(', ')} rests on this one device alone, so its failure takes ${unmirrored.some((r) => r.cls === 'special' || r.cls === 'dedup' || r.cls === 'data') ? 'the pool' : 'those roles'} with it.`
+          : `This ${drive.media === 'hdd' ? 'hard disk' : 'SSD'} is partitioned into ${distinct.length} roles. NAND SSDs and hard disks lose much of their performance under sustained mixed reads and writes (004), so ${withData ? 'the log or cache competes with the pool\'s own data I/O on the same device and gains little' : 'the SLOG\'s flush latency suffers whenever the other role is busy'}; and when the device fails, every role on it fails at once${unmirrored.length > 0 ? ` — including ${unmirrored.map((r) => `${r.cls} in ${r.pool}`).join(', ')}, which has no redundancy` : ''}. OpenZFS also advises leaving the unused space of a NAND SLOG empty as over-provisioning (A27).`,
+        action: {
+          summary: optane
+            ? 'Mirror each role across a second Optane partitioned the same way.'
+            : 'Give the latency-critical role (SLOG or special) its own device; remove the extra role from this one.',
+          commands: optane
+            ? unmirrored.filter((r) => r.cls !== 'data').map((r) => `zpool attach ${r.pool} ${r.leaf} /dev/disk/by-id/<second-optane>-part<N>`)
+            : active.filter((r) => r.cls === 'log' || r.cls === 'cache').map((r) => `zpool remove ${r.pool} ${r.leaf}`),
+          reversible: optane ? 'yes' : 'partly',
+          reversibleWhy: optane
+            ? '`zpool detach` removes the added mirror side again.'
+            : 'Log and cache devices can be removed and re-added at any time (A24); a special or data role on the shared device can only be moved by replacing it.',
+        },
+        confidence: 'medium',
+      });
+    }
+    return fired(findings);
+  },
+});

@@ -1,0 +1,80 @@
+/**
+ * Devices around the ZIL: where a pool's sync writes land today (log vdev, 2.4+ special vdev, or
+ * the data vdevs), how fast that is, and which drives in the box have no pool role at all
+ * (candidates for a SLOG). Shared by the SLOG rules and the Optane verdict.
+ */
+import type { Drive, Pool, VdevNode } from '../../server/src/model/inventory.ts';
+import { atLeast } from '../engine/version.ts';
+import { allLeaves, driveForLeaf, topLevel } from './topology.ts';
+import { LATENCY_CLASSES, isOptane, slowestLatency, syncWriteLatency, type SyncLatencyAssessment } from './device-class.ts';
+
+export const leafDrives = (leaves: readonly VdevNode[], drives: readonly Drive[]): Drive[] =>
+  leaves.map((l) => driveForLeaf(l, drives)).filter((d): d is Drive => d !== null);
+
+export const hasLog = (p: Pool) => topLevel(p, 'log').length > 0;
+export const hasSpecial = (p: Pool) => topLevel(p, 'special').length > 0;
+
+export type ZilHome = 'log' | 'special' | 'data';
+
+/** Where ZIL blocks are written (zfs-facts A4, A5): a SLOG always wins; 2.4+ uses special before normal. */
+export function zilHome(pool: Pool, openzfs: string | null | undefined): ZilHome {
+  if (hasLog(pool)) return 'log';
+  if (hasSpecial(pool) && atLeast(openzfs, '2.4')) return 'special';
+  return 'data';
+}
+
+export interface ZilPath {
+  home: ZilHome;
+  drives: Drive[];
+  /** Slowest device on the path (null when no leaf resolved to a drive). */
+  latency: SyncLatencyAssessment | null;
+  /** Leaves that did not resolve to a drive. */
+  unresolved: number;
+}
+
+export function zilPath(pool: Pool, drives: readonly Drive[], openzfs: string | null | undefined): ZilPath {
+  const home = zilHome(pool, openzfs);
+  const leaves = allLeaves(pool, home);
+  const ds = leafDrives(leaves, drives);
+  return { home, drives: ds, latency: slowestLatency(ds), unresolved: leaves.length - ds.length };
+}
+
+/** Slowest latency class of the pool's data vdevs. */
+export function dataLatency(pool: Pool, drives: readonly Drive[]): SyncLatencyAssessment | null {
+  return slowestLatency(leafDrives(allLeaves(pool, 'data'), drives));
+}
+
+/** The data vdevs are hard disks (or unknown-but-rotational): the case a SLOG is for (A26). */
+export function isSlowDataPool(pool: Pool, drives: readonly Drive[]): boolean {
+  const l = dataLatency(pool, drives);
+  return l !== null && l.rank >= LATENCY_CLASSES['consumer-flash'].rank && l.cls !== 'unknown';
+}
+
+/** Drives that are no leaf of any pool (by id/alias resolution): unused candidates. */
+export function unusedDrives(pools: readonly Pool[], drives: readonly Drive[]): Drive[] {
+  const used = new Set<string>();
+  for (const p of pools) for (const l of allLeaves(p)) {
+    const d = driveForLeaf(l, drives);
+    if (d) used.add(d.id);
+  }
+  // Spares are leaves of class 'spare' and are counted by allLeaves already.
+  return drives.filter((d) => !used.has(d.id));
+}
+
+/** Unused drives fit for a SLOG: Optane first, then PLP NVMe, fastest first. */
+export function slogCandidates(pools: readonly Pool[], drives: readonly Drive[]): Drive[] {
+  return unusedDrives(pools, drives)
+    .filter((d) => isOptane(d) || syncWriteLatency(d).cls === 'plp-nvme')
+    .sort((a, b) => syncWriteLatency(a).rank - syncWriteLatency(b).rank || a.id.localeCompare(b.id));
+}
+
+/** Stable path for a drive in a printed command. */
+export const drivePath = (d: Drive): string => d.byIdPath ?? d.devPath ?? d.id;
+
+/** A placeholder path for a device the owner still has to buy. */
+export const NEW_DEVICE = (n: number) => `/dev/disk/by-id/<new-optane-${n}>`;
+
+/** Bytes → "12.3 GiB". */
+export function gib(bytes: number): string {
+  return `${(bytes / 2 ** 30).toFixed(bytes < 10 * 2 ** 30 ? 1 : 0)} GiB`;
+}

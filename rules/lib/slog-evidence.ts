@@ -1,0 +1,102 @@
+/**
+ * Is there synchronous-write demand on a pool, and how sure are we? A SLOG helps only sync writes
+ * (zfs-facts A1, G1), so every SLOG rule and the Optane verdict start here.
+ *
+ * Strength of evidence, strongest first:
+ *   observed       a workload observation saw ZIL commits for this pool (Δzil_commit_count, F10)
+ *   none-observed  a workload observation saw no sync writes on this pool
+ *   counters       cumulative ZIL counters since boot show commits (rate unknown)
+ *   configured     datasets with sync=always, or zvols (VM disks / iSCSI LUNs send flushes, D1, D2)
+ *   unknown        nothing says either way
+ * Datasets with sync=disabled never show up in ZIL counters (A21) and are listed separately.
+ */
+import type { Dataset, Pool, ZilStats } from '../../server/src/model/inventory.ts';
+import type { WorkloadFingerprint } from '../../server/src/model/workload.ts';
+
+/** Below this many commits per second we call a pool's sync demand "none" [heuristic: noise floor]. */
+export const MIN_SYNC_COMMITS_PER_SEC = 0.5;
+
+export type SyncEvidenceLevel = 'observed' | 'none-observed' | 'counters' | 'configured' | 'unknown';
+
+export interface SyncEvidence {
+  level: SyncEvidenceLevel;
+  /** ZIL commits per second attributed to this pool, when observed. */
+  commitsPerSec: number | null;
+  syncWriteIops: number | null;
+  /** Cumulative commits since boot for this pool's datasets (or global when single-pool). */
+  commitsSinceBoot: number | null;
+  syncAlwaysDatasets: string[];
+  zvols: string[];
+  syncDisabledDatasets: string[];
+  /** Sentences naming what we looked at. */
+  reasons: string[];
+}
+
+const inPool = (pool: string, name: string) => name === pool || name.startsWith(`${pool}/`);
+
+export function syncEvidence(
+  pool: Pool,
+  a: { Datasets?: readonly Dataset[]; Workload?: WorkloadFingerprint; ZilStats?: ZilStats; poolCount?: number },
+): SyncEvidence {
+  const ds = (a.Datasets ?? []).filter((d) => d.pool === pool.name && d.type !== 'snapshot' && d.type !== 'bookmark');
+  const syncAlwaysDatasets = ds.filter((d) => d.sync === 'always').map((d) => d.name);
+  const zvols = ds.filter((d) => d.type === 'volume' && d.sync !== 'disabled').map((d) => d.name);
+  const syncDisabledDatasets = ds.filter((d) => d.sync === 'disabled').map((d) => d.name);
+  const reasons: string[] = [];
+  const single = (a.poolCount ?? 1) === 1;
+
+  // 1. A workload observation decides.
+  if (a.Workload) {
+    const w = a.Workload;
+    const perPool = w.pools.find((p) => p.pool === pool.name);
+    const perDs = w.datasets.filter((d) => inPool(pool.name, d.dataset));
+    let commits: number | null = perDs.length > 0 ? perDs.reduce((s, d) => s + d.commitsPerSec, 0) : null;
+    if (commits === null && single && w.zil) commits = w.zil.commitsPerSec;
+    const syncIops = perPool?.syncWriteIops ?? null;
+    const seen = (commits ?? 0) >= MIN_SYNC_COMMITS_PER_SEC || (syncIops ?? 0) >= MIN_SYNC_COMMITS_PER_SEC;
+    if (commits !== null || syncIops !== null) {
+      reasons.push(
+        seen
+          ? `Observed over ${Math.round(w.windowSeconds)} s: ${fmt(commits)} ZIL commits/s${syncIops !== null ? `, ${fmt(syncIops)} sync write IOPS` : ''} on ${pool.name}.`
+          : `Observed over ${Math.round(w.windowSeconds)} s: no sync writes on ${pool.name} (${fmt(commits ?? syncIops ?? 0)}/s).`,
+      );
+      return {
+        level: seen ? 'observed' : 'none-observed', commitsPerSec: commits, syncWriteIops: syncIops, commitsSinceBoot: null,
+        syncAlwaysDatasets, zvols, syncDisabledDatasets, reasons: withConfig(reasons, syncAlwaysDatasets, zvols, syncDisabledDatasets),
+      };
+    }
+  }
+
+  // 2. Cumulative counters since boot.
+  let sinceBoot: number | null = null;
+  if (a.ZilStats) {
+    const per = Object.entries(a.ZilStats.perDataset).filter(([name]) => inPool(pool.name, name));
+    if (per.length > 0) sinceBoot = per.reduce((s, [, c]) => s + (c['zil_commit_count'] ?? 0), 0);
+    else if (single) sinceBoot = a.ZilStats.counters['zil_commit_count'] ?? null;
+    if (sinceBoot !== null) reasons.push(`ZIL counters: ${sinceBoot} commits since boot${per.length === 0 ? ' (host-wide)' : ''}; the rate is unknown without an observation window.`);
+  }
+  if (sinceBoot !== null && sinceBoot > 0) {
+    return { level: 'counters', commitsPerSec: null, syncWriteIops: null, commitsSinceBoot: sinceBoot, syncAlwaysDatasets, zvols, syncDisabledDatasets, reasons: withConfig(reasons, syncAlwaysDatasets, zvols, syncDisabledDatasets) };
+  }
+  if (syncAlwaysDatasets.length > 0 || zvols.length > 0) {
+    return { level: 'configured', commitsPerSec: null, syncWriteIops: null, commitsSinceBoot: sinceBoot, syncAlwaysDatasets, zvols, syncDisabledDatasets, reasons: withConfig(reasons, syncAlwaysDatasets, zvols, syncDisabledDatasets) };
+  }
+  return {
+    level: 'unknown', commitsPerSec: null, syncWriteIops: null, commitsSinceBoot: sinceBoot, syncAlwaysDatasets, zvols, syncDisabledDatasets,
+    reasons: withConfig(reasons.length > 0 ? reasons : ['No workload observation and no sync=always datasets or zvols.'], syncAlwaysDatasets, zvols, syncDisabledDatasets),
+  };
+}
+
+function withConfig(reasons: string[], always: string[], zvols: string[], disabled: string[]): string[] {
+  const out = [...reasons];
+  if (always.length > 0) out.push(`sync=always on ${list(always)}.`);
+  if (zvols.length > 0) out.push(`zvols (VM disks/iSCSI LUNs send flushes): ${list(zvols)}.`);
+  if (disabled.length > 0) out.push(`sync=disabled on ${list(disabled)}: their sync requests are ignored and never counted (zfs-facts A21).`);
+  return out;
+}
+
+export const list = (xs: readonly string[], max = 4) => (xs.length <= max ? xs.join(', ') : `${xs.slice(0, max).join(', ')} and ${xs.length - max} more`);
+const fmt = (x: number | null) => (x === null ? '?' : x >= 100 ? String(Math.round(x)) : x.toFixed(1));
+
+/** Sentence for a finding when the evidence is configuration only. */
+export const NEEDS_OBSERVATION = 'Needs a workload observation to confirm the sync-write rate: run `zfs-advisor observe --duration 10m` during normal use.';

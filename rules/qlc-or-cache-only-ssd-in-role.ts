@@ -1,0 +1,89 @@
+/**
+ * QLC, DRAM-less or hybrid-cache SSDs (fast only while their SLC/DRAM/Optane cache lasts) in a
+ * SLOG, special or dedup role — or as the data vdevs of a write-heavy flash pool.
+ */
+import { defineRule, fired, notApplicable } from './engine/types.ts';
+import type { FindingDraft } from './engine/types.ts';
+import { DOC_004, doc, fact } from './lib/layout-citations.ts';
+import { normaliseModel, qlcOrDramless } from './lib/device-class.ts';
+import type { CheapFlashMatch } from './lib/device-class.ts';
+import { driveRoles } from './lib/layout-roles.ts';
+import type { Drive } from '../server/src/model/inventory.ts';
+
+/** Optane Memory H10: a small Optane cache in front of QLC NAND (004 point 8: "Optane cached NVRAM isn't the same as Optane SSD"). */
+const H10 = /^(INTEL )?HBRPEKNX/;
+
+function cacheOnly(d: Drive): CheapFlashMatch | null {
+  const hit = qlcOrDramless(d);
+  if (hit) return hit;
+  if (H10.test(normaliseModel(d.model))) return { product: 'Intel Optane Memory H10 (Optane cache + QLC)', kind: 'QLC', source: '004_43fadf79bcce0939.txt point 8' };
+  return null;
+}
+
+const CRITICAL_ROLES = new Set(['log', 'special', 'dedup']);
+
+export default defineRule({
+  meta: {
+    id: 'qlc-or-cache-only-ssd-in-role',
+    title: 'QLC, DRAM-less or cache-dependent SSD in a demanding role',
+    category: 'device',
+    defaultSeverity: 'warning',
+    requiredArtifacts: ['Pools', 'Drives'],
+    description:
+      'QLC and DRAM-less SSDs are fast only while their SLC or DRAM cache lasts; under sustained or mixed writes they fall to hard-disk speed, with low endurance. A SLOG, special or dedup vdev sees exactly that load. Learn more: 004_43fadf79bcce0939.txt (points 2 and 8) and zfs-facts.md E8.',
+    citations: [doc(DOC_004, 'points 2 and 8'), fact('E8'), fact('G3'), fact('A28')],
+    appliesTo: { minVersion: null, maxVersion: null },
+  },
+  check({ Pools, Drives }) {
+    const roles = driveRoles(Pools, Drives);
+    const cheap = [...roles.values()].filter((e) => cacheOnly(e.drive) !== null);
+    if (roles.size === 0) return notApplicable('No pool device could be matched to a drive (needs lsblk/smartctl data).');
+    const findings: FindingDraft[] = [];
+    for (const { drive, roles: rs } of cheap) {
+      const match = cacheOnly(drive)!;
+      const critical = rs.filter((r) => CRITICAL_ROLES.has(r.cls));
+      const data = rs.filter((r) => r.cls === 'data');
+      if (critical.length === 0 && data.length === 0) continue; // L2ARC or spare only: reads, harmless
+      const role = critical[0] ?? data[0]!;
+      const path = drive.byIdPath ?? drive.devPath ?? drive.id;
+      findings.push({
+        severity: critical.length > 0 ? 'warning' : 'suggestion',
+        title: `${match.product} (${match.kind}) used as ${critical.length > 0 ? critical.map((r) => r.cls).join(' + ') : 'data'} in ${role.pool}`,
+        subject: { kind: 'drive', id: drive.id, pool: role.pool },
+        evidence: [
+          { label: 'model', value: drive.model },
+          { label: 'class', value: match.kind },
+          { label: 'identified as', value: match.product },
+          { label: 'identification source', value: match.source },
+          { label: 'roles', value: rs.map((r) => `${r.pool}/${r.cls} (${r.leaf})`).join(', ') },
+          { label: 'wear', value: drive.wearPct, unit: '%' },
+        ],
+        explanation:
+          (critical.some((r) => r.cls === 'log')
+            ? 'Every sync write lands on a SLOG, followed by a cache flush (A19): a QLC or DRAM-less drive has consumer flush latency and, once its cache is full, hard-disk write speed (E8), so it gains little over the pool\'s own ZIL and wears quickly (A28). '
+            : '') +
+          (critical.some((r) => r.cls === 'special' || r.cls === 'dedup')
+            ? 'A special or dedup vdev takes all metadata I/O — small, random, mixed reads and writes, the load under which such drives collapse (004) — and the pool dies with it. '
+            : '') +
+          (critical.length === 0
+            ? 'As a data vdev it works, but sustained writes larger than its SLC cache run at hard-disk speed and its endurance is low (E8); fine for mostly-read data. '
+            : '') +
+          'Model identification is by model string; some budget lines change NAND between batches, so treat it as "known to ship as".',
+        action: {
+          summary: critical.length > 0
+            ? 'Replace it in that role with an Optane or an enterprise SSD with power-loss protection.'
+            : 'Keep write-heavy datasets elsewhere; watch its wear.',
+          commands: critical.length > 0
+            ? critical.map((r) => (r.cls === 'log' ? `zpool remove ${r.pool} ${r.leaf}` : `zpool replace ${r.pool} ${r.leaf} /dev/disk/by-id/<enterprise-ssd>`))
+            : [`smartctl -a ${path}`],
+          reversible: critical.length > 0 ? 'partly' : 'yes',
+          reversibleWhy: critical.length > 0
+            ? 'A log device can be removed and re-added at any time; special/dedup members can be replaced but not removed from raidz pools (B17).'
+            : 'Reading SMART data changes nothing.',
+        },
+        confidence: 'medium',
+      });
+    }
+    return fired(findings);
+  },
+});

@@ -1,0 +1,85 @@
+/**
+ * The device in a log vdev: consumer/QLC/DRAM-less SSDs, devices without PLP, and devices not
+ * faster than the data vdevs make poor SLOGs. Optane and PLP enterprise drives pass.
+ */
+import { defineRule, fired, notApplicable } from './engine/types.ts';
+import type { FindingDraft } from './engine/types.ts';
+import { DOC_000, DOC_004, doc, fact } from './lib/slog-citations.ts';
+import { classifyDrive } from './lib/device-class.ts';
+import { dataLatency, drivePath, hasLog } from './lib/slog-devices.ts';
+import { allLeaves, driveForLeaf } from './lib/topology.ts';
+
+/**
+ * A log device must be at least this many latency-class ranks faster than the data vdevs to be
+ * worth having (1 = strictly faster class). E1 ranks: Optane < PLP NVMe < PLP SATA < consumer < HDD.
+ */
+export const MIN_RANK_ADVANTAGE = 1;
+
+export default defineRule({
+  meta: {
+    id: 'slog-device-suitability',
+    title: 'Log device suited to the job',
+    category: 'slog',
+    defaultSeverity: 'warning',
+    requiredArtifacts: ['Pools', 'Drives'],
+    description:
+      'A SLOG is only as good as its flush latency: ZFS flushes the device after every log write. Consumer SSDs without power-loss protection take about a millisecond or more per flush, QLC and DRAM-less drives collapse under sustained small writes, and a log no faster than the data vdevs gains nothing. Optane and PLP data-centre drives are the right choice; PLP alone does not make a drive fast. Learn more: zfs-facts.md A19, E1–E3, E8, G3.',
+    citations: [fact('A19'), fact('E1'), fact('E2'), fact('E3'), fact('E8'), fact('G3'), doc(DOC_000, 'SLOG ranking'), doc(DOC_004)],
+    appliesTo: { minVersion: null, maxVersion: null },
+  },
+  check({ Pools, Drives }) {
+    const findings: FindingDraft[] = [];
+    const withLog = Pools.filter(hasLog);
+    if (withLog.length === 0) return notApplicable('No pool has a log vdev.');
+    for (const pool of withLog) {
+      const data = dataLatency(pool, Drives);
+      for (const leaf of allLeaves(pool, 'log')) {
+        const d = driveForLeaf(leaf, Drives);
+        if (!d) continue;
+        const c = classifyDrive(d);
+        const problems: string[] = [];
+        let severity: 'warning' | 'suggestion' = 'warning';
+        let confidence: 'high' | 'medium' | 'low' = 'high';
+        if (c.hdd) problems.push('it is a hard disk: no faster than the pool itself');
+        if (c.cheapFlash) problems.push(`${c.cheapFlash.product} is a consumer ${c.cheapFlash.kind} drive: slow flushes and, once its cache is full, HDD-like writes with low endurance (E8)`);
+        if (!c.hdd && !c.optane && c.plp.plp === 'no' && !c.cheapFlash) problems.push('it has no power-loss protection, so each flush waits for NAND programming (~1–2 ms, E1, E2)');
+        if (!c.hdd && !c.optane && c.plp.kind === 'firmware-flushed-only') problems.push(`${c.plp.basis}`);
+        if (data && data.cls !== 'unknown' && c.latency.cls !== 'unknown' && data.rank - c.latency.rank < MIN_RANK_ADVANTAGE) {
+          problems.push(`its sync-write latency class (${c.latency.label}) is not faster than the data vdevs' (${data.label})`);
+        }
+        if (problems.length === 0 && !c.optane && c.plp.plp === 'unknown' && !c.hdd) {
+          problems.push('its power-loss protection is unknown, so it is assumed to flush like a consumer drive (G3)');
+          severity = 'suggestion';
+          confidence = 'low';
+        }
+        if (problems.length === 0) continue;
+        findings.push({
+          severity,
+          title: `${pool.name}: log device ${c.product} is a poor SLOG`,
+          subject: { kind: 'drive', id: d.id, pool: pool.name },
+          evidence: [
+            { label: 'log device', value: c.product },
+            { label: 'latency class', value: c.latency.label },
+            { label: 'typical 4K sync write', value: c.latency.typicalUs, unit: 'µs' },
+            { label: 'power-loss protection', value: c.plp.plp },
+            { label: 'QLC/DRAM-less', value: c.cheapFlash ? c.cheapFlash.kind : 'no known match' },
+            { label: 'data vdevs', value: data?.label ?? 'unknown' },
+          ],
+          explanation:
+            `${leaf.name} in ${pool.name}'s log: ${problems.join('; ')}. ZFS issues a cache flush after every log write (A19), so the flush latency is the sync-write latency. ` +
+            'Measured in 000: a consumer Samsung 850 EVO as SLOG gave 6.3k IOPS at QD16 against 39–49k for Optane P1600X/P4800X and 27–43k for PLP SAS/SATA SSDs. ' +
+            `PLP status basis: ${c.plp.basis}`,
+          action: {
+            summary: 'Replace the log device with an Optane (P1600X, P4801X, 900P/905P) or a PLP data-centre SSD.',
+            commands: [`zpool replace ${pool.name} ${drivePath(d)} /dev/disk/by-id/<new-optane>`, 'zfs-advisor bench sync-write-4k-qd1 --pool ' + pool.name],
+            reversible: 'yes',
+            reversibleWhy: 'A log device can be replaced or removed at any time (zfs-facts A24); pool data is not touched.',
+          },
+          citations: [fact('A19'), fact('E1'), fact('E2'), fact('E3'), fact('E8'), fact('G3'), doc(DOC_000, 'Samsung 850 EVO vs Optane QD16 results'), doc(DOC_004, 'choose SSDs carefully')],
+          confidence,
+        });
+      }
+    }
+    return fired(findings);
+  },
+});

@@ -1,0 +1,69 @@
+/**
+ * OpenZFS ≥ 2.4 without a SLOG but with a special vdev: the special vdev already takes the ZIL
+ * (zil_special_is_slog = 1), so it absorbs sync-write traffic and wear.
+ */
+import { defineRule, fired, notApplicable } from './engine/types.ts';
+import type { FindingDraft } from './engine/types.ts';
+import { fact, man } from './lib/slog-citations.ts';
+import { classifyDrive, slowestLatency } from './lib/device-class.ts';
+import { hasLog, hasSpecial, leafDrives } from './lib/slog-devices.ts';
+import { syncEvidence } from './lib/slog-evidence.ts';
+import { allLeaves } from './lib/topology.ts';
+import { atLeast } from './engine/version.ts';
+
+export default defineRule({
+  meta: {
+    id: 'slog-on-2.4-special',
+    title: 'Special vdev acting as SLOG (OpenZFS 2.4+)',
+    category: 'slog',
+    defaultSeverity: 'info',
+    requiredArtifacts: ['Pools', 'Host'],
+    optionalArtifacts: ['Drives', 'Datasets', 'Workload', 'ZilStats'],
+    description:
+      'Since OpenZFS 2.4, zil_special_is_slog (default 1) makes a pool without a log vdev write its ZIL to the special vdev, so the special SSDs behave like a SLOG: sync writes get flash latency without a separate device, and the special vdev takes that write traffic and wear. Learn more: zfs-facts.md A4, A5.',
+    citations: [fact('A4'), fact('A5'), man('zfs', 4, 'zil_special_is_slog')],
+    appliesTo: { minVersion: '2.4', maxVersion: null },
+  },
+  check({ Pools, Host, Drives, Datasets, Workload, ZilStats }) {
+    const v = Host.zfs.openzfs;
+    if (!atLeast(v, '2.4')) return notApplicable(`Needs OpenZFS ≥ 2.4; this host runs ${v ?? 'an unknown version'}.`);
+    const findings: FindingDraft[] = [];
+    const targets = Pools.filter((p) => !hasLog(p) && hasSpecial(p));
+    if (targets.length === 0) return notApplicable('No pool has a special vdev without a log vdev.');
+    for (const pool of targets) {
+      const ds = Drives ? leafDrives(allLeaves(pool, 'special'), Drives) : [];
+      const slow = slowestLatency(ds);
+      const weak = ds.map(classifyDrive).filter((c) => c.cheapFlash || (!c.optane && c.plp.plp !== 'yes'));
+      const ev = syncEvidence(pool, { Datasets, Workload, ZilStats, poolCount: Pools.length });
+      findings.push({
+        severity: weak.length > 0 && (ev.level === 'observed' || ev.level === 'configured' || ev.level === 'counters') ? 'suggestion' : 'info',
+        title: `${pool.name}: the special vdev is also the ZIL (OpenZFS ${v})`,
+        subject: { kind: 'pool', id: pool.name, pool: pool.name },
+        evidence: [
+          { label: 'OpenZFS', value: v },
+          { label: 'log vdev', value: 'none' },
+          { label: 'special vdev devices', value: ds.length > 0 ? ds.map((d) => classifyDrive(d).product).join(', ') : 'unresolved' },
+          { label: 'special latency class', value: slow?.label ?? 'unknown' },
+          { label: 'sync-write evidence', value: ev.level },
+        ],
+        explanation:
+          `On OpenZFS 2.4+ with zil_special_is_slog=1 (the default) and no log vdev, ${pool.name}'s ZIL blocks go to the special vdev first (A4, A5). ` +
+          'Sync writes therefore already get the special devices\' latency; a separate SLOG would still win when present, but the gain is smaller than on a plain HDD pool. ' +
+          'The special vdev now also takes every sync-written byte as extra writes: size and choose its SSDs for that endurance (A5, A28). ' +
+          (weak.length > 0 ? `${weak.map((c) => c.product).join(', ')} ${weak.length === 1 ? 'is' : 'are'} not a PLP/Optane device, so sync latency stays consumer-grade and wear rises. ` : '') +
+          'ZIL traffic on the special vdev is counted under the "normal" ZIL metaslab counters (F10).',
+        action: weak.length > 0
+          ? {
+              summary: 'Either add a small Optane/PLP log vdev (it takes precedence, A4) or keep an eye on the special SSDs\' wear.',
+              commands: [`zpool add -n ${pool.name} log mirror /dev/disk/by-id/<optane-1> /dev/disk/by-id/<optane-2>`, 'smartctl -a /dev/disk/by-id/<special-device>'],
+              reversible: 'yes',
+              reversibleWhy: 'A log vdev can be removed again (A24); the zil_special_is_slog module parameter can be set to 0 at any time.',
+            }
+          : null,
+        citations: [fact('A4'), fact('A5'), fact('A28'), fact('F10'), man('zfs', 4, 'zil_special_is_slog')],
+        confidence: ds.length > 0 ? 'high' : 'medium',
+      });
+    }
+    return fired(findings);
+  },
+});

@@ -1,0 +1,61 @@
+/**
+ * Special or dedup vdevs with less redundancy than the data vdevs: losing one loses the pool.
+ */
+import { defineRule, fired, notApplicable } from './engine/types.ts';
+import type { FindingDraft } from './engine/types.ts';
+import { DOC_000, DOC_003, OPENZFS_SPECIAL_DOC, doc, fact, man } from './lib/slog-citations.ts';
+import { AUX_CLASSES, shapeOf, underRedundant } from './lib/special-class.ts';
+import { commandPath, leaves, topLevel } from './lib/topology.ts';
+
+export default defineRule({
+  meta: {
+    id: 'special-redundancy',
+    title: 'Special/dedup vdev redundancy',
+    category: 'special',
+    defaultSeverity: 'critical',
+    requiredArtifacts: ['Pools'],
+    optionalArtifacts: ['Drives'],
+    description:
+      'A special or dedup vdev holds all metadata (or the dedup table) of the pool: losing it loses the whole pool, and the ditto copies of metadata live on the same vdev. Its redundancy must match the data vdevs (raidz2 → 3-way mirror). A single disk can be turned into a mirror with `zpool attach`. Learn more: zfs-facts.md B13–B18, G17.',
+    citations: [fact('B13'), fact('B14'), fact('B18'), fact('G17'), man('zpoolconcepts', 7, 'Special Allocation Class'), OPENZFS_SPECIAL_DOC],
+    appliesTo: { minVersion: null, maxVersion: null },
+  },
+  check({ Pools, Drives }) {
+    const findings: FindingDraft[] = [];
+    const withAux = Pools.filter((p) => AUX_CLASSES.some((c) => topLevel(p, c).length > 0));
+    if (withAux.length === 0) return notApplicable('No pool has a special or dedup vdev.');
+    for (const pool of withAux) {
+      for (const { vdev, tolerance, needed } of underRedundant(pool)) {
+        const ls = leaves(vdev);
+        const existing = ls[0] ? (Drives ? commandPath(ls[0], Drives) : ls[0].name) : vdev.name;
+        const extra = needed - tolerance;
+        const cmds = Array.from({ length: extra }, (_, i) => `zpool attach ${pool.name} ${existing} /dev/disk/by-id/<new-ssd-${i + 1}>`);
+        findings.push({
+          title: `${pool.name}: ${vdev.class} vdev ${vdev.name} survives ${tolerance} failure${tolerance === 1 ? '' : 's'}, the data vdevs ${needed}`,
+          subject: { kind: 'vdev', id: `${pool.name}/${vdev.name}`, pool: pool.name },
+          evidence: [
+            { label: `${vdev.class} vdev`, value: `${vdev.name} (${shapeOf(vdev)})` },
+            { label: `${vdev.class} vdev fault tolerance`, value: tolerance, unit: 'devices' },
+            { label: 'data vdev fault tolerance', value: needed, unit: 'devices' },
+            { label: 'devices to attach', value: extra },
+          ],
+          explanation:
+            `${vdev.name} holds ${vdev.class === 'dedup' ? 'the dedup table' : 'all metadata (and any small blocks)'} of ${pool.name}. If it fails, the pool is lost, whatever the data vdevs' parity (B13); metadata ditto copies live on the same vdev, so they do not help (B20, G17). ` +
+            `The data vdevs tolerate ${needed} failed device${needed === 1 ? '' : 's'} but ${vdev.name} only ${tolerance}. ` +
+            '`zpool add` refuses such a layout without -f (B14); TrueNAS refuses it outright (B15). ' +
+            (tolerance === 0 ? '(000 ran a single P1600X special vdev only for a throw-away benchmark pool and said so: "it is critical that it is at least a mirror".) ' : '') +
+            'Hot spares do not protect special vdevs in released versions (G12).',
+          action: {
+            summary: `Attach ${extra} more SSD${extra === 1 ? '' : 's'} of at least the same size to make ${vdev.name} a ${tolerance + extra + 1}-way mirror.`,
+            commands: cmds,
+            reversible: 'yes',
+            reversibleWhy: 'An attached mirror side can be detached again with `zpool detach`; the data are not moved.',
+          },
+          citations: [fact('B13'), fact('B14'), fact('B15'), fact('B18'), fact('B20'), fact('G12'), fact('G17'), doc(DOC_000, 'special vdev note'), doc(DOC_003, '§1, §13'), man('zpool-attach', 8), OPENZFS_SPECIAL_DOC],
+          confidence: 'high',
+        });
+      }
+    }
+    return fired(findings);
+  },
+});

@@ -1,0 +1,58 @@
+/**
+ * Special/dedup vdevs that can never be removed: raidz/dRAID data vdevs or mixed ashift.
+ */
+import { defineRule, fired, notApplicable } from './engine/types.ts';
+import type { FindingDraft } from './engine/types.ts';
+import { DOC_003, OPENZFS_SPECIAL_DOC, doc, fact, man } from './lib/slog-citations.ts';
+import { AUX_CLASSES, isRaidzLike } from './lib/special-class.ts';
+import { topLevel } from './lib/topology.ts';
+
+export default defineRule({
+  meta: {
+    id: 'special-removal',
+    title: 'Special/dedup vdev is permanent',
+    category: 'special',
+    defaultSeverity: 'info',
+    requiredArtifacts: ['Pools'],
+    description:
+      'A special or dedup vdev can be removed only if the pool has no raidz/dRAID top-level vdev and all top-level vdevs share one ashift. Otherwise it is permanent: its redundancy and health matter for the life of the pool, and undoing it means rebuilding the pool. Learn more: zfs-facts.md B17, C22; 003 §1.',
+    citations: [fact('B17'), fact('C22'), man('zpool-remove', 8), doc(DOC_003, '§1 (ashift and removal)'), OPENZFS_SPECIAL_DOC],
+    appliesTo: { minVersion: null, maxVersion: null },
+  },
+  check({ Pools }) {
+    const findings: FindingDraft[] = [];
+    const withAux = Pools.filter((p) => AUX_CLASSES.some((c) => topLevel(p, c).length > 0));
+    if (withAux.length === 0) return notApplicable('No pool has a special or dedup vdev.');
+    for (const pool of withAux) {
+      const data = topLevel(pool, 'data').filter((v) => v.type !== 'hole' && v.type !== 'indirect');
+      const aux = AUX_CLASSES.flatMap((c) => topLevel(pool, c));
+      const raidz = data.filter(isRaidzLike);
+      const ashifts = new Set([...data, ...aux].map((v) => v.ashift).filter((a): a is number => a != null));
+      const reasons: string[] = [];
+      if (raidz.length > 0) reasons.push(`the data vdevs include ${raidz.map((v) => v.name).join(', ')} (raidz/dRAID)`);
+      if (ashifts.size > 1) reasons.push(`top-level vdevs have different ashift values (${[...ashifts].sort().join(', ')})`);
+      if (reasons.length === 0) continue;
+      findings.push({
+        title: `${pool.name}: ${aux.map((v) => v.name).join(', ')} can never be removed`,
+        subject: { kind: 'pool', id: pool.name, pool: pool.name },
+        evidence: [
+          { label: 'special/dedup vdevs', value: aux.map((v) => `${v.class}:${v.name}`).join(', ') },
+          { label: 'raidz/dRAID data vdevs', value: raidz.length },
+          { label: 'distinct ashift values', value: ashifts.size === 0 ? 'unknown' : [...ashifts].sort().join(', ') },
+        ],
+        explanation:
+          `Device removal of a special/dedup vdev requires a pool without raidz/dRAID top-level vdevs and with one ashift everywhere (B17). Here ${reasons.join(' and ')}, so these vdevs stay for the life of the pool. ` +
+          'Plan their redundancy (special-redundancy), size (special-fill) and replacement (`zpool replace`, same or larger size) accordingly; undoing them means destroying and re-creating the pool from backup. ' +
+          '003 also reports an OS crash when removing an ashift=9 special vdev from an ashift=12 pool.',
+        action: {
+          summary: 'Nothing to do now; treat these vdevs as permanent. Before adding special vdevs to other raidz pools, test with `zpool add -n` and a checkpoint.',
+          commands: [`zpool checkpoint ${pool.name}`, `zpool add -n ${pool.name} special mirror /dev/disk/by-id/<ssd-1> /dev/disk/by-id/<ssd-2>`],
+          reversible: 'no',
+          reversibleWhy: 'B17: removal is refused on pools with raidz/dRAID top-level vdevs or mixed ashift; only re-creating the pool undoes it.',
+        },
+        confidence: raidz.length > 0 ? 'high' : 'medium',
+      });
+    }
+    return fired(findings);
+  },
+});

@@ -1,0 +1,69 @@
+/**
+ * Binds a route of the contract to a handler: params, query and body are parsed with the route's
+ * zod schemas and handed to the handler already typed (never re-parsed); a JSON answer is
+ * validated against the response schema before it is sent — a handler that drifts from the
+ * contract fails loudly in tests instead of silently in the UI.
+ */
+import type { Request, Response, Router } from 'express';
+import type { z } from 'zod';
+import type { RouteSpec } from './contract.ts';
+import { HttpError } from './errors.ts';
+
+type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface HandlerInput<R extends RouteSpec> {
+  params: Infer<R['params']>;
+  query: Infer<R['query']>;
+  body: Infer<R['body']>;
+  req: Request;
+  res: Response;
+}
+
+/** A JSON handler returns the body; stream/document handlers write `res` and return undefined. */
+export type Handler<R extends RouteSpec> = (input: HandlerInput<R>) => Promise<unknown> | unknown;
+
+function issuesOf(err: z.ZodError, where: string): { path: string; message: string }[] {
+  return err.issues.map((i) => ({ path: [where, ...i.path.map(String)].join('.'), message: i.message }));
+}
+
+function parsePart(schema: z.ZodType | undefined, value: unknown, where: string): unknown {
+  if (!schema) return undefined;
+  const r = schema.safeParse(value ?? {});
+  if (!r.success) {
+    const issues = issuesOf(r.error, where);
+    throw new HttpError('bad-request', `invalid ${where}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues);
+  }
+  return r.data;
+}
+
+export function bindRoute<R extends RouteSpec>(router: Router, spec: R, handler: Handler<R>): void {
+  router[spec.method](spec.path, async (req, res, next) => {
+    try {
+      if (spec.body && !req.is('application/json')) {
+        throw new HttpError('unsupported-media-type', 'the request body must be JSON (Content-Type: application/json)');
+      }
+      const input = {
+        params: parsePart(spec.params, req.params, 'params'),
+        query: parsePart(spec.query, req.query, 'query'),
+        body: parsePart(spec.body, req.body, 'body'),
+        req,
+        res,
+      } as HandlerInput<R>;
+      const out = await handler(input);
+      if (res.headersSent) return;
+      const resp = spec.response;
+      if (resp.kind === 'json') {
+        const checked = resp.schema.safeParse(out);
+        if (!checked.success) {
+          // A contract violation is our bug: log the detail, answer generically.
+          throw Object.assign(new Error(`response of ${spec.method.toUpperCase()} ${spec.path} does not match the contract: ${checked.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`), { contract: true });
+        }
+        res.status(resp.status).json(checked.data);
+      } else if (resp.kind === 'empty') {
+        res.status(204).end();
+      }
+    } catch (err) {
+      next(err);
+    }
+  });
+}

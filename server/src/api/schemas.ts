@@ -1,0 +1,370 @@
+/**
+ * Request/response shapes of the HTTP API that are not already in `server/src/model/*`.
+ * The model schemas (Inventory, Finding, Assessment, BenchmarkSummary…) are reused as they are;
+ * these add what only the API has: hosts as records, acknowledgements, settings, run history.
+ *
+ * Secrets are write-only: they appear in the *create/update* bodies and in no response schema.
+ */
+import { z } from 'zod';
+import { Assessment, Finding, Severity } from '../model/finding.ts';
+import { Inventory } from '../model/inventory.ts';
+import { BenchmarkSummary } from '../model/workload.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+export const ErrorCode = z.enum([
+  'bad-request', 'unauthorized', 'forbidden', 'not-found', 'conflict', 'payload-too-large',
+  'unsupported-media-type', 'rate-limited', 'unavailable', 'remote-error', 'internal',
+]);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
+export const ApiError = z.object({
+  error: z.object({
+    code: ErrorCode,
+    message: z.string(),
+    /** Validation problems, one per field (400 only). */
+    issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  }),
+});
+export type ApiError = z.infer<typeof ApiError>;
+
+// ---------------------------------------------------------------------------------------------
+// Common pieces
+
+export const Id = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'lower-case letters, digits and dashes');
+export const IntId = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+export const IsoTime = z.string();
+export const Counts = z.record(Severity, z.number().int().nonnegative());
+export type Counts = z.infer<typeof Counts>;
+
+/** A host name or IP address, no scheme, no path: it is put into URLs we build. */
+export const HostAddress = z
+  .string()
+  .min(1)
+  .max(253)
+  .regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|[0-9A-Fa-f:.]+)$/, 'a host name or IP address, without scheme or path');
+export const Port = z.number().int().min(1).max(65535);
+
+/** SHA-256 of the server certificate (DER), as hex pairs with or without colons. */
+export const CertFingerprint = z
+  .string()
+  .transform((s) => s.trim().replace(/:/g, '').toUpperCase())
+  .pipe(z.string().regex(/^[0-9A-F]{64}$/, 'a SHA-256 fingerprint: 64 hex digits (colons allowed)'))
+  .transform((hex) => hex.match(/../g)!.join(':'));
+
+const Name = z.string().trim().min(1).max(100);
+/** TrueNAS API keys are `ID-64chars`; we only bound them. */
+const Secret = z.string().min(1).max(512).regex(/^[\x21-\x7e]+$/, 'printable characters without spaces');
+
+// ---------------------------------------------------------------------------------------------
+// Hosts
+
+export const HostKind = z.enum(['local', 'demo', 'truenas', 'proxmox']);
+export type HostKind = z.infer<typeof HostKind>;
+
+export const AssessmentSummary = z.object({
+  id: z.number().int(),
+  hostId: z.string(),
+  generatedAt: IsoTime,
+  trigger: z.enum(['manual', 'scheduled', 'startup']),
+  counts: Counts,
+  demo: z.boolean(),
+});
+export type AssessmentSummary = z.infer<typeof AssessmentSummary>;
+
+export const HostView = z.object({
+  id: z.string(),
+  kind: HostKind,
+  name: z.string(),
+  address: z.string().nullable(),
+  port: z.number().int().nullable(),
+  /** Proxmox node name. */
+  node: z.string().nullable(),
+  verifyTls: z.boolean(),
+  pinnedFingerprint: z.string().nullable(),
+  /** Whether an API key/token is stored. The secret itself is never returned. */
+  hasSecret: z.boolean(),
+  createdAt: IsoTime,
+  updatedAt: IsoTime,
+  lastAssessment: AssessmentSummary.nullable(),
+});
+export type HostView = z.infer<typeof HostView>;
+
+const TlsOptions = {
+  /** Verify the certificate chain (default). Turning it off requires a pinned fingerprint. */
+  verifyTls: z.boolean().default(true),
+  /** Trust exactly this self-signed certificate (SHA-256). */
+  pinnedFingerprint: CertFingerprint.nullable().optional(),
+};
+
+export const HostCreate = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('local'), name: Name }).strict(),
+  z.object({ kind: z.literal('demo'), name: Name }).strict(),
+  z
+    .object({
+      kind: z.literal('truenas'),
+      name: Name,
+      address: HostAddress,
+      port: Port.optional(),
+      /** API key of a read-only admin user (write-only: never returned). */
+      apiKey: Secret,
+      ...TlsOptions,
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('proxmox'),
+      name: Name,
+      address: HostAddress,
+      port: Port.optional(),
+      node: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9.-]{0,62}$/, 'a Proxmox node name'),
+      /** `USER@REALM!TOKENID` (PVEAuditor role is enough). */
+      tokenId: z.string().regex(/^[^\s@!]+@[^\s@!]+![A-Za-z0-9][A-Za-z0-9_.-]*$/, 'USER@REALM!TOKENID'),
+      /** The token's secret UUID (write-only: never returned). */
+      tokenSecret: Secret,
+      ...TlsOptions,
+    })
+    .strict(),
+]);
+export type HostCreate = z.infer<typeof HostCreate>;
+
+export const HostUpdate = z
+  .object({
+    name: Name,
+    address: HostAddress,
+    port: Port.nullable(),
+    node: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9.-]{0,62}$/),
+    verifyTls: z.boolean(),
+    pinnedFingerprint: CertFingerprint.nullable(),
+    apiKey: Secret,
+    tokenId: z.string().regex(/^[^\s@!]+@[^\s@!]+![A-Za-z0-9][A-Za-z0-9_.-]*$/),
+    tokenSecret: Secret,
+  })
+  .partial()
+  .strict();
+export type HostUpdate = z.infer<typeof HostUpdate>;
+
+export const HostParams = z.object({ hostId: Id });
+
+export const ConnectionTest = z.object({
+  ok: z.boolean(),
+  message: z.string(),
+  /** SHA-256 of the certificate the host presented, to pin a self-signed one. */
+  presentedFingerprint: z.string().nullable(),
+});
+export type ConnectionTest = z.infer<typeof ConnectionTest>;
+
+// ---------------------------------------------------------------------------------------------
+// Inventory, assessments, findings
+
+export const InventoryRecord = z.object({
+  snapshotId: z.number().int(),
+  hostId: z.string(),
+  capturedAt: IsoTime,
+  inventory: Inventory,
+});
+export type InventoryRecord = z.infer<typeof InventoryRecord>;
+
+/**
+ * The Optane verdict as the API passes it through from `server/src/optane/verdict.ts`
+ * (key fields named here, nested detail kept as sent).
+ */
+export const OptaneVerdictView = z.looseObject({
+  verdict: z.enum(['yes', 'no', 'depends']),
+  headline: z.string(),
+  reasons: z.array(z.unknown()),
+  evidence: z.array(z.unknown()),
+  expected: z.unknown(),
+  candidates: z.array(z.unknown()),
+  purchase: z.array(z.unknown()),
+  layout: z.unknown(),
+  unknowns: z.array(z.unknown()),
+});
+export type OptaneVerdictView = z.infer<typeof OptaneVerdictView>;
+
+export const AssessmentRecord = AssessmentSummary.extend({
+  snapshotId: z.number().int().nullable(),
+  ruleCatalogVersion: z.string(),
+  assessment: Assessment,
+  optane: OptaneVerdictView.nullable(),
+});
+export type AssessmentRecord = z.infer<typeof AssessmentRecord>;
+
+export const AssessmentParams = z.object({ assessmentId: IntId });
+
+export const AckState = z.enum(['acknowledged', 'dismissed']);
+export const Ack = z.object({ state: AckState, note: z.string().nullable(), createdAt: IsoTime });
+export type Ack = z.infer<typeof Ack>;
+export const AckBody = z.object({ state: AckState, note: z.string().max(1000).optional() }).strict();
+
+export const FindingView = Finding.extend({
+  ack: Ack.nullable(),
+  /** When this exact fingerprint was first seen on this host. */
+  firstSeenAt: IsoTime.nullable(),
+});
+export type FindingView = z.infer<typeof FindingView>;
+
+export const FindingsQuery = z.object({
+  severity: Severity.optional(),
+  pool: z.string().max(256).optional(),
+  /** open = without acknowledgement or dismissal (default: all, each with its `ack`). */
+  status: z.enum(['all', 'open', 'acknowledged', 'dismissed']).default('all'),
+});
+
+export const FindingsList = z.object({
+  assessmentId: z.number().int().nullable(),
+  generatedAt: IsoTime.nullable(),
+  demo: z.boolean(),
+  findings: z.array(FindingView),
+});
+export type FindingsList = z.infer<typeof FindingsList>;
+
+export const FindingParams = HostParams.extend({ fingerprint: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/) });
+
+// ---------------------------------------------------------------------------------------------
+// Scheduled re-assessment history
+
+export const RunRecord = z.object({
+  id: z.number().int(),
+  hostId: z.string(),
+  startedAt: IsoTime,
+  finishedAt: IsoTime.nullable(),
+  status: z.enum(['ok', 'failed']),
+  assessmentId: z.number().int().nullable(),
+  newFingerprints: z.array(z.string()),
+  resolvedFingerprints: z.array(z.string()),
+  error: z.string().nullable(),
+});
+export type RunRecord = z.infer<typeof RunRecord>;
+
+// ---------------------------------------------------------------------------------------------
+// Settings
+
+export const Settings = z.object({
+  /** Re-assess every host this often; 0 turns the schedule off. */
+  assessmentIntervalMinutes: z.number().int().min(0).max(7 * 24 * 60),
+  retention: z.object({
+    snapshotsPerHost: z.number().int().min(1).max(10_000),
+    assessmentsPerHost: z.number().int().min(1).max(100_000),
+    scheduledRunsPerHost: z.number().int().min(1).max(100_000),
+  }),
+  benchmark: z.object({
+    /** Hard wall-clock cap for any run, seconds. */
+    maxRuntimeSeconds: z.number().int().min(5).max(3600),
+  }),
+});
+export type Settings = z.infer<typeof Settings>;
+
+export const DEFAULT_SETTINGS: Settings = {
+  assessmentIntervalMinutes: 0,
+  retention: { snapshotsPerHost: 50, assessmentsPerHost: 200, scheduledRunsPerHost: 500 },
+  benchmark: { maxRuntimeSeconds: 600 },
+};
+
+export const SettingsPatch = z
+  .object({
+    assessmentIntervalMinutes: Settings.shape.assessmentIntervalMinutes,
+    retention: Settings.shape.retention.partial().strict(),
+    benchmark: Settings.shape.benchmark.partial().strict(),
+  })
+  .partial()
+  .strict();
+export type SettingsPatch = z.infer<typeof SettingsPatch>;
+
+// ---------------------------------------------------------------------------------------------
+// Benchmarks (the runner is `server/src/bench/run.ts`; these are its HTTP shapes)
+
+const SafeName = z
+  .string()
+  .min(1)
+  .max(255)
+  .refine((s) => !s.startsWith('-') && !/[\u0000-\u001f\u007f]/.test(s) && !s.split('/').includes('..'), 'no leading "-", control characters or ".."');
+
+export const BenchTarget = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('pool'), pool: SafeName }).strict(),
+  z.object({ kind: z.literal('path'), path: SafeName.refine((s) => s.startsWith('/'), 'an absolute path') }).strict(),
+  z.object({ kind: z.literal('device'), device: SafeName, confirmSerial: z.string().min(1).max(128) }).strict(),
+]);
+
+export const BenchRequest = z
+  .object({
+    profile: z.string().regex(/^[a-z0-9-]{1,64}$/),
+    target: BenchTarget,
+    sizeBytes: z.number().int().min(1024 * 1024).max(1024 ** 4).optional(),
+    runtimeSeconds: z.number().int().min(1).max(3600).optional(),
+  })
+  .strict();
+export type BenchRequest = z.infer<typeof BenchRequest>;
+
+export const GuardVerdict = z.looseObject({ id: z.string(), ok: z.boolean(), message: z.string() });
+export const DryRunView = z.looseObject({
+  commands: z.array(z.unknown()),
+  guards: z.array(GuardVerdict),
+});
+export type DryRunView = z.infer<typeof DryRunView>;
+
+export const BenchProgress = z.looseObject({
+  phase: z.string(),
+  pct: z.number(),
+  iops: z.number().nullable(),
+  latencyUs: z.number().nullable(),
+  elapsedS: z.number(),
+});
+export type BenchProgress = z.infer<typeof BenchProgress>;
+
+export const BenchRunStatus = z.enum(['running', 'completed', 'aborted', 'failed', 'refused', 'canceled']);
+export const BenchRunView = z.object({
+  runId: z.string(),
+  hostId: z.string(),
+  profile: z.string(),
+  status: BenchRunStatus,
+  startedAt: IsoTime,
+  progress: BenchProgress.nullable(),
+  summary: BenchmarkSummary.nullable(),
+  message: z.string().nullable(),
+});
+export type BenchRunView = z.infer<typeof BenchRunView>;
+
+export const BenchRunParams = z.object({ runId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
+export const BenchHistoryQuery = z.object({ pool: z.string().max(256).optional(), profile: z.string().max(64).optional() });
+export const BeforeAfterView = z.object({
+  pool: z.string(),
+  profile: z.string(),
+  before: BenchmarkSummary.nullable(),
+  after: BenchmarkSummary.nullable(),
+  /** Topology changed between the two runs (a SLOG or special vdev added, …). */
+  topologyChanged: z.boolean(),
+});
+export type BeforeAfterView = z.infer<typeof BeforeAfterView>;
+
+// ---------------------------------------------------------------------------------------------
+// Reports
+
+export const ReportFormat = z.enum(['md', 'html', 'json', 'pdf']);
+export type ReportFormat = z.infer<typeof ReportFormat>;
+const BoolQuery = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+export const ReportQuery = z.object({
+  host: Id.optional(),
+  redact: BoolQuery.default(false),
+  redactNames: BoolQuery.default(false),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Service
+
+export const Health = z.object({
+  status: z.literal('ok'),
+  version: z.string(),
+  uptimeSeconds: z.number(),
+});
+
+export const AppInfo = z.object({
+  version: z.string(),
+  basePath: z.string(),
+  authRequired: z.boolean(),
+  /** True when this machine has no ZFS and the bundled demo snapshot is shown. */
+  demo: z.boolean(),
+  features: z.object({ assess: z.boolean(), bench: z.boolean(), reports: z.boolean(), optane: z.boolean() }),
+});
+export type AppInfo = z.infer<typeof AppInfo>;

@@ -1,0 +1,149 @@
+/**
+ * What the API needs from the rest of the app, as explicit interfaces: collecting an inventory,
+ * running the rules, the benchmark runner and the report renderer. `createApp()` receives them,
+ * so tests can pass their own and nothing is global.
+ *
+ * `loadServices()` wires the real modules. They are loaded by path at run time and checked for
+ * the expected exports, so the server still starts (and says what is missing with a 503) when a
+ * part is absent from a build.
+ */
+import { pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import type { Assessment } from '../model/finding.ts';
+import type { Inventory } from '../model/inventory.ts';
+import type { Artifacts } from '../model/artifacts.ts';
+import type { BenchmarkSummary } from '../model/workload.ts';
+import type { Profile } from '../bench/profiles.ts';
+import type { BenchRequest, ReportFormat } from './schemas.ts';
+
+export interface LoadedInventory {
+  inventory: Inventory;
+  /** The raw outputs the inventory was built from (kept, compressed, with the snapshot). */
+  raw: unknown;
+}
+
+export interface AssessOutcome {
+  assessment: Assessment;
+  optane: unknown;
+}
+
+export interface BenchProgressEvent {
+  phase: string;
+  pct: number;
+  iops: number | null;
+  latencyUs: number | null;
+  elapsedS: number;
+  [k: string]: unknown;
+}
+
+export interface BenchService {
+  listProfiles(): readonly Profile[];
+  dryRun(request: BenchRequest): Promise<{ commands: unknown[]; guards: { id: string; ok: boolean; message: string }[] }>;
+  /** Resolves when the run ends (completed, refused, failed or aborted by `signal`). */
+  start(request: BenchRequest, hooks: { onProgress(e: BenchProgressEvent): void; signal: AbortSignal }): Promise<{ summary: BenchmarkSummary | null; status: string; message: string | null }>;
+  history(filter: { pool?: string; profile?: string }): BenchmarkSummary[];
+  beforeAfter(pool: string, profile: string): { before: BenchmarkSummary | null; after: BenchmarkSummary | null; topologyChanged: boolean };
+}
+
+export interface ReportInput {
+  inventory: Inventory;
+  raw: unknown;
+  assessment: Assessment;
+  optane: unknown;
+  benchmarks: BenchmarkSummary[];
+  appVersion: string;
+  ruleCatalogVersion: string;
+  generatedAt: string;
+}
+
+export interface RenderedReport {
+  contentType: string;
+  fileName: string;
+  body: string | Buffer | Uint8Array;
+}
+
+export interface Services {
+  /** Local host (or the demo when it has no ZFS / when asked). */
+  loadInventory: ((opts: { demo?: boolean; snapshot?: string }) => Promise<LoadedInventory>) | null;
+  assess: ((inventory: Inventory, extra?: Artifacts) => Promise<AssessOutcome> | AssessOutcome) | null;
+  bench: BenchService | null;
+  renderReport: ((input: ReportInput, opts: { format: ReportFormat; redact?: boolean | { poolNames?: boolean } }) => Promise<RenderedReport>) | null;
+  /** Why a service is null (said in the 503 and at startup). */
+  missing: Record<string, string>;
+}
+
+const SRC = dirname(dirname(fileURLToPath(import.meta.url)));
+
+async function importOptional(rel: string): Promise<{ mod: Record<string, unknown> } | { error: string }> {
+  try {
+    return { mod: (await import(pathToFileURL(join(SRC, rel)).href)) as Record<string, unknown> };
+  } catch (err) {
+    return { error: `${rel} could not be loaded: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}` };
+  }
+}
+
+type AnyFn = (...args: never[]) => unknown;
+function fn(mod: Record<string, unknown>, name: string): AnyFn | null {
+  const f = mod[name];
+  return typeof f === 'function' ? (f as AnyFn) : null;
+}
+
+/**
+ * Loads the real implementations. `benchStore` is passed to the bench runner (it keeps its runs
+ * and lock in the same database).
+ */
+export async function loadServices(benchContext: { store: unknown }): Promise<Services> {
+  const missing: Record<string, string> = {};
+  const services: Services = { loadInventory: null, assess: null, bench: null, renderReport: null, missing };
+
+  const load = await importOptional('gather/load.ts');
+  if ('mod' in load && fn(load.mod, 'loadInventory')) {
+    const f = fn(load.mod, 'loadInventory') as unknown as (o: { demo?: boolean; snapshot?: string }) => Promise<LoadedInventory>;
+    services.loadInventory = (o) => f(o);
+  } else missing.loadInventory = 'error' in load ? load.error : 'gather/load.ts has no loadInventory()';
+
+  const assess = await importOptional('assess/assess.ts');
+  if ('mod' in assess && fn(assess.mod, 'assess')) {
+    const f = fn(assess.mod, 'assess') as unknown as (inv: Inventory, extra?: Artifacts) => Promise<AssessOutcome> | AssessOutcome;
+    services.assess = (inv, extra) => f(inv, extra);
+  } else missing.assess = 'error' in assess ? assess.error : 'assess/assess.ts has no assess()';
+
+  const report = await importOptional('report/render.ts');
+  if ('mod' in report && fn(report.mod, 'renderReport')) {
+    services.renderReport = fn(report.mod, 'renderReport') as unknown as NonNullable<Services['renderReport']>;
+  } else missing.renderReport = 'error' in report ? report.error : 'report/render.ts has no renderReport()';
+
+  const bench = await importOptional('bench/run.ts');
+  if ('mod' in bench) {
+    const adapted = adaptBench(bench.mod, benchContext.store);
+    if (typeof adapted === 'string') missing.bench = adapted;
+    else services.bench = adapted;
+  } else missing.bench = bench.error;
+
+  return services;
+}
+
+/**
+ * Adapts `server/src/bench/run.ts` (`listProfiles`, `dryRun`, `startBenchmark`, `history`,
+ * `beforeAfter`) to `BenchService`. Returns why when an export is missing.
+ */
+function adaptBench(mod: Record<string, unknown>, store: unknown): BenchService | string {
+  const need = ['listProfiles', 'dryRun', 'startBenchmark', 'history', 'beforeAfter'];
+  const absent = need.filter((n) => !fn(mod, n));
+  if (absent.length) return `bench/run.ts lacks ${absent.join(', ')}`;
+  const call = (name: string, ...args: unknown[]): unknown => (mod[name] as (...a: unknown[]) => unknown)(...args);
+  return {
+    listProfiles: () => call('listProfiles') as readonly Profile[],
+    dryRun: async (req) => (await call('dryRun', req, { store })) as Awaited<ReturnType<BenchService['dryRun']>>,
+    start: async (req, hooks) => {
+      const run = (await call('startBenchmark', req, { store, onProgress: hooks.onProgress, signal: hooks.signal })) as Record<string, unknown>;
+      const summary = (run.summary ?? null) as BenchmarkSummary | null;
+      const status = typeof run.status === 'string' ? run.status : summary?.status ?? 'completed';
+      const message = typeof run.message === 'string' ? run.message : null;
+      return { summary, status, message };
+    },
+    history: (filter) => call('history', store, filter) as BenchmarkSummary[],
+    beforeAfter: (pool, profile) => call('beforeAfter', store, pool, profile) as ReturnType<BenchService['beforeAfter']>,
+  };
+}

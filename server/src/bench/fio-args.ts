@@ -1,0 +1,69 @@
+/**
+ * Builds fio's argument array for a profile on a prepared target. Pure: the same inputs give
+ * the same command, which is what `--dry-run` prints and what the fidelity script runs bare.
+ *
+ * Method choices (and why):
+ * - posixaio, one job, 4k random writes, time-based: the method of 000 (SLOG comparison).
+ * - incompressible data: refill_buffers=1, zero_buffers=0, so compression cannot flatter writes.
+ * - the file is laid out by a separate `create_only` run first, so layout time is neither in
+ *   fio's runtime nor in the measured wall time (002 compares exactly those two).
+ * - sync writes: sync=always on the temporary dataset (the 000 method) when the platform has the
+ *   property; otherwise fio's own fallback: fsync after every write at QD1 (its latency is then
+ *   in jobs[].sync.lat_ns) and O_SYNC writes at QD16.
+ * - raw devices: O_DIRECT, and allow_mounted_write=0 stays explicit.
+ */
+import type { Profile } from './profiles.ts';
+
+export type SyncMode = 'property' | 'fio-sync' | 'fio-fsync' | 'async';
+
+export interface FioPlan {
+  /** The data file, or the device node for a raw-device target. */
+  filename: string;
+  sizeBytes: number;
+  runtimeS: number;
+  syncMode: SyncMode;
+  rawDevice: boolean;
+}
+
+/** Which sync mechanism a profile gets on a target. */
+export function chooseSyncMode(profile: Profile, syncPropertyUsable: boolean): SyncMode {
+  if (!profile.sync) return 'async';
+  if (syncPropertyUsable) return 'property';
+  return profile.iodepth === 1 ? 'fio-fsync' : 'fio-sync';
+}
+
+function baseArgs(profile: Profile, plan: FioPlan): string[] {
+  const args = [
+    `--name=${profile.id}`,
+    `--filename=${plan.filename}`,
+    '--ioengine=posixaio',
+    `--rw=${profile.rw}`,
+    `--bs=${profile.blockSize}`,
+    `--iodepth=${profile.iodepth}`,
+    '--numjobs=1',
+    `--size=${plan.sizeBytes}`,
+    '--refill_buffers=1',
+    '--zero_buffers=0',
+    '--randrepeat=0',
+  ];
+  if (profile.rwmixread !== null) args.push(`--rwmixread=${profile.rwmixread}`);
+  if (plan.rawDevice) args.push('--direct=1', '--allow_mounted_write=0');
+  return args;
+}
+
+/** Lays out the test file (skipped for raw devices: there is nothing to create). */
+export function layoutArgs(profile: Profile, plan: FioPlan): string[] | null {
+  if (plan.rawDevice) return null;
+  return [...baseArgs(profile, plan), '--create_only=1', '--output-format=json'];
+}
+
+/** The measured run. */
+export function runArgs(profile: Profile, plan: FioPlan): string[] {
+  const args = [...baseArgs(profile, plan), `--runtime=${plan.runtimeS}`, '--time_based=1'];
+  if (plan.syncMode === 'fio-fsync') args.push('--fsync=1');
+  if (plan.syncMode === 'fio-sync') args.push('--sync=1');
+  // Async writes: count the flush at the end, or RAM alone would be measured.
+  if (plan.syncMode === 'async' && profile.writes) args.push('--end_fsync=1');
+  args.push('--output-format=json', '--status-interval=1');
+  return args;
+}

@@ -1,0 +1,118 @@
+/**
+ * The guards: pure verdicts from facts gathered beforehand. Every guard always reports (ok or
+ * not) so `--dry-run` shows all of them; a single failing guard refuses the benchmark.
+ */
+import type { GuardVerdict } from './types.ts';
+import type { PoolFacts } from './pool-facts.ts';
+import type { DeviceFacts } from './device-facts.ts';
+import { identityToConfirm } from './device-facts.ts';
+import type { LockHolder } from './store.ts';
+
+export const FREE_SPACE_FACTOR = 3;
+export const MAX_POOL_FILL = 0.8;
+
+export interface PathFacts {
+  requested: string;
+  realPath: string | null;
+  isDirectory: boolean;
+  freeBytes: number | null;
+}
+
+export interface GuardFacts {
+  nameProblems: string[];
+  sizeBytes: number;
+  runtimeS: number;
+  wallCapS: number;
+  load1: number;
+  maxLoad1: number;
+  lock: LockHolder | null;
+  pool: PoolFacts | null;
+  poolError: string | null;
+  path: PathFacts | null;
+  device: DeviceFacts | null;
+  deviceError: string | null;
+  confirmSerial: string | null;
+}
+
+const gib = (b: number) => `${(b / 1024 ** 3).toFixed(2)} GiB`;
+
+export function evaluateGuards(f: GuardFacts): GuardVerdict[] {
+  const v: GuardVerdict[] = [];
+  const add = (id: string, ok: boolean, message: string) => v.push({ id, ok, message });
+
+  add('names', f.nameProblems.length === 0,
+    f.nameProblems.length === 0 ? 'names and paths are well-formed' : `refused: ${f.nameProblems.join('; ')}`);
+
+  add('lock', f.lock === null, f.lock === null
+    ? 'no other benchmark is running on this host'
+    : `refused: another benchmark is running on this host (run ${f.lock.runId}, ${f.lock.profile} on ${f.lock.target}, pid ${f.lock.pid} on ${f.lock.host}, since ${f.lock.acquiredAt})`);
+
+  add('load', f.load1 <= f.maxLoad1, f.load1 <= f.maxLoad1
+    ? `1-minute load ${f.load1.toFixed(2)} is at or below the limit ${f.maxLoad1}`
+    : `refused: 1-minute load ${f.load1.toFixed(2)} is above the limit ${f.maxLoad1}; a busy host gives meaningless numbers and the benchmark would slow its real work`);
+
+  add('wall-cap', f.runtimeS < f.wallCapS, f.runtimeS < f.wallCapS
+    ? `the run is stopped after ${f.wallCapS} s of wall time whatever happens (runtime ${f.runtimeS} s)`
+    : `refused: runtime ${f.runtimeS} s does not fit in the hard wall-clock cap of ${f.wallCapS} s`);
+
+  if (f.poolError !== null) add('pool', false, `refused: ${f.poolError}`);
+  if (f.pool) {
+    const p = f.pool;
+    add('pool-health', p.health === 'ONLINE', p.health === 'ONLINE'
+      ? `pool ${p.name} is ONLINE`
+      : `refused: pool ${p.name} is ${p.health}; benchmarking a pool that is not ONLINE adds load to a pool at risk — fix it first`);
+    add('pool-scan', p.scan === null, p.scan === null
+      ? `no scrub or resilver is running on ${p.name}`
+      : `refused: a ${p.scan} is running on ${p.name}; wait until it finishes (the benchmark would slow it and its numbers would be wrong)`);
+    const need = FREE_SPACE_FACTOR * f.sizeBytes;
+    add('free-space', p.availableBytes >= need, p.availableBytes >= need
+      ? `${gib(p.availableBytes)} available, at least ${FREE_SPACE_FACTOR} × the test size (${gib(f.sizeBytes)}) is needed`
+      : `refused: only ${gib(p.availableBytes)} available on ${p.name}; the test needs ${FREE_SPACE_FACTOR} × ${gib(f.sizeBytes)} = ${gib(need)} free`);
+    const after = p.sizeBytes > 0 ? (p.allocBytes + f.sizeBytes) / p.sizeBytes : 1;
+    add('pool-fill', after < MAX_POOL_FILL, after < MAX_POOL_FILL
+      ? `pool stays at ${(after * 100).toFixed(1)} % full during the test (limit ${MAX_POOL_FILL * 100} %)`
+      : `refused: pool ${p.name} would be ${(after * 100).toFixed(1)} % full during the test; it must stay below ${MAX_POOL_FILL * 100} %`);
+  }
+
+  if (f.path) {
+    const p = f.path;
+    const real = p.realPath;
+    add('path-exists', real !== null && p.isDirectory, real !== null && p.isDirectory
+      ? `${p.requested} is a directory`
+      : `refused: ${p.requested} is not an existing directory`);
+    if (real !== null) {
+      add('path-symlink', real === p.requested, real === p.requested
+        ? `${p.requested} has no symlink in it`
+        : `refused: ${p.requested} leads to ${real} through a symlink; name the real directory so the test cannot land somewhere else`);
+    }
+    if (p.freeBytes !== null) {
+      const need = FREE_SPACE_FACTOR * f.sizeBytes;
+      add('free-space', p.freeBytes >= need, p.freeBytes >= need
+        ? `${gib(p.freeBytes)} free, at least ${FREE_SPACE_FACTOR} × the test size is needed`
+        : `refused: only ${gib(p.freeBytes)} free in ${p.requested}; the test needs ${FREE_SPACE_FACTOR} × ${gib(f.sizeBytes)} = ${gib(need)}`);
+    }
+  }
+
+  if (f.deviceError !== null) add('device', false, `refused: ${f.deviceError}`);
+  if (f.device) {
+    const d = f.device;
+    add('device-blank', d.inUse.length === 0, d.inUse.length === 0
+      ? `${d.path} is blank: no partition table, no signature, not mounted, not in a pool, no holders`
+      : `refused: ${d.path} is not blank — it ${d.inUse.join('; it ')}. A raw-device benchmark would destroy that data`);
+    const expected = identityToConfirm(d);
+    const typed = f.confirmSerial ?? '';
+    add('device-serial', typed === expected, typed === expected
+      ? `the typed ${d.serial ? 'serial' : 'device name'} matches ${d.path}`
+      : `refused: the confirmation "${typed}" does not match ${d.path}'s ${d.serial ? 'serial number' : 'name (it reports no serial)'}; type it exactly to confirm you mean this device`);
+    if (d.sizeBytes !== null) {
+      add('device-size', d.sizeBytes >= f.sizeBytes, d.sizeBytes >= f.sizeBytes
+        ? `the test size fits on ${d.path}`
+        : `refused: the test size ${gib(f.sizeBytes)} is larger than ${d.path} (${gib(d.sizeBytes)})`);
+    }
+  }
+  return v;
+}
+
+export function refusals(v: GuardVerdict[]): GuardVerdict[] {
+  return v.filter((g) => !g.ok);
+}

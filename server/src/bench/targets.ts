@@ -1,0 +1,152 @@
+/**
+ * Creating and removing what a benchmark writes into: a temporary child dataset or a new
+ * sub-directory. Every creation is journaled BEFORE it happens; every removal checks that the
+ * thing has exactly the shape the app gives its own creations, so no path or name from the
+ * journal can make it destroy anything else.
+ */
+import { mkdirSync, realpathSync, rmSync, existsSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { Database } from 'better-sqlite3';
+import { runCommand, describeFailure } from '../exec/runner.ts';
+import { BENCH_DIR_PREFIX, benchDatasetName, isBenchDatasetName } from './names.ts';
+import { journalAdd, journalRemoved, type JournalEntry } from './store.ts';
+
+export const DATASET_PROPERTIES_KEPT = ['recordsize', 'compression', 'sync', 'primarycache', 'logbias', 'quota', 'atime', 'checksum', 'dedup', 'copies'];
+
+export interface PreparedTarget {
+  /** Directory fio writes its file into (null for a raw device). */
+  workDir: string | null;
+  filename: string;
+  dataset: string | null;
+  datasetProperties: Record<string, string>;
+  commands: string[][];
+}
+
+export type Prepared = { ok: true; target: PreparedTarget } | { ok: false; message: string; commands: string[][] };
+
+/** `zfs create` arguments for the temporary dataset. */
+export function datasetCreateArgs(pool: string, runId: string, sizeBytes: number, sync: 'always' | 'standard' | null): string[] {
+  const args = ['create', '-o', 'recordsize=128K', '-o', 'compression=off', '-o', 'primarycache=metadata', '-o', 'atime=off',
+    '-o', `quota=${Math.max(2 * sizeBytes, 64 * 1024 * 1024)}`];
+  if (sync) args.push('-o', `sync=${sync}`);
+  args.push(benchDatasetName(pool, runId));
+  return args;
+}
+
+export async function prepareDataset(db: Database, runId: string, pool: string, sizeBytes: number, sync: 'always' | 'standard' | null): Promise<Prepared> {
+  const name = benchDatasetName(pool, runId);
+  const create = datasetCreateArgs(pool, runId, sizeBytes, sync);
+  const commands: string[][] = [['zfs', ...create]];
+  journalAdd(db, runId, 'dataset', name);
+  const r = await runCommand('zfs', create, { timeoutMs: 60_000 });
+  if (r.exitCode !== 0 || r.error) return { ok: false, message: `cannot create ${name}: ${describeFailure(r)}`, commands };
+  const mp = await runCommand('zfs', ['get', '-H', '-o', 'value', 'mountpoint', name]);
+  const mountpoint = mp.stdout.trim();
+  if (mp.exitCode !== 0 || !mountpoint.startsWith('/')) return { ok: false, message: `${name} has no usable mountpoint ("${mountpoint}")`, commands };
+  let real: string;
+  try { real = realpathSync(mountpoint); } catch { return { ok: false, message: `${name} is not mounted at ${mountpoint}`, commands }; }
+  if (real !== mountpoint) return { ok: false, message: `the mountpoint of ${name} (${mountpoint}) leads elsewhere (${real}) through a symlink`, commands };
+  const props = await runCommand('zfs', ['get', '-H', '-p', '-o', 'property,value', 'all', name]);
+  const datasetProperties: Record<string, string> = {};
+  for (const line of props.stdout.split('\n')) {
+    const [k, v] = line.split('\t');
+    if (k && v !== undefined && DATASET_PROPERTIES_KEPT.includes(k)) datasetProperties[k] = v;
+  }
+  return { ok: true, target: { workDir: real, filename: join(real, 'zfs-advisor-bench.dat'), dataset: name, datasetProperties, commands } };
+}
+
+export async function prepareDirectory(db: Database, runId: string, realDir: string): Promise<Prepared> {
+  const dir = join(realDir, `${BENCH_DIR_PREFIX}${runId}`);
+  journalAdd(db, runId, 'directory', dir);
+  try {
+    mkdirSync(dir, { mode: 0o700 }); // not recursive: fails if anything already has the name
+  } catch (err) {
+    return { ok: false, message: `cannot create ${dir}: ${err instanceof Error ? err.message : String(err)}`, commands: [] };
+  }
+  if (realpathSync(dir) !== dir) return { ok: false, message: `${dir} resolves elsewhere after creation; refusing to write`, commands: [] };
+  return { ok: true, target: { workDir: dir, filename: join(dir, 'zfs-advisor-bench.dat'), dataset: null, datasetProperties: {}, commands: [] } };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    // A zombie still answers kill(0); it holds no files.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^\d+ \(.*\) Z/.test(stat);
+  } catch {
+    return true;
+  }
+}
+
+export { processAlive };
+
+/** Journal path for a process: "<pid>:<filename>"; the filename proves the pid is still our fio. */
+export function processJournalPath(pid: number, filename: string): string {
+  return `${pid}:${filename}`;
+}
+
+async function killOurFio(path: string): Promise<string> {
+  const colon = path.indexOf(':');
+  const pid = Number(path.slice(0, colon));
+  const filename = path.slice(colon + 1);
+  if (!Number.isInteger(pid) || pid <= 1) return `ignored malformed process entry "${path}"`;
+  if (!processAlive(pid)) return `fio (pid ${pid}) had already ended`;
+  let cmdline = '';
+  try { cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' '); } catch { /* gone */ }
+  if (!cmdline.includes('fio') || !cmdline.includes(`--filename=${filename}`)) return `pid ${pid} is no longer our fio; left alone`;
+  try { process.kill(pid, 'SIGKILL'); } catch { /* ended meanwhile */ }
+  for (let i = 0; i < 50 && processAlive(pid); i++) await sleep(100);
+  return processAlive(pid) ? `fio (pid ${pid}) did not stop` : `stopped fio (pid ${pid})`;
+}
+
+async function destroyDataset(name: string): Promise<{ done: boolean; message: string }> {
+  if (!isBenchDatasetName(name)) return { done: true, message: `refused to destroy "${name}": not a benchmark dataset name` };
+  let last = '';
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const exists = await runCommand('zfs', ['list', '-H', '-o', 'name', name]);
+    if (exists.exitCode !== 0 && !exists.error) return { done: true, message: attempt === 0 ? `${name} did not exist` : `destroyed ${name}` };
+    const r = await runCommand('zfs', ['destroy', '-r', name], { timeoutMs: 60_000 });
+    if (r.exitCode === 0 && !r.error) return { done: true, message: `destroyed ${name}` };
+    last = describeFailure(r) ?? '';
+    await sleep(300 * (attempt + 1)); // "dataset is busy" right after fio exits
+  }
+  return { done: false, message: `could not destroy ${name}: ${last}` };
+}
+
+function removeDirectory(dir: string, runId: string): { done: boolean; message: string } {
+  if (basename(dir) !== `${BENCH_DIR_PREFIX}${runId}` || !dir.startsWith('/')) return { done: true, message: `refused to remove "${dir}": not a benchmark directory` };
+  if (!existsSync(dir)) return { done: true, message: `${dir} did not exist` };
+  try {
+    rmSync(dir, { recursive: true, force: true });
+    return { done: true, message: `removed ${dir}` };
+  } catch (err) {
+    return { done: false, message: `could not remove ${dir}: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
+
+/** Undoes the open journal entries of a run, newest first (the fio process before its files). */
+export async function undoJournal(db: Database, runId: string, entries: JournalEntry[]): Promise<{ clean: boolean; messages: string[] }> {
+  const messages: string[] = [];
+  let clean = true;
+  for (const e of entries) {
+    if (e.kind === 'process') {
+      messages.push(await killOurFio(e.path));
+      journalRemoved(db, e.id);
+    } else if (e.kind === 'dataset') {
+      const r = await destroyDataset(e.path);
+      messages.push(r.message);
+      if (r.done) journalRemoved(db, e.id); else clean = false;
+    } else {
+      const r = removeDirectory(e.path, runId);
+      messages.push(r.message);
+      if (r.done) journalRemoved(db, e.id); else clean = false;
+    }
+  }
+  return { clean, messages };
+}

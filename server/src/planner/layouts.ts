@@ -1,0 +1,202 @@
+/**
+ * The layout planner (issue 11): for N disks of one size, every sensible data-vdev layout with
+ * its real capacity, padding for the workload's block size, slop, fault tolerance, relative
+ * performance and resilver exposure, ranked for the workload with the reasons.
+ */
+import { z } from 'zod';
+import { blockFit, layoutSpace, type BlockFit, type LayoutSpace } from './capacity.ts';
+import { disksUsed, layoutLabel, tolerancePerVdev, topLevelVdevs, type LayoutSpec } from './layout-spec.ts';
+import { DISK_RATES, MediaKind, relativePerformance, resilverExposure, type RelativePerformance, type ResilverExposure } from './performance.ts';
+
+export const Workload = z.enum(['vm', 'files', 'media', 'db']);
+export type Workload = z.infer<typeof Workload>;
+
+export const PlanInput = z.object({
+  disks: z.number().int().min(1).max(1000),
+  diskBytes: z.number().positive(),
+  media: z.enum(MediaKind).default('hdd'),
+  workload: Workload.default('files'),
+  /** Sector shift; 12 (4 KiB) is right for nearly every disk sold since 2011 (zfs-facts C21). */
+  ashift: z.number().int().min(9).max(16).default(12),
+  /** Typical block size of the workload; defaults per workload (see TYPICAL_BLOCK). */
+  blockSize: z.number().int().positive().optional(),
+  /** Widest raidz vdev considered (OpenZFS: "do not put more than ~16 disks in raidz", C10). */
+  maxRaidzWidth: z.number().int().min(3).max(32).default(16),
+});
+export type PlanInput = z.input<typeof PlanInput>;
+
+/** Block size each workload mostly writes: zvol volblocksize default 16K (≥ 2.2), DB pages 8–16K, files 128K recordsize, media 1M. */
+export const TYPICAL_BLOCK: Record<Workload, number> = { vm: 16384, db: 16384, files: 131072, media: 1048576 };
+
+export interface LayoutCandidate {
+  id: string;
+  label: string;
+  spec: LayoutSpec;
+  disksUsed: number;
+  /** Disks left over (keep as hot spares or for later). */
+  spareDisks: number;
+  space: LayoutSpace;
+  /** 80 % of usable: where OpenZFS and Oracle advise starting to watch (C24). */
+  fillGuidanceBytes: number;
+  fit: BlockFit;
+  /** For reference: how a 128K block fits (C-T1 column 128K). */
+  nominalEfficiency: number;
+  faultTolerance: {
+    perVdev: number;
+    /** Fewest failures that can lose the pool (all in one vdev). */
+    worstCaseLoss: number;
+    /** Most failures the pool can survive if they are spread ideally across vdevs. */
+    bestCaseSurvivable: number;
+  };
+  performance: RelativePerformance & { randomReadIops: number; randomWriteIops: number; seqReadMBps: number; seqWriteMBps: number };
+  resilver: ResilverExposure;
+  score: number;
+  rank: number;
+  recommended: boolean;
+  reasons: string[];
+  warnings: string[];
+}
+
+export interface LayoutPlan {
+  input: z.output<typeof PlanInput>;
+  blockSize: number;
+  candidates: LayoutCandidate[];
+  assumptions: string[];
+}
+
+/** Every candidate layout for N disks: mirrors, raidz1–3 per width, dRAID where it fits. */
+export function enumerateLayouts(disks: number, maxRaidzWidth = 16): LayoutSpec[] {
+  const out: LayoutSpec[] = [];
+  for (const ways of [2, 3]) if (disks >= ways) out.push({ kind: 'mirror', ways, vdevs: Math.floor(disks / ways) });
+  for (const parity of [1, 2, 3]) {
+    // Width P+1 is legal but is a mirror with extra CPU (C9, G8); start at P+2.
+    for (let width = parity + 2; width <= Math.min(disks, maxRaidzWidth); width++) {
+      out.push({ kind: 'raidz', parity, width, vdevs: Math.floor(disks / width) });
+    }
+  }
+  // dRAID pays off with many disks and one distributed spare; D=4 and D=8 as in table C-T3.
+  if (disks >= 10) {
+    for (const parity of [1, 2, 3]) {
+      for (const data of [4, 8]) {
+        const spares = 1;
+        if (disks - spares >= data + parity) out.push({ kind: 'draid', parity, data, children: disks, spares });
+      }
+    }
+  }
+  return out;
+}
+
+const WEIGHTS: Record<Workload, { capacity: number; random: number; seq: number; safety: number }> = {
+  vm: { capacity: 0.2, random: 0.45, seq: 0.1, safety: 0.25 },
+  db: { capacity: 0.15, random: 0.5, seq: 0.1, safety: 0.25 },
+  files: { capacity: 0.4, random: 0.15, seq: 0.15, safety: 0.3 },
+  media: { capacity: 0.45, random: 0.05, seq: 0.25, safety: 0.25 },
+};
+
+const fmtTiB = (b: number) => `${(b / 2 ** 40).toFixed(1)} TiB`;
+const fmtSize = (b: number) => (b >= 1048576 ? `${b / 1048576}M` : `${b / 1024}K`);
+
+/** Large HDDs make single-parity rebuilds long and exposed (G9): at 8 TB and up we warn. */
+const BIG_HDD_BYTES = 8e12;
+
+function describe(spec: LayoutSpec, input: z.output<typeof PlanInput>, blockSize: number): Omit<LayoutCandidate, 'score' | 'rank' | 'recommended' | 'reasons'> {
+  const space = layoutSpace(spec, input.diskBytes, { ashift: input.ashift });
+  const fit = blockFit(spec, space, blockSize, input.ashift);
+  const perVdev = tolerancePerVdev(spec);
+  const rel = relativePerformance(spec);
+  const rates = DISK_RATES[input.media];
+  const resilver = resilverExposure(spec, input.diskBytes, input.media);
+  const warnings: string[] = [];
+  if (spec.kind === 'raidz' && spec.parity === 1 && input.media === 'hdd' && input.diskBytes >= BIG_HDD_BYTES) {
+    warnings.push(`raidz1 with ${(input.diskBytes / 1e12).toFixed(0)} TB HDDs: a second failure or read errors during a ${resilver.hours ? `${resilver.hours[0].toFixed(0)}–${resilver.hours[1].toFixed(0)} h` : ''} resilver cost data (zfs-facts G9, C18)`);
+  }
+  if (spec.kind === 'mirror' && spec.ways === 2 && input.media === 'hdd' && input.diskBytes >= BIG_HDD_BYTES) {
+    warnings.push('2-way mirrors: while one side resilvers, the vdev has no redundancy left (zfs-facts C17, G9)');
+  }
+  if (fit.chargeFactor > 1.05) {
+    warnings.push(`${fmtSize(blockSize)} blocks cost ${fit.chargeFactor.toFixed(2)}× their size here (raidz/dRAID padding, zfs-facts C-T2/C-T3)`);
+  }
+  if (spec.kind === 'raidz' && spec.width > 12 && input.media === 'hdd') {
+    warnings.push(`${spec.width}-wide raidz on HDDs: rebuilds read ${spec.width - 1} disks and take long (zfs-facts C10)`);
+  }
+  if (spec.kind === 'draid' && blockSize < spec.data * 2 ** input.ashift) {
+    warnings.push(`dRAID allocates at least ${spec.data * 2 ** input.ashift / 1024}K per block: ${fmtSize(blockSize)} blocks waste space (zfs-facts B24, C6)`);
+  }
+  return {
+    id: layoutLabel(spec).replace(/[^a-z0-9:]+/gi, '-').replace(/-+$/, '').toLowerCase(),
+    label: layoutLabel(spec),
+    spec,
+    disksUsed: disksUsed(spec),
+    spareDisks: input.disks - disksUsed(spec),
+    space,
+    fillGuidanceBytes: Math.floor(space.usableBytes * 0.8),
+    fit,
+    nominalEfficiency: blockFit(spec, space, 131072, input.ashift).efficiency,
+    faultTolerance: {
+      perVdev,
+      worstCaseLoss: perVdev + 1,
+      bestCaseSurvivable: perVdev * topLevelVdevs(spec),
+    },
+    performance: {
+      ...rel,
+      randomReadIops: Math.round(rel.randomReadX * rates.randomIops),
+      randomWriteIops: Math.round(rel.randomWriteX * rates.randomIops),
+      seqReadMBps: Math.round(rel.seqReadX * rates.seqMBps),
+      seqWriteMBps: Math.round(rel.seqWriteX * rates.seqMBps),
+    },
+    resilver,
+    warnings,
+  };
+}
+
+/** Safety on a 0..1 scale: parity 2+ is the goal for big HDDs (C20, G9), 1 is acceptable for small/flash. */
+function safetyScore(c: Omit<LayoutCandidate, 'score' | 'rank' | 'recommended' | 'reasons'>, input: z.output<typeof PlanInput>): number {
+  const t = c.faultTolerance.perVdev;
+  const risky = input.media === 'hdd' && input.diskBytes >= BIG_HDD_BYTES;
+  const base = t >= 3 ? 1 : t === 2 ? 0.9 : t === 1 ? (risky ? 0.35 : 0.6) : 0;
+  // More vdevs = more ways for a fatal combination; long rebuilds widen the window.
+  const hours = c.resilver.hours?.[1] ?? 0;
+  return Math.max(0, base - Math.min(0.15, hours / 2000));
+}
+
+export function planLayouts(raw: PlanInput): LayoutPlan {
+  const input = PlanInput.parse(raw);
+  const blockSize = input.blockSize ?? TYPICAL_BLOCK[input.workload];
+  const described = enumerateLayouts(input.disks, input.maxRaidzWidth).map((s) => describe(s, input, blockSize));
+  const max = (f: (c: (typeof described)[number]) => number) => Math.max(1e-9, ...described.map(f));
+  const maxCap = max((c) => c.fit.effectiveUsableBytes);
+  const maxRand = max((c) => (c.performance.randomReadX + c.performance.randomWriteX) / 2);
+  const maxSeq = max((c) => (c.performance.seqReadX + c.performance.seqWriteX) / 2);
+  const w = WEIGHTS[input.workload];
+  const scored = described.map((c) => {
+    const cap = c.fit.effectiveUsableBytes / maxCap;
+    const rand = (c.performance.randomReadX + c.performance.randomWriteX) / 2 / maxRand;
+    const seq = (c.performance.seqReadX + c.performance.seqWriteX) / 2 / maxSeq;
+    const safety = safetyScore(c, input);
+    // Idle disks are money spent for nothing unless kept as spares; a small nudge toward using them.
+    const idle = c.spareDisks > 1 ? 0.02 * (c.spareDisks - 1) : 0;
+    const score = w.capacity * cap + w.random * rand + w.seq * seq + w.safety * safety - idle;
+    const reasons = [
+      `${fmtTiB(c.fit.effectiveUsableBytes)} of ${fmtSize(blockSize)}-block data fits (${(100 * c.fit.effectiveUsableBytes / c.space.rawBytes).toFixed(0)} % of raw), ${fmtTiB(c.fillGuidanceBytes)} at the 80 % guidance`,
+      `survives any ${c.faultTolerance.perVdev} disk failure${c.faultTolerance.perVdev === 1 ? '' : 's'}${topLevelVdevs(c.spec) > 1 ? ` (up to ${c.faultTolerance.bestCaseSurvivable} if spread over vdevs)` : ''}`,
+      `random I/O ≈ ${c.performance.randomReadX}× / ${c.performance.randomWriteX}× one disk (read/write), sequential ≈ ${+c.performance.seqReadX.toFixed(1)}× / ${+c.performance.seqWriteX.toFixed(1)}×`,
+      c.resilver.hours ? `rebuilding one disk reads ${fmtTiB(c.resilver.totalBytesRead)} in ≈ ${c.resilver.hours[0].toFixed(0)}–${c.resilver.hours[1].toFixed(0)} h at 80 % full` : 'no redundancy',
+    ];
+    return { ...c, score: Math.round(score * 1000) / 1000, reasons };
+  });
+  scored.sort((a, b) => b.score - a.score || b.fit.effectiveUsableBytes - a.fit.effectiveUsableBytes);
+  const candidates: LayoutCandidate[] = scored.map((c, i) => ({ ...c, rank: i + 1, recommended: i === 0 }));
+  return {
+    input,
+    blockSize,
+    candidates,
+    assumptions: [
+      `disks: ${input.disks} × ${input.diskBytes} bytes (${input.media}), ashift ${input.ashift}, workload ${input.workload} with ${fmtSize(blockSize)} blocks, incompressible`,
+      'usable = AVAIL of the empty pool: labels (4.5 MiB/disk), metaslab rounding, 128K deflate ratio and slop (1/32, 128 MiB–128 GiB) removed (zfs-facts C3, C23); the embedded-log slop deduction is not modelled',
+      'effective usable = usable ÷ the charge factor of the workload block size (zfs-facts C-T2)',
+      'performance: per-vdev model in multiples of one disk (mirror reads scale with sides, raidz random I/O ≈ one disk per vdev, C11); per-disk rates are [heuristic]',
+      `resilver: at 80 % fill, ${DISK_RATES[input.media].resilverMBps.join('–')} MB/s per disk [heuristic, zfs-facts C15]`,
+      `ranking weights for ${input.workload}: capacity ${w.capacity}, random I/O ${w.random}, sequential ${w.seq}, safety ${w.safety}`,
+    ],
+  };
+}

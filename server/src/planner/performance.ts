@@ -1,0 +1,95 @@
+/**
+ * Relative performance and resilver exposure of a layout: a per-vdev model (zfs-facts C7, C11,
+ * C14, C15), expressed in multiples of one disk so it does not pretend to know the drives.
+ *
+ * Model (per top-level vdev, summed over vdevs):
+ *   mirror  W-way:  random read W, random write 1, sequential read W, sequential write 1
+ *   raidzP  N-wide: random read 1, random write 1, sequential read/write N−P (data disks)
+ *   dRAID:          random ≈ floor((N−S)/(D+P)) groups; sequential (N−S)·D/(D+P)
+ *   stripe:         1 / 1 / 1 / 1 per disk
+ * Calibration against 001 (bonnie++, 24 × 4 TB HDD on one HBA link): the ordering of measured
+ * sequential write across its layouts follows the data-disk count, but scaling is sublinear
+ * (its 24-disk stripe writes 6.4× one disk, not 24×) because one SAS link saturates near
+ * 0.7–1.4 GB/s. So these are upper bounds for the disks; a host bus cap is applied separately.
+ */
+import type { LayoutSpec } from './layout-spec.ts';
+
+export const MediaKind = ['hdd', 'ssd', 'nvme'] as const;
+export type MediaKind = (typeof MediaKind)[number];
+
+/** Per-disk rates used to turn multiples into numbers [heuristic; 001's single HDD: 204 MB/s read, 108 MB/s synced write]. */
+export const DISK_RATES: Record<MediaKind, { randomIops: number; seqMBps: number; resilverMBps: [number, number] }> = {
+  hdd: { randomIops: 200, seqMBps: 200, resilverMBps: [50, 150] }, // C15 range for HDD resilver
+  ssd: { randomIops: 50_000, seqMBps: 500, resilverMBps: [150, 400] },
+  nvme: { randomIops: 200_000, seqMBps: 2_500, resilverMBps: [300, 1_500] },
+};
+
+export interface RelativePerformance {
+  /** Multiples of one disk. */
+  randomReadX: number;
+  randomWriteX: number;
+  seqReadX: number;
+  seqWriteX: number;
+}
+
+export function relativePerformance(spec: LayoutSpec): RelativePerformance {
+  switch (spec.kind) {
+    case 'stripe':
+      return { randomReadX: spec.disks, randomWriteX: spec.disks, seqReadX: spec.disks, seqWriteX: spec.disks };
+    case 'mirror':
+      return { randomReadX: spec.ways * spec.vdevs, randomWriteX: spec.vdevs, seqReadX: spec.ways * spec.vdevs, seqWriteX: spec.vdevs };
+    case 'raidz': {
+      const data = (spec.width - spec.parity) * spec.vdevs;
+      return { randomReadX: spec.vdevs, randomWriteX: spec.vdevs, seqReadX: data, seqWriteX: data };
+    }
+    case 'draid': {
+      const groups = Math.max(1, Math.floor((spec.children - spec.spares) / (spec.data + spec.parity)));
+      const data = ((spec.children - spec.spares) * spec.data) / (spec.data + spec.parity);
+      return { randomReadX: groups, randomWriteX: groups, seqReadX: data, seqWriteX: data };
+    }
+  }
+}
+
+export interface ResilverExposure {
+  /** Fill level assumed (the 80 % guidance). */
+  fill: number;
+  /** Bytes each surviving disk of the affected vdev reads (resilver reads allocated data only, C14). */
+  bytesPerDiskToRead: number;
+  /** Disks that must be read to rebuild one failed disk. */
+  disksRead: number;
+  totalBytesRead: number;
+  rateMBps: [number, number];
+  /** null when there is nothing to rebuild from (stripe). */
+  hours: [number, number] | null;
+  /** Why the range: healing vs sequential rebuild. */
+  basis: string;
+}
+
+export function resilverExposure(spec: LayoutSpec, diskBytes: number, media: MediaKind, fill = 0.8): ResilverExposure {
+  const perDisk = diskBytes * fill;
+  const [lo, hi] = DISK_RATES[media].resilverMBps;
+  let disksRead: number;
+  let speedup = 1;
+  let basis = 'healing resilver reads the allocated blocks of the surviving disks and writes the new disk at the per-disk rate (zfs-facts C14, C15 [heuristic rate])';
+  switch (spec.kind) {
+    case 'stripe': disksRead = 0; basis = 'no redundancy: a failed disk cannot be rebuilt'; break;
+    case 'mirror': disksRead = spec.ways - 1; break;
+    case 'raidz': disksRead = spec.width - 1; break;
+    case 'draid':
+      disksRead = spec.children - 1;
+      // Sequential rebuild to a distributed spare scales with the number of redundancy groups (C7, C15).
+      speedup = Math.max(1, (spec.children - spec.spares) / (spec.data + spec.parity));
+      basis = 'dRAID sequential rebuild to a distributed spare, spread over all children: per-disk rate × (N−S)/(D+P) (zfs-facts C7, C15 [heuristic rate])';
+      break;
+  }
+  const seconds = (rate: number) => perDisk / (rate * 1e6 * speedup);
+  return {
+    fill,
+    bytesPerDiskToRead: spec.kind === 'stripe' ? 0 : Math.round(spec.kind === 'draid' ? perDisk * (spec.data + spec.parity - 1) / (spec.children - 1) : perDisk),
+    disksRead,
+    totalBytesRead: Math.round(spec.kind === 'draid' ? perDisk * (spec.data + spec.parity - 1) : perDisk * disksRead),
+    rateMBps: [lo, hi],
+    hours: spec.kind === 'stripe' ? null : [seconds(hi) / 3600, seconds(lo) / 3600],
+    basis,
+  };
+}

@@ -1,0 +1,194 @@
+/**
+ * What happened to a host over time: inventory snapshots (with their raw outputs, compressed),
+ * assessments and their findings, acknowledgements keyed by finding fingerprint, and the
+ * scheduled re-assessment runs with the findings each one added and resolved.
+ */
+import type { Database } from 'better-sqlite3';
+import { Assessment, Finding, SEVERITY_ORDER, type Severity } from '../model/finding.ts';
+import { Inventory } from '../model/inventory.ts';
+import type { Ack, AssessmentSummary, Counts, RunRecord } from '../api/schemas.ts';
+import { packJson, unpackJson } from './compress.ts';
+
+export type AssessmentTrigger = 'manual' | 'scheduled' | 'startup';
+
+export interface StoredSnapshot {
+  id: number;
+  hostId: string;
+  capturedAt: string;
+  inventory: Inventory;
+}
+
+export interface StoredAssessment extends AssessmentSummary {
+  snapshotId: number | null;
+  ruleCatalogVersion: string;
+  assessment: Assessment;
+  /** Whatever the Optane verdict was, as JSON (schema owned by server/src/optane). */
+  optane: unknown;
+}
+
+interface AssessmentRowDb {
+  id: number; host_id: string; snapshot_id: number | null; generated_at: string; rule_catalog_version: string;
+  trigger: AssessmentTrigger; counts_json: string; assessment_gz: Buffer;
+}
+
+export function emptyCounts(): Counts {
+  return { critical: 0, warning: 0, suggestion: 0, info: 0 };
+}
+
+export function createHistoryRepo(db: Database) {
+  const insSnapshot = db.prepare(`INSERT INTO inventory_snapshots (host_id, captured_at, source_kind, demo, inventory_gz, raw_gz, created_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?)`);
+  const latestSnapshot = db.prepare('SELECT id, host_id, captured_at, inventory_gz FROM inventory_snapshots WHERE host_id = ? ORDER BY id DESC LIMIT 1');
+  const snapshotById = db.prepare('SELECT id, host_id, captured_at, inventory_gz, raw_gz FROM inventory_snapshots WHERE id = ?');
+  const insAssessment = db.prepare(`INSERT INTO assessments (host_id, snapshot_id, generated_at, rule_catalog_version, trigger, counts_json, assessment_gz)
+    VALUES (?, ?, ?, ?, ?, ?, ?)`);
+  const insFinding = db.prepare(`INSERT INTO findings (assessment_id, host_id, fingerprint, rule_id, severity, pool, title, finding_json)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+  const listAssessments = db.prepare('SELECT id, host_id, snapshot_id, generated_at, rule_catalog_version, trigger, counts_json FROM assessments WHERE host_id = ? ORDER BY id DESC LIMIT ?');
+  const latestAssessment = db.prepare('SELECT * FROM assessments WHERE host_id = ? ORDER BY id DESC LIMIT 1');
+  const assessmentById = db.prepare('SELECT * FROM assessments WHERE id = ?');
+  const demoOfSnapshot = db.prepare('SELECT demo FROM inventory_snapshots WHERE id = ?');
+  const findingsOf = db.prepare('SELECT finding_json FROM findings WHERE assessment_id = ? ORDER BY id');
+  const firstSeen = db.prepare(`SELECT f.fingerprint AS fingerprint, min(a.generated_at) AS first FROM findings f JOIN assessments a ON a.id = f.assessment_id
+    WHERE f.host_id = ? GROUP BY f.fingerprint`);
+  const acksOf = db.prepare('SELECT fingerprint, state, note, created_at FROM finding_acks WHERE host_id = ?');
+  const upsertAck = db.prepare(`INSERT INTO finding_acks (host_id, fingerprint, state, note, created_at) VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT(host_id, fingerprint) DO UPDATE SET state = excluded.state, note = excluded.note, created_at = excluded.created_at`);
+  const deleteAck = db.prepare('DELETE FROM finding_acks WHERE host_id = ? AND fingerprint = ?');
+  const fingerprintKnown = db.prepare('SELECT 1 FROM findings WHERE host_id = ? AND fingerprint = ? LIMIT 1');
+  const insRun = db.prepare(`INSERT INTO scheduled_runs (host_id, started_at, finished_at, status, assessment_id, new_fingerprints_json, resolved_fingerprints_json, error)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+  const listRuns = db.prepare('SELECT * FROM scheduled_runs WHERE host_id = ? ORDER BY id DESC LIMIT ?');
+  const pruneSnapshots = db.prepare(`DELETE FROM inventory_snapshots WHERE host_id = ? AND id NOT IN
+    (SELECT id FROM inventory_snapshots WHERE host_id = ? ORDER BY id DESC LIMIT ?)`);
+  const pruneAssessments = db.prepare(`DELETE FROM assessments WHERE host_id = ? AND id NOT IN
+    (SELECT id FROM assessments WHERE host_id = ? ORDER BY id DESC LIMIT ?)`);
+  const pruneRuns = db.prepare(`DELETE FROM scheduled_runs WHERE host_id = ? AND id NOT IN
+    (SELECT id FROM scheduled_runs WHERE host_id = ? ORDER BY id DESC LIMIT ?)`);
+
+  const isDemo = (snapshotId: number | null): boolean =>
+    snapshotId !== null && ((demoOfSnapshot.get(snapshotId) as { demo: number } | undefined)?.demo ?? 0) === 1;
+
+  const summaryOf = (r: Omit<AssessmentRowDb, 'assessment_gz'>): AssessmentSummary => ({
+    id: r.id, hostId: r.host_id, generatedAt: r.generated_at, trigger: r.trigger,
+    counts: { ...emptyCounts(), ...(JSON.parse(r.counts_json) as Counts) }, demo: isDemo(r.snapshot_id),
+  });
+
+  const fullOf = (r: AssessmentRowDb): StoredAssessment => {
+    const doc = unpackJson(r.assessment_gz) as { assessment: unknown; optane: unknown };
+    return {
+      ...summaryOf(r), snapshotId: r.snapshot_id, ruleCatalogVersion: r.rule_catalog_version,
+      assessment: Assessment.parse(doc.assessment), optane: doc.optane ?? null,
+    };
+  };
+
+  return {
+    addSnapshot(hostId: string, inventory: Inventory, raw: unknown): number {
+      const now = new Date().toISOString();
+      const info = insSnapshot.run(hostId, inventory.source.capturedAt, inventory.source.kind, inventory.source.demo ? 1 : 0,
+        packJson(inventory), raw === undefined || raw === null ? null : packJson(raw), now);
+      return Number(info.lastInsertRowid);
+    },
+    latestSnapshot(hostId: string): StoredSnapshot | null {
+      const r = latestSnapshot.get(hostId) as { id: number; host_id: string; captured_at: string; inventory_gz: Buffer } | undefined;
+      if (!r) return null;
+      return { id: r.id, hostId: r.host_id, capturedAt: r.captured_at, inventory: Inventory.parse(unpackJson(r.inventory_gz)) };
+    },
+    snapshotRaw(snapshotId: number): unknown {
+      const r = snapshotById.get(snapshotId) as { raw_gz: Buffer | null } | undefined;
+      return r?.raw_gz ? unpackJson(r.raw_gz) : null;
+    },
+
+    /** Stores an assessment and its findings in one transaction; returns its id. */
+    addAssessment(hostId: string, snapshotId: number | null, assessment: Assessment, optane: unknown, trigger: AssessmentTrigger): number {
+      const counts = countBySeverity(assessment.findings);
+      return db.transaction(() => {
+        const info = insAssessment.run(hostId, snapshotId, assessment.generatedAt, assessment.ruleCatalogVersion, trigger,
+          JSON.stringify(counts), packJson({ assessment, optane: optane ?? null }));
+        const id = Number(info.lastInsertRowid);
+        for (const f of assessment.findings) {
+          insFinding.run(id, hostId, f.fingerprint, f.ruleId, f.severity, f.subject.pool, f.title, JSON.stringify(f));
+        }
+        return id;
+      })();
+    },
+    listAssessments(hostId: string, limit = 100): AssessmentSummary[] {
+      return (listAssessments.all(hostId, limit) as Omit<AssessmentRowDb, 'assessment_gz'>[]).map(summaryOf);
+    },
+    latestAssessment(hostId: string): StoredAssessment | null {
+      const r = latestAssessment.get(hostId) as AssessmentRowDb | undefined;
+      return r ? fullOf(r) : null;
+    },
+    latestAssessmentSummary(hostId: string): AssessmentSummary | null {
+      const r = (listAssessments.all(hostId, 1) as Omit<AssessmentRowDb, 'assessment_gz'>[])[0];
+      return r ? summaryOf(r) : null;
+    },
+    getAssessment(id: number): StoredAssessment | null {
+      const r = assessmentById.get(id) as AssessmentRowDb | undefined;
+      return r ? fullOf(r) : null;
+    },
+    findingsOf(assessmentId: number): Finding[] {
+      return (findingsOf.all(assessmentId) as { finding_json: string }[]).map((r) => Finding.parse(JSON.parse(r.finding_json)));
+    },
+    firstSeen(hostId: string): Map<string, string> {
+      return new Map((firstSeen.all(hostId) as { fingerprint: string; first: string }[]).map((r) => [r.fingerprint, r.first]));
+    },
+
+    acks(hostId: string): Map<string, Ack> {
+      const m = new Map<string, Ack>();
+      for (const r of acksOf.all(hostId) as { fingerprint: string; state: Ack['state']; note: string | null; created_at: string }[]) {
+        m.set(r.fingerprint, { state: r.state, note: r.note, createdAt: r.created_at });
+      }
+      return m;
+    },
+    /** Whether this host ever had a finding with this fingerprint (acks for unknown ones are refused). */
+    knowsFingerprint(hostId: string, fingerprint: string): boolean {
+      return fingerprintKnown.get(hostId, fingerprint) !== undefined;
+    },
+    setAck(hostId: string, fingerprint: string, state: Ack['state'], note: string | null): Ack {
+      const createdAt = new Date().toISOString();
+      upsertAck.run(hostId, fingerprint, state, note, createdAt);
+      return { state, note, createdAt };
+    },
+    clearAck(hostId: string, fingerprint: string): boolean {
+      return deleteAck.run(hostId, fingerprint).changes > 0;
+    },
+
+    addRun(run: Omit<RunRecord, 'id'>): number {
+      const info = insRun.run(run.hostId, run.startedAt, run.finishedAt, run.status, run.assessmentId,
+        JSON.stringify(run.newFingerprints), JSON.stringify(run.resolvedFingerprints), run.error);
+      return Number(info.lastInsertRowid);
+    },
+    listRuns(hostId: string, limit = 200): RunRecord[] {
+      return (listRuns.all(hostId, limit) as {
+        id: number; host_id: string; started_at: string; finished_at: string | null; status: 'ok' | 'failed'; assessment_id: number | null;
+        new_fingerprints_json: string; resolved_fingerprints_json: string; error: string | null;
+      }[]).map((r) => ({
+        id: r.id, hostId: r.host_id, startedAt: r.started_at, finishedAt: r.finished_at, status: r.status, assessmentId: r.assessment_id,
+        newFingerprints: JSON.parse(r.new_fingerprints_json) as string[], resolvedFingerprints: JSON.parse(r.resolved_fingerprints_json) as string[],
+        error: r.error,
+      }));
+    },
+
+    /** Applies the retention settings to one host. */
+    prune(hostId: string, keep: { snapshotsPerHost: number; assessmentsPerHost: number; scheduledRunsPerHost: number }): void {
+      db.transaction(() => {
+        pruneAssessments.run(hostId, hostId, keep.assessmentsPerHost);
+        pruneSnapshots.run(hostId, hostId, keep.snapshotsPerHost);
+        pruneRuns.run(hostId, hostId, keep.scheduledRunsPerHost);
+      })();
+    },
+  };
+}
+export type HistoryRepo = ReturnType<typeof createHistoryRepo>;
+
+export function countBySeverity(findings: readonly Finding[]): Counts {
+  const c = emptyCounts();
+  for (const f of findings) c[f.severity as Severity] += 1;
+  return c;
+}
+
+/** Stable severity-then-rule order (the assessment's own order is kept when it has one). */
+export function bySeverity(a: Finding, b: Finding): number {
+  return SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || a.ruleId.localeCompare(b.ruleId);
+}
