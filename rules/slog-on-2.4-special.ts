@@ -47,7 +47,7 @@ export default defineRule({
           { label: 'sync-write evidence', value: ev.level },
         ],
         explanation:
-          `On OpenZFS 2.4+ with zil_special_is_slog=1 (the default) and no log vdev, ${pool.name}'s ZIL blocks go to the special vdev first (A4, A5). ` +
+          `On OpenZFS 2.4+ with zil_special_is_slog=1 (the default) and no log vdev, ${pool.name}'s ZIL blocks go to the special vdev first (A4, A5)${ds.length > 0 ? ` — here ${ds.map((d) => classifyDrive(d).product).join(', ')}` : ''}. ` +
           'Sync writes therefore already get the special devices\' latency; a separate SLOG would still win when present, but the gain is smaller than on a plain HDD pool. ' +
           'The special vdev now also takes every sync-written byte as extra writes: size and choose its SSDs for that endurance (A5, A28). ' +
           (weak.length > 0 ? `${weak.map((c) => c.product).join(', ')} ${weak.length === 1 ? 'is' : 'are'} not a PLP/Optane device, so sync latency stays consumer-grade and wear rises. ` : '') +

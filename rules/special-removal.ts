@@ -30,7 +30,7 @@ export default defineRule({
       const ashifts = new Set([...data, ...aux].map((v) => v.ashift).filter((a): a is number => a != null));
       const reasons: string[] = [];
       if (raidz.length > 0) reasons.push(`the data vdevs include ${raidz.map((v) => v.name).join(', ')} (raidz/dRAID)`);
-      if (ashifts.size > 1) reasons.push(`top-level vdevs have different ashift values (${[...ashifts].sort().join(', ')})`);
+      if (ashifts.size > 1) reasons.push(`top-level vdevs have different ashift values (${[...ashifts].sort((x, y) => x - y).join(', ')})`);
       if (reasons.length === 0) continue;
       findings.push({
         title: `${pool.name}: ${aux.map((v) => v.name).join(', ')} can never be removed`,
@@ -38,7 +38,7 @@ export default defineRule({
         evidence: [
           { label: 'special/dedup vdevs', value: aux.map((v) => `${v.class}:${v.name}`).join(', ') },
           { label: 'raidz/dRAID data vdevs', value: raidz.length },
-          { label: 'distinct ashift values', value: ashifts.size === 0 ? 'unknown' : [...ashifts].sort().join(', ') },
+          { label: 'distinct ashift values', value: ashifts.size === 0 ? 'unknown' : [...ashifts].sort((x, y) => x - y).join(', ') },
         ],
         explanation:
           `Device removal of a special/dedup vdev requires a pool without raidz/dRAID top-level vdevs and with one ashift everywhere (B17). Here ${reasons.join(' and ')}, so these vdevs stay for the life of the pool. ` +

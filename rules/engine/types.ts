@@ -4,7 +4,7 @@
  * (missing artifacts, exceptions, fingerprints, ordering).
  */
 import type { ArtifactName, ArtifactMap } from '../../server/src/model/artifacts.ts';
-import type { Action, Citation, Confidence, Evidence, RuleCategory, Severity, Subject } from '../../server/src/model/finding.ts';
+import type { Action, Citation, Confidence, RuleCategory, Severity, Subject } from '../../server/src/model/finding.ts';
 
 export interface RuleMeta<R extends ArtifactName = ArtifactName, O extends ArtifactName = never> {
   /** A noun phrase; equals the file name, the doc anchor and the test file name. */

@@ -144,9 +144,9 @@ describe('secrets file', () => {
     const r = await openStore(dir);
     if (!r.ok) throw new Error(r.error.message);
     const secrets = openSecretStore(dir);
-    secrets.set('nas1', { kind: 'truenas', apiKey: '1-SECRETKEYVALUEabcdef' });
+    secrets.set('nas1', { kind: 'truenas', username: 'advisor', apiKey: '1-SECRETKEYVALUEabcdef' });
     expect(statSync(secrets.file).mode & 0o777).toBe(0o600);
-    expect(secrets.get('nas1')).toEqual({ kind: 'truenas', apiKey: '1-SECRETKEYVALUEabcdef' });
+    expect(secrets.get('nas1')).toEqual({ kind: 'truenas', username: 'advisor', apiKey: '1-SECRETKEYVALUEabcdef' });
     r.store.db.pragma('wal_checkpoint(TRUNCATE)');
     expect(readFileSync(join(dir, DB_FILE_NAME)).includes('SECRETKEYVALUE')).toBe(false);
     secrets.delete('nas1');

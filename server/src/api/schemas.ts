@@ -107,7 +107,9 @@ export const HostCreate = z.discriminatedUnion('kind', [
       name: Name,
       address: HostAddress,
       port: Port.optional(),
-      /** API key of a read-only admin user (write-only: never returned). */
+      /** The user owning the API key (a read-only admin); `auth.login_ex` needs it. */
+      username: z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/, 'a TrueNAS user name'),
+      /** API key of that user (write-only: never returned). */
       apiKey: Secret,
       ...TlsOptions,
     })
@@ -137,6 +139,7 @@ export const HostUpdate = z
     node: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9.-]{0,62}$/),
     verifyTls: z.boolean(),
     pinnedFingerprint: CertFingerprint.nullable(),
+    username: z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/),
     apiKey: Secret,
     tokenId: z.string().regex(/^[^\s@!]+@[^\s@!]+![A-Za-z0-9][A-Za-z0-9_.-]*$/),
     tokenSecret: Secret,

@@ -11,6 +11,7 @@
  *   property; otherwise fio's own fallback: fsync after every write at QD1 (its latency is then
  *   in jobs[].sync.lat_ns) and O_SYNC writes at QD16.
  * - raw devices: O_DIRECT, and allow_mounted_write=0 stays explicit.
+ * - `--thread`: one process to stop, whatever happens.
  */
 import type { Profile } from './profiles.ts';
 
@@ -41,6 +42,9 @@ function baseArgs(profile: Profile, plan: FioPlan): string[] {
     `--bs=${profile.blockSize}`,
     `--iodepth=${profile.iodepth}`,
     '--numjobs=1',
+    // Jobs as threads of the one fio process: killing its pid stops all I/O (no forked job left
+    // writing into a directory being removed).
+    '--thread',
     `--size=${plan.sizeBytes}`,
     '--refill_buffers=1',
     '--zero_buffers=0',

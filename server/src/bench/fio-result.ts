@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { at, isObject, num, str, type JsonObject } from '../parsers/json-fields.ts';
 import { LatencyPercentiles } from '../model/workload.ts';
+import { extractJsonObjects, parseFio, type FioDirection as ParsedDirection } from '../parsers/fio.ts';
 
 export const DirectionResult = z.object({
   iops: z.number(),
@@ -105,4 +106,37 @@ export function totals(r: FioResult): { readIops: number; writeIops: number; rea
     if (j.runtimeMs !== null) runtime = Math.max(runtime ?? 0, j.runtimeMs);
   }
   return { readIops, writeIops, readBps, writeBps, runtimeS: runtime === null ? null : runtime / 1000 };
+}
+
+/**
+ * The final result from fio's whole stdout through the project's fio parser (parsers/fio.ts:
+ * the last JSON document wins, interim status reports are skipped), plus the two things it does
+ * not keep — CPU time and the fsync p99.9 — read from the same last document.
+ */
+export function fioResultFromText(text: string): FioResult | null {
+  const p = parseFio(text);
+  if (!p.ok || p.value.jobs.length === 0) return null;
+  const objects = extractJsonObjects(text);
+  let own: FioResult | null = null;
+  for (let i = objects.length - 1; i >= 0 && !own; i--) {
+    try {
+      const d: unknown = JSON.parse(objects[i]!.json);
+      if (isObject(d)) own = fioResultOf(d);
+    } catch { /* the parser already reported it */ }
+  }
+  const dir = (x: ParsedDirection): DirectionResult => ({
+    iops: x.iops, bytesPerSec: x.bwBytes, ioBytes: x.ioBytes, totalIos: x.totalIos,
+    latency: x.totalIos > 0 ? { meanNs: x.latMeanNs ?? x.clatMeanNs, p50Ns: x.clatP50Ns, p99Ns: x.clatP99Ns, p999Ns: x.clatP999Ns } : null,
+  });
+  return {
+    fioVersion: p.value.fioVersion,
+    jobs: p.value.jobs.map((j, i): FioJobResult => {
+      const mine = own?.jobs[i] ?? null;
+      return {
+        name: j.name, error: j.error, read: dir(j.read), write: dir(j.write),
+        sync: j.sync ? { totalIos: j.sync.totalIos, meanNs: j.sync.latMeanNs, p50Ns: j.sync.latP50Ns, p99Ns: j.sync.latP99Ns, p999Ns: mine?.sync?.p999Ns ?? null } : null,
+        runtimeMs: j.runtimeMs, usrCpuPct: mine?.usrCpuPct ?? null, sysCpuPct: mine?.sysCpuPct ?? null,
+      };
+    }),
+  };
 }

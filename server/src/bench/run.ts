@@ -18,7 +18,7 @@ import type { BenchmarkSummary } from '../model/workload.ts';
 import { getProfile, listProfiles as allProfiles, type Profile } from './profiles.ts';
 import { chooseSyncMode, layoutArgs, runArgs, type FioPlan, type SyncMode } from './fio-args.ts';
 import { createFioStreamSplitter, intervalIops, snapshotOf, type FioSnapshot } from './fio-stream.ts';
-import { fioResultOf, totals, type FioResult } from './fio-result.ts';
+import { fioResultFromText, totals, type FioResult } from './fio-result.ts';
 import { evaluateGuards, refusals, type GuardFacts, type PathFacts } from './guards.ts';
 import { readPoolFacts, type PoolFacts } from './pool-facts.ts';
 import { readDeviceFacts, type DeviceFacts } from './device-facts.ts';
@@ -27,7 +27,7 @@ import {
   acquireLock, addSample, finishRun, insertRun, journalAdd, journalOpen, journalRemoved, listRuns, lockHolder, releaseLock,
   type HistoryFilter,
 } from './store.ts';
-import { datasetCreateArgs, prepareDataset, prepareDirectory, processJournalPath, undoJournal, type PreparedTarget } from './targets.ts';
+import { datasetCreateArgs, killFioFor, prepareDataset, prepareDirectory, processJournalPath, undoJournal, type PreparedTarget } from './targets.ts';
 import { isStaleHolder, recoverAbandoned } from './recover.ts';
 import { startLatencySampler } from './pool-latency.ts';
 import type { BenchmarkDetail, BenchmarkRun, BenchRequest, GuardVerdict, PoolLatencySample, ProgressEvent } from './types.ts';
@@ -385,7 +385,7 @@ export async function startBenchmark(req: BenchRequest, deps: RunDeps): Promise<
       detail.poolLatency.note = s.note;
       if (s.note) notes.push(s.note);
     }
-    fio = lastDoc ? fioResultOf(lastDoc) : null;
+    fio = lastDoc ? fioResultFromText(r.stdout) : null;
     if (r.exitCode === 0 && !r.error && fio) {
       status = 'completed';
     } else {
@@ -402,6 +402,7 @@ export async function startBenchmark(req: BenchRequest, deps: RunDeps): Promise<
   }
 
   emit({ phase: 'cleanup', pct: 96, iops: null, latencyUs: null, elapsedS: elapsed() });
+  if (prepared) await killFioFor(prepared.filename); // an aborted/timed-out fio must not outlive the run
   const cleanup = await undoJournal(db, id, journalOpen(db, id));
   detail.cleanup = cleanup.messages;
   if (!cleanup.clean) {

@@ -4,7 +4,7 @@
  * thing has exactly the shape the app gives its own creations, so no path or name from the
  * journal can make it destroy anything else.
  */
-import { mkdirSync, realpathSync, rmSync, existsSync, readFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, rmSync, existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { runCommand, describeFailure } from '../exec/runner.ts';
@@ -91,18 +91,37 @@ export function processJournalPath(pid: number, filename: string): string {
   return `${pid}:${filename}`;
 }
 
+/** fio processes (any thread/fork) whose command line writes to `filename`. */
+function fioProcessesFor(filename: string): number[] {
+  const out: number[] = [];
+  let entries: string[] = [];
+  try { entries = readdirSync('/proc'); } catch { return out; }
+  for (const e of entries) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const argv = readFileSync(`/proc/${e}/cmdline`, 'utf8').split('\0');
+      if (basename(argv[0] ?? '') === 'fio' && argv.includes(`--filename=${filename}`) && processAlive(Number(e))) out.push(Number(e));
+    } catch { /* exited meanwhile */ }
+  }
+  return out;
+}
+
+/** Stops every fio still writing to our file (after a crash of the app, or a killed parent). */
+export async function killFioFor(filename: string): Promise<number[]> {
+  const pids = fioProcessesFor(filename);
+  for (const pid of pids) { try { process.kill(pid, 'SIGKILL'); } catch { /* ended meanwhile */ } }
+  for (let i = 0; i < 50 && pids.some(processAlive); i++) await sleep(100);
+  return pids;
+}
+
 async function killOurFio(path: string): Promise<string> {
   const colon = path.indexOf(':');
   const pid = Number(path.slice(0, colon));
   const filename = path.slice(colon + 1);
-  if (!Number.isInteger(pid) || pid <= 1) return `ignored malformed process entry "${path}"`;
-  if (!processAlive(pid)) return `fio (pid ${pid}) had already ended`;
-  let cmdline = '';
-  try { cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' '); } catch { /* gone */ }
-  if (!cmdline.includes('fio') || !cmdline.includes(`--filename=${filename}`)) return `pid ${pid} is no longer our fio; left alone`;
-  try { process.kill(pid, 'SIGKILL'); } catch { /* ended meanwhile */ }
-  for (let i = 0; i < 50 && processAlive(pid); i++) await sleep(100);
-  return processAlive(pid) ? `fio (pid ${pid}) did not stop` : `stopped fio (pid ${pid})`;
+  if (!Number.isInteger(pid) || pid <= 1 || !filename.startsWith('/')) return `ignored malformed process entry "${path}"`;
+  // The pid proves nothing by itself (reuse): what counts is a fio writing to our file.
+  const killed = await killFioFor(filename);
+  return killed.length > 0 ? `stopped fio (pid ${killed.join(', ')})` : `fio (pid ${pid}) had already ended`;
 }
 
 async function destroyDataset(name: string): Promise<{ done: boolean; message: string }> {

@@ -18,11 +18,12 @@ export function whyUnusable(r: RawOutput | undefined, file: string): string {
   const program = r.command?.[0] ?? file;
   if (r.error) {
     if (/not installed|ENOENT/i.test(r.error)) return `${program} not installed`;
+    if (r.command?.[0] === 'read') return r.error;
     if (/permission/i.test(r.error)) return `${commandLine(r, file)}: permission denied (run as root)`;
     return `${commandLine(r, file)}: ${r.error}`;
   }
   if (r.exitCode !== null && r.exitCode !== 0) {
-    const first = r.stderr.trim().split('\n')[0] ?? '';
+    const first = (r.stderr.trim() || r.text.trim()).split('\n')[0]?.slice(0, 200) ?? '';
     return `${commandLine(r, file)}: exit ${r.exitCode}${first ? `: ${first}` : ''}`;
   }
   if (r.text.trim() === '') return `${commandLine(r, file)} printed nothing`;

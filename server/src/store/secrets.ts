@@ -14,7 +14,7 @@ import { z } from 'zod';
 export const SECRETS_FILE_NAME = 'secrets.json';
 
 export const HostSecret = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('truenas'), apiKey: z.string() }),
+  z.object({ kind: z.literal('truenas'), username: z.string(), apiKey: z.string() }),
   z.object({ kind: z.literal('proxmox'), tokenId: z.string(), tokenSecret: z.string() }),
 ]);
 export type HostSecret = z.infer<typeof HostSecret>;

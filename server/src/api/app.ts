@@ -1,0 +1,487 @@
+/**
+ * The Express 5 app. `createApp(deps)` builds it from explicit dependencies (store, secrets,
+ * services, logger, config) — nothing global — and returns it with its background parts
+ * (scheduler, benchmark runs) so the caller decides when they start and stop.
+ *
+ * Order: security headers → request log → auth (health open) → JSON body (64 KiB) → API routes
+ * → UI → 404 → error handler (HttpError → its status; anything else → generic 500, logged).
+ */
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { randomUUID } from 'node:crypto';
+import { APP_VERSION } from '../version.ts';
+import { SEVERITY_ORDER } from '../model/finding.ts';
+import type { Store } from '../store/db.ts';
+import type { SecretStore, HostSecret } from '../store/secrets.ts';
+import { createHostsRepo, type HostRow } from '../store/hosts-repo.ts';
+import { createHistoryRepo, type StoredAssessment } from '../store/history-repo.ts';
+import { createSettingsRepo } from '../store/settings-repo.ts';
+import { createAssessmentJob } from '../jobs/assessment-job.ts';
+import { createScheduler } from '../jobs/scheduler.ts';
+import { createBenchRuns, type BenchRuns } from '../jobs/bench-runs.ts';
+import { renderMetrics, newestPerPoolAndProfile } from '../metrics/prometheus.ts';
+import { routes, type AssessmentRecord, type FindingView, type HostCreate, type HostView } from './contract.ts';
+import { OptaneVerdictView } from './schemas.ts';
+import { buildOpenApiDocument } from './openapi.ts';
+import { bindRoute } from './route.ts';
+import { HttpError, notFound } from './errors.ts';
+import type { Logger } from './logger.ts';
+import type { LoadedInventory, Services } from './services.ts';
+import { createRateLimiter, requireToken, securityHeaders } from './security.ts';
+import { uiRouter } from './ui.ts';
+import { defaultRemoteClients, type RemoteClients } from '../remote/clients.ts';
+
+export interface AppConfig {
+  /** '/' or '/prefix' (no trailing slash). */
+  basePath: string;
+  /** Bearer token required on every route but health; null = no auth (loopback only). */
+  token: string | null;
+  /** Built UI directory (ui/dist), or null. */
+  uiDir: string | null;
+  /** The machine has no ZFS: the local host shows the demo snapshot. */
+  demo: boolean;
+  /** Benchmark starts allowed per client per minute. */
+  benchStartsPerMinute?: number;
+  /** Failed token attempts allowed per client per minute. */
+  authFailuresPerMinute?: number;
+  jsonLimit?: string;
+}
+
+export interface AppDeps {
+  store: Store;
+  secrets: SecretStore;
+  services: Services;
+  logger: Logger;
+  config: AppConfig;
+  remote?: RemoteClients;
+}
+
+export function normaliseBasePath(p: string | undefined): string {
+  if (!p || p === '/') return '/';
+  const trimmed = `/${p.replace(/^\/+|\/+$/g, '')}`;
+  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(trimmed)) throw new Error(`invalid base path "${p}": use letters, digits and . _ ~ - between slashes`);
+  return trimmed;
+}
+
+export function createApp(deps: AppDeps) {
+  const { store, secrets, services, logger, config } = deps;
+  const remote = deps.remote ?? defaultRemoteClients();
+  const hosts = createHostsRepo(store.db);
+  const history = createHistoryRepo(store.db);
+  const settings = createSettingsRepo(store.db);
+  const basePath = normaliseBasePath(config.basePath);
+
+  const collect = async (host: HostRow): Promise<LoadedInventory> => {
+    if (host.kind === 'local' || host.kind === 'demo') {
+      if (!services.loadInventory) throw new HttpError('unavailable', `collecting inventories is not available in this build (${services.missing.loadInventory ?? 'loadInventory() missing'})`);
+      return services.loadInventory(host.kind === 'demo' || config.demo ? { demo: true } : {});
+    }
+    const secret = secrets.get(host.id);
+    if (!secret) throw new HttpError('conflict', `host "${host.id}" has no stored credentials; set them with PATCH ${routes.updateHost.path}`);
+    return remote.collect(host, secret);
+  };
+
+  const job = createAssessmentJob({ history, services, collect, retention: () => settings.get().retention });
+  const scheduler = createScheduler({ hosts, history, job, intervalMinutes: () => settings.get().assessmentIntervalMinutes, logger });
+  const benchRuns: BenchRuns | null = services.bench
+    ? createBenchRuns({ bench: services.bench, logger, maxRuntimeSeconds: () => settings.get().benchmark.maxRuntimeSeconds })
+    : null;
+  const benchLimiter = createRateLimiter(config.benchStartsPerMinute ?? 6, 60_000);
+  const authLimiter = createRateLimiter(config.authFailuresPerMinute ?? 20, 60_000);
+
+  const hostView = (h: HostRow): HostView => ({ ...h, lastAssessment: history.latestAssessmentSummary(h.id) });
+  const getHost = (id: string): HostRow => {
+    const h = hosts.get(id);
+    if (!h) throw notFound(`host "${id}"`);
+    return h;
+  };
+  const recordView = (r: StoredAssessment): AssessmentRecord => {
+    const optane = OptaneVerdictView.safeParse(r.optane);
+    return { ...r, optane: optane.success ? optane.data : null };
+  };
+  const requireBench = () => {
+    if (!services.bench || !benchRuns) throw new HttpError('unavailable', `benchmarks are not available in this build (${services.missing.bench ?? 'runner missing'})`);
+    return { bench: services.bench, runs: benchRuns };
+  };
+  const requireLocal = (h: HostRow) => {
+    if (h.kind !== 'local') throw new HttpError('conflict', `benchmarks run only on the machine the server runs on; host "${h.id}" is ${h.kind}`);
+  };
+
+  const api = express.Router();
+
+  bindRoute(api, routes.health, () => ({ status: 'ok', version: APP_VERSION, uptimeSeconds: Math.round(process.uptime()) }));
+  bindRoute(api, routes.info, () => ({
+    version: APP_VERSION, basePath, authRequired: config.token !== null, demo: config.demo,
+    features: { assess: services.assess !== null && services.loadInventory !== null, bench: services.bench !== null, reports: services.renderReport !== null, optane: services.assess !== null },
+  }));
+  const openapi = buildOpenApiDocument({ basePath });
+  bindRoute(api, routes.openapi, () => openapi);
+
+  // ---- hosts
+  bindRoute(api, routes.listHosts, () => hosts.list().map(hostView));
+  bindRoute(api, routes.createHost, ({ body }) => {
+    const b = body as HostCreate;
+    const id = uniqueHostId(b.name, (x) => hosts.get(x) !== null);
+    const now = new Date().toISOString();
+    const row: HostRow = {
+      id, kind: b.kind, name: b.name,
+      address: 'address' in b ? b.address : null,
+      port: 'port' in b && b.port !== undefined ? b.port : null,
+      node: b.kind === 'proxmox' ? b.node : null,
+      verifyTls: 'verifyTls' in b ? b.verifyTls : true,
+      pinnedFingerprint: 'pinnedFingerprint' in b ? b.pinnedFingerprint ?? null : null,
+      hasSecret: b.kind === 'truenas' || b.kind === 'proxmox',
+      createdAt: now, updatedAt: now,
+    };
+    if ((b.kind === 'truenas' || b.kind === 'proxmox') && !row.verifyTls && !row.pinnedFingerprint) {
+      throw new HttpError('bad-request', 'verifyTls may only be turned off together with a pinnedFingerprint (the certificate to trust)');
+    }
+    if (b.kind === 'truenas') secrets.set(id, { kind: 'truenas', username: b.username, apiKey: b.apiKey });
+    if (b.kind === 'proxmox') secrets.set(id, { kind: 'proxmox', tokenId: b.tokenId, tokenSecret: b.tokenSecret });
+    hosts.insert(row);
+    logger.info('host added', { host: id, kind: b.kind });
+    return hostView(row);
+  });
+  bindRoute(api, routes.getHost, ({ params }) => hostView(getHost(params.hostId)));
+  bindRoute(api, routes.updateHost, ({ params, body }) => {
+    const h = getHost(params.hostId);
+    const remoteKind = h.kind === 'truenas' || h.kind === 'proxmox';
+    if (!remoteKind && Object.keys(body).some((k) => k !== 'name')) throw new HttpError('bad-request', `only the name of a ${h.kind} host can change`);
+    const next: HostRow = {
+      ...h,
+      name: body.name ?? h.name,
+      address: body.address ?? h.address,
+      port: body.port !== undefined ? body.port : h.port,
+      node: h.kind === 'proxmox' ? body.node ?? h.node : h.node,
+      verifyTls: body.verifyTls ?? h.verifyTls,
+      pinnedFingerprint: body.pinnedFingerprint !== undefined ? body.pinnedFingerprint : h.pinnedFingerprint,
+      updatedAt: new Date().toISOString(),
+    };
+    if (remoteKind && !next.verifyTls && !next.pinnedFingerprint) throw new HttpError('bad-request', 'verifyTls may only be turned off together with a pinnedFingerprint');
+    let secret: HostSecret | null = null;
+    if (h.kind === 'truenas' && (body.apiKey || body.username)) {
+      const old = secrets.get(h.id);
+      const username = body.username ?? (old?.kind === 'truenas' ? old.username : undefined);
+      const apiKey = body.apiKey ?? (old?.kind === 'truenas' ? old.apiKey : undefined);
+      if (!username || !apiKey) throw new HttpError('bad-request', 'a TrueNAS host needs both username and apiKey');
+      secret = { kind: 'truenas', username, apiKey };
+    }
+    if (h.kind === 'proxmox' && (body.tokenId || body.tokenSecret)) {
+      const old = secrets.get(h.id);
+      const tokenId = body.tokenId ?? (old?.kind === 'proxmox' ? old.tokenId : undefined);
+      const tokenSecret = body.tokenSecret ?? (old?.kind === 'proxmox' ? old.tokenSecret : undefined);
+      if (!tokenId || !tokenSecret) throw new HttpError('bad-request', 'a Proxmox host needs both tokenId and tokenSecret');
+      secret = { kind: 'proxmox', tokenId, tokenSecret };
+    }
+    if (h.kind === 'local' || h.kind === 'demo') {
+      if (body.apiKey || body.username || body.tokenId || body.tokenSecret) throw new HttpError('bad-request', 'local hosts take no credentials');
+    }
+    if (secret) {
+      secrets.set(h.id, secret);
+      next.hasSecret = true;
+    }
+    hosts.update(next);
+    remote.forget(h.id);
+    return hostView(next);
+  });
+  bindRoute(api, routes.deleteHost, ({ params }) => {
+    getHost(params.hostId);
+    hosts.delete(params.hostId);
+    secrets.delete(params.hostId);
+    remote.forget(params.hostId);
+    logger.info('host removed', { host: params.hostId });
+    return undefined;
+  });
+  bindRoute(api, routes.testHost, async ({ params }) => {
+    const h = getHost(params.hostId);
+    if (h.kind === 'local' || h.kind === 'demo') return { ok: true, message: `${h.kind} host: nothing to connect to`, presentedFingerprint: null };
+    const secret = secrets.get(h.id);
+    if (!secret) return { ok: false, message: 'no credentials stored for this host', presentedFingerprint: null };
+    return remote.test(h, secret);
+  });
+
+  // ---- inventory & assessments
+  bindRoute(api, routes.getInventory, ({ params }) => {
+    getHost(params.hostId);
+    const s = history.latestSnapshot(params.hostId);
+    if (!s) throw new HttpError('not-found', `no inventory of host "${params.hostId}" yet: run an assessment (POST ${routes.runAssessment.path})`);
+    return { snapshotId: s.id, hostId: s.hostId, capturedAt: s.capturedAt, inventory: s.inventory };
+  });
+  bindRoute(api, routes.runAssessment, async ({ params }) => recordView((await job.run(getHost(params.hostId), 'manual')).record));
+  bindRoute(api, routes.listAssessments, ({ params }) => {
+    getHost(params.hostId);
+    return history.listAssessments(params.hostId);
+  });
+  bindRoute(api, routes.latestAssessment, ({ params }) => {
+    getHost(params.hostId);
+    const r = history.latestAssessment(params.hostId);
+    if (!r) throw new HttpError('not-found', `host "${params.hostId}" has no assessment yet`);
+    return recordView(r);
+  });
+  bindRoute(api, routes.getAssessment, ({ params }) => {
+    const r = history.getAssessment(params.assessmentId);
+    if (!r) throw notFound(`assessment ${params.assessmentId}`);
+    return recordView(r);
+  });
+  bindRoute(api, routes.listRuns, ({ params }) => {
+    getHost(params.hostId);
+    return history.listRuns(params.hostId);
+  });
+
+  // ---- findings
+  bindRoute(api, routes.listFindings, ({ params, query }) => {
+    getHost(params.hostId);
+    const latest = history.latestAssessment(params.hostId);
+    if (!latest) return { assessmentId: null, generatedAt: null, demo: false, findings: [] };
+    const acks = history.acks(params.hostId);
+    const firstSeen = history.firstSeen(params.hostId);
+    const findings: FindingView[] = latest.assessment.findings
+      .filter((f) => (query.severity ? f.severity === query.severity : true))
+      .filter((f) => (query.pool ? f.subject.pool === query.pool : true))
+      .map((f) => ({ ...f, ack: acks.get(f.fingerprint) ?? null, firstSeenAt: firstSeen.get(f.fingerprint) ?? null }))
+      .filter((f) => query.status === 'all' || (query.status === 'open' ? f.ack === null : f.ack?.state === query.status))
+      .sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+    return { assessmentId: latest.id, generatedAt: latest.generatedAt, demo: latest.demo, findings };
+  });
+  bindRoute(api, routes.ackFinding, ({ params, body }) => {
+    getHost(params.hostId);
+    if (!history.knowsFingerprint(params.hostId, params.fingerprint)) throw notFound(`finding ${params.fingerprint} on host "${params.hostId}"`);
+    return history.setAck(params.hostId, params.fingerprint, body.state, body.note ?? null);
+  });
+  bindRoute(api, routes.unackFinding, ({ params }) => {
+    getHost(params.hostId);
+    if (!history.clearAck(params.hostId, params.fingerprint)) throw notFound(`acknowledgement of ${params.fingerprint}`);
+    return undefined;
+  });
+
+  // ---- Optane
+  bindRoute(api, routes.optane, ({ params }) => {
+    getHost(params.hostId);
+    const r = history.latestAssessment(params.hostId);
+    if (!r) throw new HttpError('not-found', `host "${params.hostId}" has no assessment yet: run one first (POST ${routes.runAssessment.path})`);
+    const v = OptaneVerdictView.safeParse(r.optane);
+    if (!v.success) throw new HttpError('unavailable', 'this assessment has no Optane verdict (the verdict module is missing from this build)');
+    return v.data;
+  });
+
+  // ---- benchmarks
+  bindRoute(api, routes.benchProfiles, () => requireBench().bench.listProfiles());
+  bindRoute(api, routes.benchDryRun, async ({ params, body }) => {
+    const h = getHost(params.hostId);
+    requireLocal(h);
+    return requireBench().bench.dryRun(body);
+  });
+  bindRoute(api, routes.benchStart, ({ params, body, req, res }) => {
+    const h = getHost(params.hostId);
+    requireLocal(h);
+    const { runs } = requireBench();
+    const client = req.socket.remoteAddress ?? 'unknown';
+    if (!benchLimiter.hit(client)) {
+      res.setHeader('Retry-After', String(benchLimiter.retryAfterSeconds(client)));
+      throw new HttpError('rate-limited', 'too many benchmark starts; try again later');
+    }
+    return runs.start(h.id, body);
+  });
+  bindRoute(api, routes.benchRun, ({ params }) => {
+    const v = benchRuns?.get(params.runId);
+    if (!v) throw notFound(`benchmark run ${params.runId}`);
+    return v;
+  });
+  bindRoute(api, routes.benchCancel, ({ params }) => {
+    const v = benchRuns?.cancel(params.runId);
+    if (!v) throw notFound(`benchmark run ${params.runId}`);
+    return v;
+  });
+  bindRoute(api, routes.benchEvents, ({ params, req, res }) => {
+    if (!benchRuns) throw notFound(`benchmark run ${params.runId}`);
+    const send = (event: string, data: unknown) => { res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`); };
+    let started = false;
+    const unsubscribe = benchRuns.subscribe(params.runId, (event, data) => {
+      if (!started) return;
+      send(event, data);
+      if (event === 'done') res.end();
+    });
+    if (!unsubscribe) throw notFound(`benchmark run ${params.runId}`);
+    res.status(200);
+    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-cache, no-transform');
+    res.setHeader('X-Accel-Buffering', 'no');
+    res.flushHeaders();
+    started = true;
+    const view = benchRuns.get(params.runId);
+    if (view && view.status !== 'running') {
+      send('done', view);
+      res.end();
+      return;
+    }
+    if (view?.progress) send('progress', view.progress);
+    const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+    keepAlive.unref();
+    req.on('close', () => { clearInterval(keepAlive); unsubscribe(); });
+    return undefined;
+  });
+  bindRoute(api, routes.benchHistory, ({ params, query }) => {
+    getHost(params.hostId);
+    return requireBench().bench.history({ pool: query.pool, profile: query.profile });
+  });
+  bindRoute(api, routes.benchBeforeAfter, ({ params, query }) => {
+    getHost(params.hostId);
+    return { pool: query.pool, profile: query.profile, ...requireBench().bench.beforeAfter(query.pool, query.profile) };
+  });
+
+  // ---- reports
+  bindRoute(api, routes.report, async ({ params, query, res }) => {
+    if (!services.renderReport) throw new HttpError('unavailable', `reports are not available in this build (${services.missing.renderReport ?? 'renderer missing'})`);
+    const hostId = query.host ?? hosts.list()[0]?.id;
+    if (!hostId) throw new HttpError('not-found', 'no host yet');
+    getHost(hostId);
+    const a = history.latestAssessment(hostId);
+    if (!a || a.snapshotId === null) throw new HttpError('not-found', `host "${hostId}" has no assessment yet`);
+    const snap = history.latestSnapshot(hostId);
+    if (!snap) throw new HttpError('not-found', `host "${hostId}" has no inventory yet`);
+    const out = await services.renderReport(
+      {
+        inventory: snap.inventory, raw: history.snapshotRaw(a.snapshotId), assessment: a.assessment, optane: a.optane,
+        benchmarks: services.bench ? safeHistory(services.bench) : [], appVersion: APP_VERSION,
+        ruleCatalogVersion: a.ruleCatalogVersion, generatedAt: new Date().toISOString(),
+      },
+      { format: params.format, redact: query.redact ? (query.redactNames ? { poolNames: true } : true) : false },
+    );
+    res.status(200);
+    res.setHeader('Content-Type', out.contentType);
+    res.setHeader('Content-Disposition', `attachment; filename="${out.fileName.replace(/[^A-Za-z0-9._-]/g, '_')}"`);
+    res.send(typeof out.body === 'string' ? out.body : Buffer.from(out.body));
+    return undefined;
+  });
+
+  // ---- settings
+  bindRoute(api, routes.getSettings, () => settings.get());
+  bindRoute(api, routes.updateSettings, ({ body }) => settings.update(body));
+
+  const safeHistory = (bench: NonNullable<Services['bench']>) => {
+    try { return bench.history({}); } catch (err) {
+      logger.warn('benchmark history unavailable', { error: err instanceof Error ? err.message : String(err) });
+      return [];
+    }
+  };
+
+  // ---- metrics
+  api.get(routes.metrics.path, (_req, res, next) => {
+    try {
+      const bench = services.bench ? newestPerPoolAndProfile(safeHistory(services.bench)) : [];
+      const body = renderMetrics(
+        hosts.list().map((h) => ({
+          hostId: h.id,
+          inventory: history.latestSnapshot(h.id)?.inventory ?? null,
+          counts: history.latestAssessmentSummary(h.id)?.counts ?? null,
+          // Benchmarks run on the server's own machine: they belong to its local host.
+          benchmarks: h.kind === 'local' ? bench : [],
+        })),
+        { version: APP_VERSION },
+      );
+      res.setHeader('Content-Type', routes.metrics.response.contentType);
+      res.send(body);
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  // ---- assembly
+  const inner = express.Router();
+  inner.use(requestLog(logger));
+  inner.use(requireToken(config.token, authLimiter, new Set([routes.health.path])));
+  inner.use(express.json({ limit: config.jsonLimit ?? '64kb', strict: true }));
+  inner.use(api);
+  inner.use('/api', (req, _res, next) => next(new HttpError('not-found', `no route ${req.method} ${req.baseUrl}${req.path}`)));
+  inner.use(uiRouter(config.uiDir, basePath));
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.set('query parser', 'simple');
+  app.use(securityHeaders);
+  app.use(basePath, inner);
+  app.use((req, _res, next) => next(new HttpError('not-found', `no route ${req.method} ${req.path}`)));
+  app.use(errorHandler(logger));
+
+  return {
+    app,
+    scheduler,
+    benchRuns,
+    hosts,
+    history,
+    settings,
+    /** Adds the local host (or the demo host) when the store has no host at all. */
+    ensureDefaultHost(): HostRow | null {
+      if (hosts.list().length > 0) return null;
+      const now = new Date().toISOString();
+      const row: HostRow = {
+        id: config.demo ? 'demo' : 'local', kind: config.demo ? 'demo' : 'local', name: config.demo ? 'Demo (no ZFS on this machine)' : 'This machine',
+        address: null, port: null, node: null, verifyTls: true, pinnedFingerprint: null, hasSecret: false, createdAt: now, updatedAt: now,
+      };
+      hosts.insert(row);
+      return row;
+    },
+    runAssessment: (hostId: string, trigger: 'manual' | 'scheduled' | 'startup') => job.run(getHost(hostId), trigger),
+    close(): void {
+      scheduler.stop();
+      benchRuns?.abortAll();
+      remote.closeAll();
+    },
+  };
+}
+export type AppHandle = ReturnType<typeof createApp>;
+
+/** A readable, unique id from the host's name: "My NAS" → "my-nas", "my-nas-2", … */
+export function uniqueHostId(name: string, taken: (id: string) => boolean): string {
+  const base = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 48) || 'host';
+  if (!taken(base)) return base;
+  for (let i = 2; i < 10_000; i++) if (!taken(`${base}-${i}`)) return `${base}-${i}`;
+  return `${base}-${randomUUID().slice(0, 8)}`;
+}
+
+function requestLog(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const start = process.hrtime.bigint();
+    res.on('finish', () => {
+      logger.info('request', {
+        method: req.method, path: req.baseUrl + req.path, status: res.statusCode,
+        ms: Number((process.hrtime.bigint() - start) / 1000n) / 1000,
+      });
+    });
+    next();
+  };
+}
+
+function errorHandler(logger: Logger) {
+  return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    let status = 500;
+    let body: { error: { code: string; message: string; issues?: { path: string; message: string }[] } };
+    const e = err as { type?: string; status?: number; expose?: boolean };
+    if (err instanceof HttpError) {
+      status = err.status;
+      body = { error: { code: err.code, message: err.message, ...(err.issues ? { issues: err.issues } : {}) } };
+    } else if (e?.type === 'entity.too.large') {
+      status = 413;
+      body = { error: { code: 'payload-too-large', message: 'the request body is too large' } };
+    } else if (e?.type === 'entity.parse.failed') {
+      status = 400;
+      body = { error: { code: 'bad-request', message: 'the request body is not valid JSON' } };
+    } else if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
+      status = e.status;
+      body = { error: { code: 'bad-request', message: 'bad request' } };
+    } else {
+      const id = randomUUID();
+      logger.error('internal error', {
+        id, method: req.method, path: req.path,
+        error: err instanceof Error ? err.message : String(err),
+        stack: err instanceof Error ? err.stack?.split('\n').slice(0, 6).join(' | ') : undefined,
+      });
+      body = { error: { code: 'internal', message: `internal error (reference ${id}); details are in the server log` } };
+    }
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    res.status(status).json(body);
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * Plain-text views of an assessment and an Optane verdict for the terminal.
+ */
+import type { Assessment, Finding, Severity } from '../model/finding.ts';
+import type { OptaneVerdict } from '../optane/verdict.ts';
+
+const ORDER: Severity[] = ['critical', 'warning', 'suggestion', 'info'];
+
+function renderFinding(f: Finding): string {
+  const lines = [`  - ${f.title}  [${f.ruleId}, confidence ${f.confidence}]`];
+  lines.push(`    evidence: ${f.evidence.map((e) => `${e.label}=${e.value}${e.unit ? ` ${e.unit}` : ''}`).join('; ')}`);
+  lines.push(`    ${f.explanation}`);
+  if (f.action) {
+    lines.push(`    action: ${f.action.summary} (reversible: ${f.action.reversible} — ${f.action.reversibleWhy})`);
+    for (const c of f.action.commands) lines.push(`      $ ${c}`);
+  }
+  lines.push(`    sources: ${f.citations.map((c) => (c.locator ? `${c.source} ${c.locator}` : c.source)).join(', ')}`);
+  return lines.join('\n');
+}
+
+export function renderAssessment(a: Assessment, demoLabel: string | null): string {
+  const out: string[] = [];
+  if (demoLabel) out.push(`DEMO DATA: ${demoLabel}`, '');
+  const c = a.summary.counts;
+  out.push(`Findings: ${c.critical} critical, ${c.warning} warning, ${c.suggestion} suggestion, ${c.info} info`);
+  for (const sev of ORDER) {
+    const fs = a.findings.filter((f) => f.severity === sev);
+    if (fs.length === 0) continue;
+    out.push('', `== ${sev.toUpperCase()} (${fs.length}) ==`);
+    const pools = [...new Set(fs.map((f) => f.subject.pool ?? '(host)'))];
+    for (const p of pools) {
+      out.push(`pool ${p}:`);
+      for (const f of fs.filter((x) => (x.subject.pool ?? '(host)') === p)) out.push(renderFinding(f));
+    }
+  }
+  const needs = a.results.filter((r) => r.status === 'needs-artifact');
+  if (needs.length > 0) {
+    out.push('', `Not decided (missing evidence): ${needs.length} rule(s)`);
+    for (const r of needs) out.push(`  - ${r.ruleId}: ${r.missing.map((m) => `${m.artifact} — ${m.howToGet}`).join(' | ')}`);
+  }
+  const errors = a.results.filter((r) => r.status === 'error');
+  for (const r of errors) out.push(`  ! ${r.ruleId}: ${r.message}`);
+  return `${out.join('\n')}\n`;
+}
+
+export function renderVerdict(v: OptaneVerdict, demoLabel: string | null): string {
+  const out: string[] = [];
+  if (demoLabel) out.push(`DEMO DATA: ${demoLabel}`, '');
+  out.push(`Should I add Optane? ${v.verdict.toUpperCase()} (confidence ${v.confidence})`, v.headline, '');
+  for (const r of v.reasons) out.push(`  * ${r}`);
+  if (v.expected) {
+    const e = v.expected;
+    out.push('', 'Expected 4K sync-write IOPS (range):');
+    out.push(`  QD1 : now ${e.qd1.now.iops} (${e.qd1.now.low}–${e.qd1.now.high})  with Optane SLOG ${e.qd1.withOptane.iops} (${e.qd1.withOptane.low}–${e.qd1.withOptane.high})`);
+    out.push(`  QD16: now ${e.qd16.now.iops} (${e.qd16.now.low}–${e.qd16.now.high})  with Optane SLOG ${e.qd16.withOptane.iops} (${e.qd16.withOptane.low}–${e.qd16.withOptane.high})`);
+  }
+  if (v.candidates.length > 0) {
+    out.push('', 'Already in this host and unused:');
+    for (const c of v.candidates) out.push(`  - ${c.product} at ${c.device}: ${c.role}; ${c.layout}`);
+  }
+  if (v.purchase.length > 0) {
+    out.push('', 'To buy:');
+    for (const p of v.purchase) out.push(`  - ${p.product} (${p.capacityGb} GB): ${p.why}`);
+  }
+  if (v.layout.commands.length > 0) {
+    out.push('', `Layout (reversible: ${v.layout.reversible}):`);
+    for (const c of v.layout.commands) out.push(`  $ ${c}`);
+  }
+  if (v.unknowns.length > 0) {
+    out.push('', 'Unknowns:');
+    for (const u of v.unknowns) out.push(`  ? ${u.what}: ${u.howToMeasure}`);
+  }
+  return `${out.join('\n')}\n`;
+}

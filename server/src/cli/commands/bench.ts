@@ -1,0 +1,190 @@
+/**
+ * `zfs-advisor bench` — guarded fio benchmarks (the same runner the server uses).
+ *
+ *   bench PROFILE (--pool P | --path DIR | --device DEV --confirm-serial S)
+ *         [--size 1G] [--runtime 30] [--wall-cap S] [--max-load L] [--dry-run] [--json] [--data-dir D]
+ *   bench --list
+ *   bench --history [--pool P] [--profile X] [--json]
+ *   bench --before-after --pool P PROFILE
+ *
+ * Exit codes: 0 completed (or dry run / list / history), 1 refused, aborted or failed, 2 store
+ * unreadable, 64 usage. A live progress bar is drawn on stderr when stderr is a terminal.
+ */
+import { parseArgs } from 'node:util';
+import { EXIT, type CliCommand, type CliIO } from '../command.ts';
+import { parseHumanNumber } from '../../parsers/common.ts';
+import { openStore, type Store } from '../../store/db.ts';
+import { BenchRequest, type ProgressEvent } from '../../bench/types.ts';
+import { beforeAfter, dryRun, history, listProfiles, recoverAbandoned, startBenchmark } from '../../bench/run.ts';
+
+export const DEFAULT_DATA_DIR = '/var/lib/zfs-advisor';
+
+const USAGE = 'usage: zfs-advisor bench PROFILE (--pool P | --path DIR | --device DEV --confirm-serial S) [--size 1G] [--runtime 30] [--wall-cap S] [--max-load L] [--dry-run] [--json] [--data-dir D]\n'
+  + '       zfs-advisor bench --list | --history [--pool P] [--profile X] | --before-after --pool P PROFILE\n';
+
+function bar(e: ProgressEvent): string {
+  const width = 30;
+  const filled = Math.round((e.pct / 100) * width);
+  const iops = e.iops !== null ? ` ${Math.round(e.iops)} IOPS` : '';
+  const lat = e.latencyUs !== null ? ` ${e.latencyUs.toFixed(0)} µs` : '';
+  return `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${e.pct.toFixed(0).padStart(3)}% ${e.phase.padEnd(7)}${iops}${lat} ${e.elapsedS.toFixed(0)}s   `;
+}
+
+async function withStore(dataDir: string, io: CliIO, fn: (s: Store) => Promise<number>): Promise<number> {
+  const opened = await openStore(dataDir);
+  if (!opened.ok) {
+    io.stderr(`zfs-advisor bench: ${opened.error.message}\n`);
+    return EXIT.badInput;
+  }
+  try {
+    return await fn(opened.store);
+  } finally {
+    opened.store.close();
+  }
+}
+
+const command: CliCommand = {
+  summary: 'run a guarded fio benchmark (profiles, dry run, history, before/after)',
+  async run(args: string[], io: CliIO): Promise<number> {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args,
+        allowPositionals: true,
+        options: {
+          pool: { type: 'string' }, path: { type: 'string' }, device: { type: 'string' },
+          'confirm-serial': { type: 'string' }, size: { type: 'string' }, runtime: { type: 'string' },
+          'wall-cap': { type: 'string' }, 'max-load': { type: 'string' }, 'dry-run': { type: 'boolean' },
+          json: { type: 'boolean' }, 'data-dir': { type: 'string' }, list: { type: 'boolean' },
+          history: { type: 'boolean' }, profile: { type: 'string' }, 'before-after': { type: 'boolean' },
+        },
+      });
+    } catch (err) {
+      io.stderr(`zfs-advisor bench: ${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
+      return EXIT.usage;
+    }
+    const o = parsed.values;
+    const json = o.json === true || !io.isTTY;
+    const dataDir = o['data-dir'] ?? process.env.ZFS_ADVISOR_DATA_DIR ?? DEFAULT_DATA_DIR;
+
+    if (o.list) {
+      const profiles = listProfiles();
+      if (json) io.stdout(`${JSON.stringify(profiles, null, 2)}\n`);
+      else for (const p of profiles) io.stdout(`${p.id.padEnd(20)} ${p.question}\n${' '.repeat(21)}ref: ${p.reference}\n`);
+      return EXIT.ok;
+    }
+
+    if (o.history) {
+      return withStore(dataDir, io, async (s) => {
+        await recoverAbandoned(s.db);
+        const runs = history(s.db, { pool: o.pool, profile: o.profile });
+        if (json) io.stdout(`${JSON.stringify(runs, null, 2)}\n`);
+        else for (const r of runs) {
+          const sum = r.summary;
+          const nums = sum ? ` w ${Math.round(sum.writeIops)} IOPS r ${Math.round(sum.readIops)} IOPS${sum.wallTimeMismatch ? ' [wall≠runtime]' : ''}` : '';
+          io.stdout(`${r.startedAt} ${r.id} ${r.status.padEnd(9)} ${r.profile.padEnd(20)} ${r.target}${nums}${r.message ? ` — ${r.message}` : ''}\n`);
+        }
+        return EXIT.ok;
+      });
+    }
+
+    const profile = parsed.positionals[0];
+    if (!profile || parsed.positionals.length > 1) {
+      io.stderr(`zfs-advisor bench: give exactly one profile (see bench --list)\n${USAGE}`);
+      return EXIT.usage;
+    }
+
+    if (o['before-after']) {
+      if (!o.pool) { io.stderr(`zfs-advisor bench: --before-after needs --pool\n${USAGE}`); return EXIT.usage; }
+      return withStore(dataDir, io, async (s) => {
+        io.stdout(`${JSON.stringify(beforeAfter(s.db, o.pool!, profile), null, 2)}\n`);
+        return EXIT.ok;
+      });
+    }
+
+    const targets = [o.pool, o.path, o.device].filter((x) => x !== undefined).length;
+    if (targets !== 1) { io.stderr(`zfs-advisor bench: give exactly one of --pool, --path, --device\n${USAGE}`); return EXIT.usage; }
+    if (o.device !== undefined && o['confirm-serial'] === undefined) {
+      io.stderr(`zfs-advisor bench: --device needs --confirm-serial (the device's serial number, typed by you)\n${USAGE}`);
+      return EXIT.usage;
+    }
+    const size = o.size !== undefined ? parseHumanNumber(o.size) : undefined;
+    const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
+    const input = {
+      profile,
+      target: o.pool !== undefined ? { kind: 'dataset', pool: o.pool }
+        : o.path !== undefined ? { kind: 'path', dir: o.path }
+          : { kind: 'device', device: o.device, confirmSerial: o['confirm-serial'] },
+      sizeBytes: size === null ? Number.NaN : size,
+      runtimeS: num(o.runtime),
+      wallCapS: num(o['wall-cap']),
+      maxLoad1: num(o['max-load']),
+    };
+    const req = BenchRequest.safeParse(input);
+    if (!req.success) {
+      const issue = req.error.issues[0];
+      io.stderr(`zfs-advisor bench: invalid ${issue?.path.join('.') || 'request'}: ${issue?.message ?? 'bad request'}\n${USAGE}`);
+      return EXIT.usage;
+    }
+
+    if (o['dry-run']) {
+      // Reads the lock if a store already exists, but never creates or writes one.
+      const { existsSync } = await import('node:fs');
+      const { join } = await import('node:path');
+      const { DB_FILE_NAME } = await import('../../store/db.ts');
+      let result;
+      if (existsSync(join(dataDir, DB_FILE_NAME))) {
+        const opened = await openStore(dataDir);
+        result = await dryRun(req.data, { db: opened.ok ? opened.store.db : null });
+        if (opened.ok) opened.store.close();
+      } else {
+        result = await dryRun(req.data);
+      }
+      if (json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+      else {
+        io.stdout(`profile ${result.profile.id} (sync mode: ${result.syncMode})\n\nguards:\n`);
+        for (const g of result.guards) io.stdout(`  ${g.ok ? 'ok     ' : 'REFUSED'} ${g.id.padEnd(14)} ${g.message}\n`);
+        io.stdout('\ncommands:\n');
+        for (const c of result.commands) io.stdout(`  ${c.join(' ')}\n`);
+        io.stdout(`\n${result.wouldRun ? 'would run' : 'would be refused'}\n`);
+      }
+      return EXIT.ok;
+    }
+
+    return withStore(dataDir, io, async (s) => {
+      const controller = new AbortController();
+      const onSignal = () => controller.abort();
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      try {
+        const run = await startBenchmark(req.data, {
+          db: s.db,
+          signal: controller.signal,
+          onProgress: (e) => {
+            if (io.isTTY && !o.json) io.stderr(bar(e));
+            else if (o.json) io.stderr(`${JSON.stringify({ progress: e })}\n`);
+          },
+        });
+        if (io.isTTY && !o.json) io.stderr('\n');
+        if (json) io.stdout(`${JSON.stringify(run, null, 2)}\n`);
+        else {
+          const x = run.summary;
+          io.stdout(`${x.status}: ${x.profile} on ${x.target} (${x.syncMode})\n`);
+          if (run.message) io.stdout(`  ${run.message}\n`);
+          if (x.status === 'completed' || x.writeIops + x.readIops > 0) {
+            io.stdout(`  write ${x.writeIops.toFixed(0)} IOPS ${(x.writeBytesPerSec / 1048576).toFixed(1)} MiB/s p99 ${((x.writeLatency?.p99Ns ?? 0) / 1000).toFixed(0)} µs\n`);
+            io.stdout(`  read  ${x.readIops.toFixed(0)} IOPS ${(x.readBytesPerSec / 1048576).toFixed(1)} MiB/s p99 ${((x.readLatency?.p99Ns ?? 0) / 1000).toFixed(0)} µs\n`);
+            io.stdout(`  wall ${x.wallSeconds?.toFixed(2)} s, fio runtime ${x.fioRuntimeSeconds?.toFixed(2)} s${x.wallTimeMismatch ? ' (FLAGGED: differ by > 10 %)' : ''}\n`);
+          }
+          for (const n of x.notes) io.stdout(`  note: ${n}\n`);
+        }
+        return run.summary.status === 'completed' ? EXIT.ok : EXIT.failure;
+      } finally {
+        process.removeListener('SIGINT', onSignal);
+        process.removeListener('SIGTERM', onSignal);
+      }
+    });
+  },
+};
+
+export default command;

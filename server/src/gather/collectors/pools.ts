@@ -1,0 +1,161 @@
+/**
+ * Pools collector: the vdev tree from `zpool status` (-j JSON when the version has it, else the
+ * richest text: `-v -P`, then `-v` for zfs-fuse), sizes from `zpool list` (-j, `-v -p`, `-v`,
+ * plain for zfs-fuse), properties/features from `zpool get`, per-vdev ashift from `zdb -C`.
+ */
+import type { Gap, ParsedPoolStatus, Pool, PropertyValue, VdevNode } from '../../model/inventory.ts';
+import { parseHumanNumber, parsePercent, parseRatio } from '../../parsers/common.ts';
+import {
+  parseDraidName, parseZdbConfig, parseZpoolGet, parseZpoolList, parseZpoolStatus, parseZpoolStatusJson,
+  type ZdbVdev, type ZpoolListPool, type ZpoolProperties,
+} from '../../parsers/zfs.ts';
+import { usable, type RawSet } from '../../snapshot/raw-set.ts';
+import { gap, issueGaps, missingGap } from '../gaps.ts';
+import { baseName, stripDev } from '../device-names.ts';
+import { cmd, type Collector, type RawRequest } from '../request.ts';
+
+const A = 'Pools';
+
+/** Pool names known so far (for commands that need them, like zfs-fuse's `zpool get all POOL…`). */
+export function knownPoolNames(raw: RawSet): string[] {
+  const st = raw['zpool-status.txt'];
+  if (usable(st)) {
+    const r = parseZpoolStatus(st.text);
+    if (r.ok) return r.value.map((p) => p.name);
+  }
+  return [];
+}
+
+function statuses(raw: RawSet, gaps: Gap[]): ParsedPoolStatus[] | null {
+  const js = raw['zpool-status.json'];
+  if (usable(js) && js.exitCode === 0 && js.text.trim().startsWith('{')) {
+    const r = parseZpoolStatusJson(js.text);
+    if (r.ok) { gaps.push(...issueGaps(A, 'zpool-status.json', r.issues)); return r.value; }
+    gaps.push(gap(A, 'zpool-status.json', `unreadable zpool status JSON (${r.error.message}); using the text output`, 'info', r.error.line));
+  }
+  const st = raw['zpool-status.txt'];
+  if (!usable(st)) { gaps.push(missingGap(A, 'zpool-status.txt', st, 'pool layout and health unknown', 'error')); return null; }
+  if (/^no pools available/m.test(st.text)) return [];
+  const r = parseZpoolStatus(st.text);
+  if (!r.ok) { gaps.push(gap(A, 'zpool-status.txt', `unreadable zpool status: ${r.error.message}`, 'error', r.error.line)); return null; }
+  gaps.push(...issueGaps(A, 'zpool-status.txt', r.issues));
+  return r.value;
+}
+
+function lists(raw: RawSet, gaps: Gap[]): Map<string, ZpoolListPool> {
+  const out = new Map<string, ZpoolListPool>();
+  for (const file of ['zpool-list.json', 'zpool-list.txt']) {
+    const o = raw[file];
+    if (!usable(o) || o.text.trim() === '' || (file.endsWith('.json') && !o.text.trim().startsWith('{'))) continue;
+    const r = parseZpoolList(o.text);
+    if (!r.ok) { gaps.push(gap(A, file, `unreadable zpool list: ${r.error.message}`, 'warning', r.error.line)); continue; }
+    gaps.push(...issueGaps(A, file, r.issues, 'info'));
+    for (const p of r.value) out.set(p.name, p);
+    return out;
+  }
+  if (!usable(raw['zpool-list.txt'])) gaps.push(missingGap(A, 'zpool-list.txt', raw['zpool-list.txt'], 'per-vdev sizes unknown', 'info'));
+  return out;
+}
+
+function properties(raw: RawSet, gaps: Gap[]): ZpoolProperties {
+  const o = raw['zpool-get.txt'];
+  if (!usable(o) || o.text.trim() === '') {
+    if (o) gaps.push(missingGap(A, 'zpool-get.txt', o, 'pool properties (ashift, autotrim, features) unknown', 'warning'));
+    return {};
+  }
+  const r = parseZpoolGet(o.text);
+  if (!r.ok) { gaps.push(gap(A, 'zpool-get.txt', `unreadable zpool get: ${r.error.message}`, 'warning', r.error.line)); return {}; }
+  gaps.push(...issueGaps(A, 'zpool-get.txt', r.issues, 'info'));
+  return r.value;
+}
+
+const leafKeys = (names: string[]): Set<string> => new Set(names.flatMap((n) => [stripDev(n), baseName(n)]));
+const leavesOf = (n: VdevNode): string[] => (n.children.length === 0 ? [n.name] : n.children.flatMap(leavesOf));
+const zdbLeaves = (v: ZdbVdev): string[] => (v.children.length === 0 ? (v.path ? [v.path] : []) : v.children.flatMap(zdbLeaves));
+
+/** ashift per top-level vdev from `zdb -C`, matched to status nodes by their leaf devices. */
+function zdbAshifts(raw: RawSet, gaps: Gap[]): Map<string, ZdbVdev[]> {
+  const o = raw['zdb-C.txt'];
+  const out = new Map<string, ZdbVdev[]>();
+  if (!usable(o) || o.text.trim() === '') return out;
+  // zdb prints its complaints (no cache file: pools made with cachefile=none) on stdout with exit 1.
+  if (o.exitCode !== null && o.exitCode !== 0) {
+    gaps.push(missingGap(A, 'zdb-C.txt', o, 'per-vdev ashift unknown', 'info'));
+    return out;
+  }
+  const r = parseZdbConfig(o.text);
+  if (!r.ok) { gaps.push(gap(A, 'zdb-C.txt', `unreadable zdb -C: ${r.error.message}`, 'info', r.error.line)); return out; }
+  for (const p of r.value) out.set(p.name, p.vdevTree?.children ?? []);
+  return out;
+}
+
+const num = (pv: PropertyValue | undefined): number | null => (pv ? parseHumanNumber(pv.value) : null);
+
+function enrich(node: VdevNode, list: ZpoolListPool | undefined, zdb: ZdbVdev[], top: boolean): VdevNode {
+  const out: VdevNode = { ...node, children: node.children.map((c) => enrich(c, list, zdb, false)) };
+  if (node.type === 'draid') out.draid = parseDraidName(node.name);
+  const row = list?.vdevs.find((v) => v.name === node.name && v.class === node.class);
+  if (row) { out.sizeBytes = row.sizeBytes; out.allocBytes = row.allocBytes; }
+  if (top && zdb.length > 0) {
+    const mine = leafKeys(leavesOf(node));
+    const z = zdb.find((v) => { const l = zdbLeaves(v); return l.length > 0 && l.every((p) => mine.has(stripDev(p)) || mine.has(baseName(p))); });
+    if (z) { out.ashift = z.ashift; if (z.guid) out.guid ??= z.guid; }
+  }
+  return out;
+}
+
+export const poolsCollector: Collector<Pool[]> = {
+  artifact: A,
+  requests(raw): RawRequest[] {
+    const reqs: RawRequest[] = [
+      { file: 'zpool-status.txt', commands: [cmd('zpool', 'status', '-v', '-P'), cmd('zpool', 'status', '-v')] },
+      { file: 'zpool-status.json', commands: [cmd('zpool', 'status', '-v', '-P', '-j', '--json-int')] },
+      { file: 'zpool-list.txt', commands: [cmd('zpool', 'list', '-v', '-p'), cmd('zpool', 'list', '-v'), cmd('zpool', 'list')] },
+      { file: 'zpool-list.json', commands: [cmd('zpool', 'list', '-v', '-j', '--json-int')] },
+      { file: 'zpool-iostat.txt', commands: [cmd('zpool', 'iostat', '-v')] },
+      { file: 'zdb-C.txt', commands: [cmd('zdb', '-C')] },
+    ];
+    const pools = knownPoolNames(raw);
+    if (pools.length > 0) {
+      reqs.push({ file: 'zpool-get.txt', commands: [cmd('zpool', 'get', '-H', '-p', 'all', ...pools), cmd('zpool', 'get', 'all', ...pools)] });
+    }
+    return reqs;
+  },
+  build(raw) {
+    const gaps: Gap[] = [];
+    const st = statuses(raw, gaps);
+    if (st === null) return { value: null, gaps };
+    const list = lists(raw, gaps);
+    const props = properties(raw, gaps);
+    const zdb = zdbAshifts(raw, gaps);
+    const pools: Pool[] = st.map((s) => {
+      const l = list.get(s.name);
+      const p = props[s.name] ?? {};
+      const features: Record<string, string> = {};
+      for (const [k, v] of Object.entries(p)) if (k.startsWith('feature@')) features[k.slice('feature@'.length)] = v.value;
+      const ashift = num(p.ashift);
+      return {
+        name: s.name,
+        guid: p.guid?.value ?? l?.guid ?? null,
+        state: s.state,
+        status: s.status,
+        action: s.action,
+        see: s.see,
+        scan: s.scan,
+        errors: s.errors,
+        errorFiles: s.errorFiles,
+        vdevs: s.vdevs.map((v) => enrich(v, l, zdb.get(s.name) ?? [], true)),
+        sizeBytes: l?.sizeBytes ?? num(p.size),
+        allocBytes: l?.allocBytes ?? num(p.allocated),
+        freeBytes: l?.freeBytes ?? num(p.free),
+        fragmentationPct: l?.fragmentationPct ?? (p.fragmentation ? parsePercent(p.fragmentation.value) : null),
+        capacityPct: l?.capacityPct ?? (p.capacity ? parsePercent(p.capacity.value) : null),
+        dedupRatio: l?.dedupRatio ?? (p.dedupratio ? parseRatio(p.dedupratio.value) : null),
+        ashift: ashift === null ? null : Math.trunc(ashift),
+        features,
+        properties: p,
+      };
+    });
+    return { value: pools, gaps };
+  },
+};

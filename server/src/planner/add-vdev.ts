@@ -1,0 +1,165 @@
+/**
+ * Plans adding a SLOG or a special vdev to an existing pool (issue 11 §2): the exact commands, each
+ * labelled reversible or not with the reason, redundancy matched to the data vdevs, and a preview of
+ * the resulting `zpool status` tree from our own model. The app prints these; it never runs them.
+ */
+import type { Dataset, Pool, VdevNode } from '../model/inventory.ts';
+import type { Reversibility } from '../model/finding.ts';
+import { atLeast } from '../../../rules/engine/version.ts';
+import { classFaultTolerance, topLevel } from '../../../rules/lib/topology.ts';
+import { displayName, renderStatus } from './status-preview.ts';
+
+export interface PartitionRole { role: 'slog' | 'special'; sizeBytes: number }
+
+export interface AddVdevRequest {
+  kind: 'slog' | 'special';
+  pool: Pool;
+  /** Whole devices, preferably /dev/disk/by-id paths (or files for tests). */
+  devices: string[];
+  /** OpenZFS version (major.minor.patch) of the host, null when unknown. */
+  openzfs: string | null;
+  /** For special: datasets to receive `special_small_blocks`, and the threshold. */
+  datasets?: Dataset[];
+  specialSmallBlocks?: number;
+  /** Partition each device (e.g. one Optane for SLOG + special) with sgdisk first. */
+  partitions?: PartitionRole[];
+}
+
+export interface PlanStep {
+  argv: string[];
+  /** The command as a person types it. */
+  display: string;
+  reversible: Reversibility;
+  why: string;
+}
+
+export interface AddVdevPlan {
+  pool: string;
+  kind: 'slog' | 'special';
+  steps: PlanStep[];
+  redundancy: { dataTolerance: number | null; newTolerance: number; requiredSides: number; matched: boolean };
+  warnings: string[];
+  /** The new top-level vdev as our model sees it. */
+  added: VdevNode;
+  /** `zpool status` text of the pool after the plan. */
+  preview: string;
+  previewVdevs: VdevNode[];
+}
+
+const quote = (a: string): string => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
+const step = (argv: string[], reversible: Reversibility, why: string): PlanStep => ({ argv, display: argv.map(quote).join(' '), reversible, why });
+
+/** Partition path for a device: by-id paths get `-partN`, nvme/mmc names `pN`, others `N`. */
+export function partitionPath(device: string, n: number): string {
+  if (device.startsWith('/dev/disk/by-')) return `${device}-part${n}`;
+  return /\d$/.test(device) ? `${device}p${n}` : `${device}${n}`;
+}
+
+/** The data vdevs' ashift: the per-vdev values when known, else the pool property. */
+function dataAshift(pool: Pool): { value: number | null; mixed: boolean } {
+  const values = [...new Set(topLevel(pool, 'data').map((v) => v.ashift).filter((a): a is number => typeof a === 'number' && a > 0))];
+  if (values.length > 1) return { value: Math.max(...values), mixed: true };
+  return { value: values[0] ?? (pool.ashift && pool.ashift > 0 ? pool.ashift : null), mixed: false };
+}
+
+/** Why a special vdev could or could not be removed later (zfs-facts B17, C22). */
+function specialRemovability(pool: Pool, openzfs: string | null): { reversible: Reversibility; why: string } {
+  const raidz = topLevel(pool, 'data').find((v) => v.type.startsWith('raidz') || v.type === 'draid');
+  if (raidz) {
+    return { reversible: 'no', why: `the pool has a ${raidz.type} top-level vdev (${raidz.name}): OpenZFS can never remove a special vdev from a pool with raidz/dRAID data vdevs, so this vdev is permanent and its loss loses the pool (zfs-facts B17, B13)` };
+  }
+  const ashift = dataAshift(pool);
+  if (ashift.mixed) return { reversible: 'no', why: 'the data vdevs have different ashift values: device removal is impossible on this pool (zfs-facts B17, C22)' };
+  if (openzfs && !atLeast(openzfs, '0.8.0')) return { reversible: 'no', why: `OpenZFS ${openzfs} has no device removal` };
+  return { reversible: 'yes', why: 'all data vdevs are mirrors/disks with one ashift: `zpool remove` can evacuate it later, provided it keeps the same ashift (-o ashift below) and feature device_removal is enabled (zfs-facts B17)' };
+}
+
+export function planAddVdev(req: AddVdevRequest): AddVdevPlan {
+  const { pool } = req;
+  const warnings: string[] = [];
+  const steps: PlanStep[] = [];
+  if (req.devices.length === 0) throw new RangeError('no devices given');
+
+  // 1. Optional partitioning (one fast device serving several roles, 004).
+  let members = req.devices;
+  if (req.partitions && req.partitions.length > 0) {
+    const roleIndex = req.partitions.findIndex((p) => p.role === req.kind);
+    if (roleIndex < 0) throw new RangeError(`no partition with role ${req.kind}`);
+    for (const dev of req.devices) {
+      const argv = ['sgdisk'];
+      req.partitions.forEach((p, i) => {
+        argv.push(`--new=${i + 1}:0:+${Math.floor(p.sizeBytes / 2 ** 20)}M`, `--typecode=${i + 1}:BF01`, `--change-name=${i + 1}:${p.role}`);
+      });
+      argv.push(dev);
+      steps.push(step(argv, 'partly', `writes a new GPT partition table on ${dev}: anything on it is lost; the partitions themselves can be deleted again with sgdisk --zap-all while unused`));
+    }
+    members = req.devices.map((d) => partitionPath(d, roleIndex + 1));
+  }
+
+  // 2. Redundancy: special must match the data vdevs (B13–B15); log vdevs are exempt (B14) but a mirror is advised.
+  const dataTolerance = classFaultTolerance(pool, 'data');
+  const requiredSides = req.kind === 'special' ? (dataTolerance ?? 0) + 1 : 1;
+  const mirrored = members.length >= 2;
+  const newTolerance = mirrored ? members.length - 1 : 0;
+  const matched = newTolerance >= requiredSides - 1;
+  if (req.kind === 'special' && !matched) {
+    warnings.push(`the data vdevs survive ${dataTolerance} failure(s) per vdev but this special vdev only ${newTolerance}: use a ${requiredSides}-way mirror — losing a special vdev loses the pool, and zpool add refuses the mismatch without -f (zfs-facts B13, B14)`);
+  }
+  if (req.kind === 'slog' && !mirrored) {
+    warnings.push('a single-device SLOG: if it fails together with a crash, up to ~5 s of acknowledged sync writes are lost; mirror it if that is unacceptable (zfs-facts A25)');
+  }
+
+  // 3. ashift: match the data vdevs so the vdev stays removable and no mismatch check fires (C22).
+  const ashift = dataAshift(pool);
+  if (ashift.mixed) warnings.push('the data vdevs already have mixed ashift values (zfs-facts C22)');
+  const ashiftArgs = ashift.value ? ['-o', `ashift=${ashift.value}`] : [];
+  if (!ashift.value) warnings.push('the pool ashift is unknown: check `zdb -C` and add `-o ashift=N` matching the data vdevs (zfs-facts C22)');
+
+  // 4. The zpool add itself.
+  const section = req.kind === 'slog' ? 'log' : 'special';
+  const vdevArgs = mirrored ? ['mirror', ...members] : [...members];
+  const force = req.kind === 'special' && !matched ? ['-f'] : [];
+  const addArgv = ['zpool', 'add', ...force, ...ashiftArgs, pool.name, section, ...vdevArgs];
+  if (req.kind === 'slog') {
+    steps.push(step(addArgv, 'yes', `log vdevs can always be removed again: zpool remove ${pool.name} <log vdev> (zfs-facts B14, A-section)`));
+  } else {
+    if (mirrored && members.length > 2 && req.openzfs && !atLeast(req.openzfs, '0.8.0')) warnings.push('special vdevs need OpenZFS 0.8 or later');
+    const r = specialRemovability(pool, req.openzfs);
+    steps.push(step(addArgv, r.reversible, r.why));
+  }
+
+  // 5. special_small_blocks per dataset (only new writes are affected, B9).
+  if (req.kind === 'special' && req.specialSmallBlocks !== undefined) {
+    const t = req.specialSmallBlocks;
+    const pow2 = t > 0 && (t & (t - 1)) === 0;
+    if (req.openzfs && !atLeast(req.openzfs, '2.4.0') && t !== 0 && (!pow2 || t < 512 || t > 1048576)) {
+      warnings.push(`OpenZFS ${req.openzfs} accepts special_small_blocks only as 0 or a power of two from 512 to 1M (zfs-facts B11)`);
+    }
+    for (const ds of req.datasets ?? []) {
+      if (ds.type !== 'filesystem' && !(ds.type === 'volume' && req.openzfs && atLeast(req.openzfs, '2.4.0'))) continue;
+      const rs = ds.recordsize ?? ds.volblocksize;
+      if (rs !== null && t >= rs) warnings.push(`${ds.name}: special_small_blocks=${t} ≥ its block size ${rs} sends every data block of it to the special vdev (zfs-facts B10)`);
+      steps.push(step(['zfs', 'set', `special_small_blocks=${t}`, ds.name], 'yes',
+        'a property: set it back to 0 at any time; it only affects blocks written afterwards — existing data moves only when rewritten (zfs rewrite ≥ 2.3.4, send/receive) (zfs-facts B9)'));
+    }
+  }
+
+  // 6. Preview: the next top-level vdev id is the count of existing top-level vdevs (data/log/special/dedup).
+  const topCount = pool.vdevs.filter((v) => v.class !== 'cache' && v.class !== 'spare').length;
+  const cls = req.kind === 'slog' ? 'log' : 'special';
+  const leaf = (p: string): VdevNode => ({ class: cls, type: p.startsWith('/dev/') ? 'disk' : 'file', name: displayName(p), state: 'ONLINE', read: 0, write: 0, cksum: 0, note: null, children: [] });
+  const added: VdevNode = mirrored
+    ? { class: cls, type: 'mirror', name: `mirror-${topCount}`, state: 'ONLINE', read: 0, write: 0, cksum: 0, note: null, children: members.map(leaf), ashift: ashift.value }
+    : { ...leaf(members[0]!), ashift: ashift.value };
+  const previewVdevs = [...pool.vdevs, added];
+  return {
+    pool: pool.name,
+    kind: req.kind,
+    steps,
+    redundancy: { dataTolerance, newTolerance, requiredSides, matched },
+    warnings,
+    added,
+    preview: renderStatus(pool.name, previewVdevs),
+    previewVdevs,
+  };
+}

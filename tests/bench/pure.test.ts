@@ -1,0 +1,228 @@
+/**
+ * The pure parts of the benchmark runner, on real captured outputs (tests/fixtures/bench,
+ * sources in PROVENANCE.md): fio stream splitting and results, pool status facts, the guards'
+ * verdicts, names, profiles and fio arguments.
+ */
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createFioStreamSplitter, intervalIops, snapshotOf, type FioSnapshot } from '../../server/src/bench/fio-stream.ts';
+import { fioResultFromText, fioResultOf, totals } from '../../server/src/bench/fio-result.ts';
+import { scanInProgress, stateOf, topologyFingerprint, parsePoolListLine } from '../../server/src/bench/pool-facts.ts';
+import { evaluateGuards, refusals, type GuardFacts } from '../../server/src/bench/guards.ts';
+import { checkPath, checkPoolName, checkDevicePath, isBenchDatasetName, benchDatasetName } from '../../server/src/bench/names.ts';
+import { PROFILES, getProfile } from '../../server/src/bench/profiles.ts';
+import { chooseSyncMode, layoutArgs, runArgs } from '../../server/src/bench/fio-args.ts';
+import { parseIostatLatencyLine } from '../../server/src/bench/pool-latency.ts';
+import { signaturesFromBlkid } from '../../server/src/bench/device-facts.ts';
+import type { PoolFacts } from '../../server/src/bench/pool-facts.ts';
+
+const FIX = join(import.meta.dirname, '..', 'fixtures', 'bench');
+const fixture = (name: string) => readFileSync(join(FIX, name), 'utf8');
+
+describe('fio status-interval stream', () => {
+  it('splits six back-to-back documents line by line and derives live progress', () => {
+    const split = createFioStreamSplitter();
+    const snaps: FioSnapshot[] = [];
+    for (const line of fixture('fio-rootfs-status-interval-1.json').split('\n')) {
+      const doc = split.push(line);
+      if (doc) snaps.push(snapshotOf(doc));
+    }
+    expect(snaps).toHaveLength(6);
+    expect(split.rejected()).toEqual([]);
+    expect(snaps.map((s) => s.elapsedS)).toEqual([1, 2, 3, 4, 5, 6]);
+    // write.total_ios per report, read by eye from the fixture: 2345, 5041, ..., 12390
+    expect(snaps.map((s) => s.totalIos)).toEqual([2345, 5041, 7804, 10419, 11963, 12390]);
+    expect(intervalIops(null, snaps[0]!)).toBe(2345);
+    expect(intervalIops(snaps[0]!, snaps[1]!)).toBe(2696); // (5041-2345) ios in 1000 ms
+    expect(snaps[5]!.meanLatencyUs).toBeCloseTo(14.224723, 5);
+  });
+
+  it('keeps stray text out of the documents', () => {
+    const split = createFioStreamSplitter();
+    expect(split.push('fio: some warning')).toBeNull();
+    expect(split.push('{')).toBeNull();
+    expect(split.push('  "jobs" : []')).toBeNull();
+    expect(split.push('}')).toEqual({ jobs: [] });
+    expect(split.rejected()).toEqual(['fio: some warning']);
+  });
+});
+
+describe('fio final result', () => {
+  it('takes the last document of a stream through the project fio parser, with CPU and fsync p99.9', () => {
+    const r = fioResultFromText(fixture('fio-rootfs-status-interval-1.json'))!;
+    expect(r.fioVersion).toBe('fio-3.33');
+    expect(r.jobs).toHaveLength(1);
+    const j = r.jobs[0]!;
+    expect(j.write.iops).toBeCloseTo(2477.504499, 5);
+    expect(j.write.bytesPerSec).toBe(10147858);
+    expect(j.write.latency).toEqual({ meanNs: 14224.723002, p50Ns: 9152, p99Ns: 68096, p999Ns: 378880 });
+    expect(j.read.latency).toBeNull();
+    expect(j.runtimeMs).toBe(5000);
+    expect(j.usrCpuPct).toBe(0.9);
+    expect(j.sysCpuPct).toBe(27.26);
+    expect(j.sync?.totalIos).toBe(12390);
+    expect(j.sync?.p999Ns).toBe(5865472);
+    expect(totals(r)).toMatchObject({ writeIops: j.write.iops, readIops: 0, runtimeS: 5 });
+  });
+
+  it('reads fsync latency of a zfs-fuse run (the fallback when sync cannot be set)', () => {
+    const doc = JSON.parse(fixture('fio-zfsfuse-latency-fsync1.json')) as Record<string, unknown>;
+    const j = fioResultOf(doc)!.jobs[0]!;
+    expect(j.write.iops).toBeCloseTo(1340.131974, 5);
+    expect(j.write.latency?.p50Ns).toBe(46848);
+    expect(j.write.latency?.p999Ns).toBe(66846720);
+    expect(j.sync).toEqual({ totalIos: 6702, meanNs: 564275.613697, p50Ns: 552960, p99Ns: 962560, p999Ns: 2867200 });
+    expect(j.runtimeMs).toBe(5000);
+  });
+});
+
+describe('pool status facts', () => {
+  it('sees a scrub (zfs-fuse `scrub:` line) and a resilver (OpenZFS `scan:` line) in progress', () => {
+    expect(scanInProgress(fixture('zpool_status_fbig_scrub_in_progress.txt'))).toBe('scrub');
+    expect(scanInProgress(fixture('zpool_status_fmirror_after_online.txt'))).toBe('resilver');
+    expect(scanInProgress(fixture('fbsd-zroot-resilvering-online.txt'))).toBe('resilver');
+    expect(scanInProgress(fixture('zpool_status_fcomplex_after_detach.txt'))).toBeNull(); // "resilver completed"
+  });
+
+  it('reads the pool state', () => {
+    expect(stateOf(fixture('zpool_status_DEGRADED_fmirror.txt'))).toBe('DEGRADED');
+    expect(stateOf(fixture('zpool_status_fmirror_after_online.txt'))).toBe('ONLINE');
+  });
+
+  it('fingerprints the vdev tree, not its states', () => {
+    const degraded = topologyFingerprint(fixture('zpool_status_DEGRADED_fmirror.txt'));
+    const online = topologyFingerprint(fixture('zpool_status_fmirror_after_online.txt'));
+    const complex = topologyFingerprint(fixture('zpool_status_fcomplex_after_detach.txt'));
+    expect(degraded).toMatch(/^[0-9a-f]{16}$/);
+    expect(online).toBe(degraded);
+    expect(complex).not.toBe(degraded);
+    expect(topologyFingerprint('no config here')).toBeNull();
+  });
+
+  it('reads a zpool list line in bytes and in zfs-fuse human units', () => {
+    expect(parsePoolListLine('tank\t1000204886016\t1234\t999\tONLINE')).toEqual({ name: 'tank', size: 1000204886016, alloc: 1234, health: 'ONLINE' });
+    expect(parsePoolListLine('fmirror\t123M\t18.9M\t104M\tONLINE')).toMatchObject({ size: 123 * 1024 ** 2, health: 'ONLINE' });
+    expect(parsePoolListLine('garbage')).toBeNull();
+  });
+
+  it('reads zpool iostat -l -H -p lines (waits in ns; "-" is no data)', () => {
+    const line = 'tank\t1000\t2000\t5\t7\t100\t200\t1500\t2500000\t1200\t2000000\t-\t10\t-\t20\t-\t-\t-';
+    expect(parseIostatLatencyLine(line, 'tank', 1)).toEqual({ tS: 1, readWaitNs: 1500, writeWaitNs: 2500000, diskReadWaitNs: 1200, diskWriteWaitNs: 2000000 });
+    expect(parseIostatLatencyLine(line, 'other', 1)).toBeNull();
+  });
+
+  it('lists signatures from blkid -p -o export', () => {
+    expect(signaturesFromBlkid('DEVNAME=/dev/loop3\nVERSION=1\nTYPE=swap\nUSAGE=other\n')).toEqual(['TYPE=swap']);
+    expect(signaturesFromBlkid('DEVNAME=/dev/loop4\nPTUUID=0x1\nPTTYPE=dos\n')).toEqual(['PTTYPE=dos']);
+  });
+});
+
+const GiB = 1024 ** 3;
+const pool = (over: Partial<PoolFacts> = {}): PoolFacts => ({
+  name: 'tank', health: 'ONLINE', sizeBytes: 100 * GiB, allocBytes: 10 * GiB, availableBytes: 80 * GiB,
+  scan: null, syncProperty: true, topologyFingerprint: 'abc', ...over,
+});
+const facts = (over: Partial<GuardFacts> = {}): GuardFacts => ({
+  nameProblems: [], sizeBytes: GiB, runtimeS: 30, wallCapS: 150, load1: 0.5, maxLoad1: 8, lock: null,
+  pool: pool(), poolError: null, path: null, device: null, deviceError: null, confirmSerial: null, ...over,
+});
+const refusedIds = (f: GuardFacts) => refusals(evaluateGuards(f)).map((g) => g.id);
+
+describe('guards', () => {
+  it('let a healthy request through and report every guard', () => {
+    const v = evaluateGuards(facts());
+    expect(refusals(v)).toEqual([]);
+    expect(v.map((g) => g.id)).toEqual(['names', 'lock', 'load', 'wall-cap', 'pool-health', 'pool-scan', 'free-space', 'pool-fill']);
+  });
+
+  it('refuse a nearly full pool: free space below 3× the size, and fill at or above 80 %', () => {
+    expect(refusedIds(facts({ pool: pool({ availableBytes: 2.9 * GiB }) }))).toEqual(['free-space']);
+    const v = evaluateGuards(facts({ pool: pool({ allocBytes: 79.5 * GiB }) }));
+    expect(refusals(v).map((g) => g.id)).toEqual(['pool-fill']);
+    expect(refusals(v)[0]!.message).toMatch(/80\.5 % full .* below 80 %/);
+  });
+
+  it('refuse a degraded pool and a pool being scrubbed or resilvered', () => {
+    expect(refusedIds(facts({ pool: pool({ health: stateOf(fixture('zpool_status_DEGRADED_fmirror.txt'))! }) }))).toEqual(['pool-health']);
+    const scrubbing = pool({ scan: scanInProgress(fixture('zpool_status_fbig_scrub_in_progress.txt')) });
+    const v = evaluateGuards(facts({ pool: scrubbing }));
+    expect(refusals(v).map((g) => g.id)).toEqual(['pool-scan']);
+    expect(refusals(v)[0]!.message).toMatch(/a scrub is running on tank/);
+  });
+
+  it('tell a second request who holds the lock', () => {
+    const lock = { runId: 'abcdef012345', pid: 4242, host: 'nas1', profile: 'rand-read-4k', target: 'tank/x', acquiredAt: '2026-01-01T00:00:00Z' };
+    const v = refusals(evaluateGuards(facts({ lock })));
+    expect(v.map((g) => g.id)).toEqual(['lock']);
+    expect(v[0]!.message).toContain('run abcdef012345, rand-read-4k on tank/x, pid 4242 on nas1');
+  });
+
+  it('refuse on load and when the runtime cannot fit the wall-clock cap', () => {
+    expect(refusedIds(facts({ load1: 9, maxLoad1: 8 }))).toEqual(['load']);
+    expect(refusedIds(facts({ runtimeS: 30, wallCapS: 20 }))).toEqual(['wall-cap']);
+  });
+
+  it('refuse a path reached through a symlink', () => {
+    const v = refusals(evaluateGuards(facts({ pool: null, path: { requested: '/mnt/bench', realPath: '/etc', isDirectory: true, freeBytes: 100 * GiB } })));
+    expect(v.map((g) => g.id)).toEqual(['path-symlink']);
+    expect(v[0]!.message).toContain('leads to /etc through a symlink');
+  });
+
+  it('refuse a non-blank device and a wrong serial', () => {
+    const device = { path: '/dev/sdz', realPath: '/dev/sdz', isBlockDevice: true, sizeBytes: 100 * GiB, serial: 'S3Z1NB0K', inUse: ['carries a signature (blkid): TYPE=zfs_member'] };
+    expect(refusedIds(facts({ pool: null, device, confirmSerial: 'S3Z1NB0K' }))).toEqual(['device-blank']);
+    expect(refusedIds(facts({ pool: null, device: { ...device, inUse: [] }, confirmSerial: 's3z1nb0k' }))).toEqual(['device-serial']);
+    expect(refusedIds(facts({ pool: null, device: { ...device, inUse: [] }, confirmSerial: 'S3Z1NB0K' }))).toEqual([]);
+  });
+});
+
+describe('names', () => {
+  it('reject option injection, control characters and ..', () => {
+    expect(checkPoolName('-f')).toMatch(/starts with "-"/);
+    expect(checkPoolName('tank\nrm')).toMatch(/control character/);
+    expect(checkPoolName('tank/../x')).not.toBeNull();
+    expect(checkPoolName('tank')).toBeNull();
+    expect(checkPath('path', '/srv/../etc')).toMatch(/contains "\.\."/);
+    expect(checkPath('path', 'relative/dir')).toMatch(/absolute/);
+    expect(checkPath('path', '/srv/a\u0007b')).toMatch(/control/);
+    expect(checkDevicePath('/dev/sda;reboot')).toMatch(/not a \/dev node/);
+    expect(checkDevicePath('/dev/disk/by-id/nvme-INTEL_SSDPEK1A118GA_PHOC1234')).toBeNull();
+  });
+
+  it('only ever destroy datasets of the exact benchmark shape', () => {
+    expect(isBenchDatasetName(benchDatasetName('tank', 'a1b2c3d4e5f6'))).toBe(true);
+    expect(isBenchDatasetName('tank')).toBe(false);
+    expect(isBenchDatasetName('tank/data')).toBe(false);
+    expect(isBenchDatasetName('tank/zfs-advisor-bench-a1b2c3d4e5f6/child')).toBe(false);
+    expect(isBenchDatasetName('tank/zfs-advisor-bench-../x')).toBe(false);
+  });
+});
+
+describe('profiles and fio arguments', () => {
+  it('has the seven profiles, each with a question and a reference', () => {
+    expect(PROFILES.map((p) => p.id)).toEqual(['sync-write-4k-qd1', 'sync-write-4k-qd16', 'async-write-4k', 'seq-write-1m', 'seq-read-1m', 'rand-read-4k', 'mixed-70-30-4k']);
+    for (const p of PROFILES) {
+      expect(p.question.length).toBeGreaterThan(20);
+      expect(p.reference).toMatch(/00[0-4]_[0-9a-f]{16}\.txt/);
+    }
+  });
+
+  it('writes incompressible data, streams JSON progress, and falls back to fio sync where the property is missing', () => {
+    const qd1 = getProfile('sync-write-4k-qd1')!;
+    const plan = { filename: '/p/f.dat', sizeBytes: 1 << 24, runtimeS: 5, rawDevice: false };
+    expect(chooseSyncMode(qd1, true)).toBe('property');
+    expect(chooseSyncMode(qd1, false)).toBe('fio-fsync');
+    expect(chooseSyncMode(getProfile('sync-write-4k-qd16')!, false)).toBe('fio-sync');
+    expect(chooseSyncMode(getProfile('seq-read-1m')!, true)).toBe('async');
+    const withProp = runArgs(qd1, { ...plan, syncMode: 'property' });
+    expect(withProp).toEqual(expect.arrayContaining(['--refill_buffers=1', '--zero_buffers=0', '--output-format=json', '--status-interval=1', '--iodepth=1', '--bs=4096', '--runtime=5', '--time_based=1']));
+    expect(withProp.some((a) => a.startsWith('--fsync') || a.startsWith('--sync'))).toBe(false);
+    expect(runArgs(qd1, { ...plan, syncMode: 'fio-fsync' })).toContain('--fsync=1');
+    expect(layoutArgs(qd1, { ...plan, syncMode: 'property' })).toContain('--create_only=1');
+    const raw = runArgs(qd1, { ...plan, filename: '/dev/loop9', rawDevice: true, syncMode: 'fio-fsync' });
+    expect(raw).toEqual(expect.arrayContaining(['--direct=1', '--allow_mounted_write=0']));
+    expect(layoutArgs(qd1, { ...plan, rawDevice: true, syncMode: 'async' })).toBeNull();
+    expect(runArgs(getProfile('mixed-70-30-4k')!, { ...plan, syncMode: 'async' })).toEqual(expect.arrayContaining(['--rw=randrw', '--rwmixread=70', '--end_fsync=1']));
+  });
+});

@@ -1,0 +1,56 @@
+/** Helpers for the live benchmark tests: fio availability, a fresh store, request building. */
+import { accessSync, constants, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStore, type Store } from '../../server/src/store/db.ts';
+import { BenchRequest, type BenchRequestInput } from '../../server/src/bench/types.ts';
+
+function onPath(p: string): boolean {
+  for (const d of (process.env.PATH ?? '').split(':').concat(['/usr/bin', '/usr/sbin'])) {
+    try { accessSync(join(d, p), constants.X_OK); return true; } catch { /* next */ }
+  }
+  return false;
+}
+
+/** fio present; under CI=true its absence is a failure, not a skip. */
+export function fioAvailable(): boolean {
+  const ok = onPath('fio');
+  if (!ok && process.env.CI === 'true') throw new Error('fio is not installed (required under CI)');
+  return ok;
+}
+
+export function losetupAvailable(): boolean {
+  const ok = process.getuid?.() === 0 && onPath('losetup') && onPath('blkid') && onPath('wipefs');
+  if (!ok && process.env.CI === 'true') throw new Error('loop-device tests need root, losetup, blkid and wipefs under CI');
+  return ok;
+}
+
+export async function freshStore(): Promise<Store> {
+  const dir = mkdtempSync(join(tmpdir(), 'zfs-advisor-bench-store-'));
+  const r = await openStore(dir);
+  if (!r.ok) throw new Error(r.error.message);
+  return r.store;
+}
+
+export function tmpDir(prefix = 'zfs-advisor-bench-target-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Requests for tests: tiny files, short runtimes, a load limit this shared machine never reaches. */
+export function req(input: Partial<BenchRequestInput> & Pick<BenchRequestInput, 'profile' | 'target'>): BenchRequest {
+  return BenchRequest.parse({ sizeBytes: 8 * 1024 * 1024, runtimeS: 1, maxLoad1: 1e6, ...input });
+}
+
+/** Live fio processes writing to a file under `needle`. */
+export function fioProcessesFor(needle: string): number[] {
+  const out: number[] = [];
+  for (const e of readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${e}/cmdline`, 'utf8');
+      const stat = readFileSync(`/proc/${e}/stat`, 'utf8');
+      if (cmd.startsWith('fio\0') && cmd.includes(needle) && !/^\d+ \(.*\) Z/.test(stat)) out.push(Number(e));
+    } catch { /* exited */ }
+  }
+  return out;
+}

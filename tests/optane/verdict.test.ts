@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { buildOptaneVerdict, OptaneVerdict } from '../../server/src/optane/verdict.ts';
+import { runRules } from '../../rules/engine/engine.ts';
+import { ALL_RULES } from '../../rules/index.ts';
+import type { Artifacts } from '../../server/src/model/artifacts.ts';
+import { artifacts000, benchPoolOptaneLog, da1, da3, p1600x, workload } from '../fixtures/rules/slog-fixtures.ts';
+import { dataset, drive, group, host, leaf, pool } from '../support/builders.ts';
+
+const verdict = (a: Artifacts) => {
+  const v = buildOptaneVerdict(a, runRules(ALL_RULES, a, new Date('2026-01-01T00:00:00Z')));
+  OptaneVerdict.parse(v);
+  return v;
+};
+
+describe('Optane verdict', () => {
+  it('000 system, observed sync writes (constructed workload): yes, with the unused P1600X as candidate', () => {
+    const v = verdict(artifacts000({ Workload: workload('bench-pool', 300) }));
+    expect(v.verdict).toBe('yes');
+    expect(v.pool).toBe('bench-pool');
+    expect(v.candidates).toEqual([{ device: p1600x.byIdPath, product: 'Intel Optane SSD P1600X 58GB', role: expect.stringContaining('SLOG'), layout: expect.stringContaining('single') }]);
+    expect(v.purchase).toEqual([]);
+    expect(v.layout.commands).toContain(`zpool add bench-pool log ${p1600x.byIdPath}`);
+    expect(v.layout.reversible).toBe('yes');
+    // Now = the 000 HDD mirror at QD16: 894 IOPS (model calibrated there).
+    expect(v.expected!.qd16.now.iops).toBeGreaterThan(800);
+    expect(v.expected!.qd16.now.iops).toBeLessThan(1000);
+    expect(v.expected!.qd1.withOptane.low).toBeLessThanOrEqual(13_700);
+    expect(v.expected!.qd1.withOptane.high).toBeGreaterThanOrEqual(20_200);
+    expect(v.findings.map((f) => f.ruleId)).toContain('slog-benefit');
+  });
+
+  it('000 system with only sync=always configured: depends, naming the guarded probe', () => {
+    const v = verdict(artifacts000());
+    expect(v.verdict).toBe('depends');
+    expect(v.unknowns.map((u) => u.howToMeasure)).toContain('zfs-advisor bench sync-write-4k-qd1 --pool bench-pool');
+    expect(v.headline).toContain('probably');
+  });
+
+  it('no sync writes observed: no', () => {
+    const v = verdict(artifacts000({ Workload: workload('bench-pool', 0), Datasets: [dataset('bench-pool')] }));
+    expect(v.verdict).toBe('no');
+    expect(v.purchase).toEqual([]);
+  });
+
+  it('ZIL already on Optane: no', () => {
+    const v = verdict({ Host: host('2.1.6'), Pools: [benchPoolOptaneLog], Drives: [da1, da3, p1600x], Workload: workload('bench-pool', 300) });
+    expect(v.verdict).toBe('no');
+    expect(v.headline).toContain('already');
+  });
+
+  it('all-flash pool of PLP NVMe: no, the gain is too small', () => {
+    const nv = (id: string) => drive(id, { model: 'INTEL SSDPE2KX020T7', media: 'nvme', transport: 'nvme', rotational: false, rpm: null });
+    const p = pool('fast', [group('mirror', 'mirror-0', [leaf('nvme0n1', { driveId: 'a' }), leaf('nvme1n1', { driveId: 'b' })])]);
+    const v = verdict({ Host: host('2.2.6'), Pools: [p], Drives: [nv('a'), nv('b')], Workload: workload('fast', 500) });
+    expect(v.verdict).toBe('no');
+    expect(v.reasons.join(' ')).toMatch(/only ~\d/);
+  });
+
+  it('a measured QD1 benchmark replaces the model for "now"', () => {
+    const bench = {
+      id: 'b1', profile: 'sync-write-4k-qd1', pool: 'bench-pool', target: 'bench-pool/zfs-advisor-bench', startedAt: '2026-01-01T00:00:00Z', status: 'completed' as const,
+      syncMode: 'property' as const, iodepth: 1, blockSize: 4096, readIops: 0, writeIops: 80, readBytesPerSec: 0, writeBytesPerSec: 80 * 4096,
+      writeLatency: null, readLatency: null, wallSeconds: 30, fioRuntimeSeconds: 30, wallTimeMismatch: false, topologyFingerprint: null, notes: [],
+    };
+    const v = verdict(artifacts000({ Workload: workload('bench-pool', 300), Benchmarks: [bench] }));
+    expect(v.expected!.qd1.now.iops).toBe(80);
+    expect(v.confidence).toBe('high');
+  });
+
+  it('no pools: depends, low confidence', () => {
+    expect(verdict({ Pools: [], Drives: [] }).verdict).toBe('depends');
+  });
+});

@@ -1,0 +1,42 @@
+import { expect } from 'vitest';
+import rule from '../../rules/device-multi-role.ts';
+import { ruleTester } from '../support/rule-tester.ts';
+import { group, inClass, leaf } from '../support/builders.ts';
+import { documentedHdds, smartDrive, statusPools } from '../fixtures/rules/layout-load.ts';
+import type { Drive, Pool, VdevNode } from '../../server/src/model/inventory.ts';
+
+const raidz2 = statusPools('layout-001-12x4tb-raidz2-status.txt');
+const hdds = documentedHdds(Array.from({ length: 12 }, (_, i) => `da${i}`), 4e12);
+const byId = (d: Drive, id: string): Drive => ({ ...d, byIdPath: `/dev/disk/by-id/${id}` });
+// Real smartctl outputs: an Intel 660p (consumer QLC NVMe) and an Optane 900P; a second 900P with another serial.
+const nand = byId(smartDrive('health-smartctl-nvme-intel-660p-devname-edited.json'), 'nvme-INTEL_SSDPEKNW010T8_BTNH93710FS91P0B');
+const optA = byId(smartDrive('health-smartctl-nvme-intel-optane-900p-ssdped1d280ga.json'), 'nvme-INTEL_SSDPED1D280GA_A');
+const optB = { ...byId(optA, 'nvme-INTEL_SSDPED1D280GA_B'), id: 'ms:INTEL_SSDPED1D280GA:B', serial: 'B' };
+const part = (d: Drive, n: number) => leaf(`${d.byIdPath}-part${n}`);
+const withVdevs = (extra: VdevNode[]): Pool[] => raidz2.map((p) => ({ ...p, vdevs: [...p.vdevs, ...extra] }));
+
+ruleTester(rule, {
+  valid: [
+    { name: 'partitioned, mirrored Optane 900Ps for SLOG + special (004)', artifacts: {
+      Pools: withVdevs([inClass('log', group('mirror', 'mirror-1', [part(optA, 1), part(optB, 1)])), inClass('special', group('mirror', 'mirror-2', [part(optA, 2), part(optB, 2)]))]),
+      Drives: [...hdds, optA, optB],
+    } },
+    { name: 'one NAND SSD as SLOG only', artifacts: { Pools: withVdevs([inClass('log', part(nand, 1))]), Drives: [...hdds, nand] } },
+    { name: 'no device resolvable', artifacts: { Pools: raidz2, Drives: [] }, status: 'not-applicable' },
+  ],
+  invalid: [
+    {
+      name: 'consumer 660p partitioned into SLOG + L2ARC for the 001 raidz2',
+      artifacts: { Pools: withVdevs([inClass('log', part(nand, 1)), inClass('cache', part(nand, 2))]), Drives: [...hdds, nand] },
+      findings: [{
+        severity: 'warning', subjectId: nand.id, mentions: ['2 roles', 'SLOG in storage', 'L2ARC in storage', 'over-provisioning'],
+        commandIncludes: ['zpool remove storage /dev/disk/by-id/nvme-INTEL_SSDPEKNW010T8_BTNH93710FS91P0B-part1'], reversible: 'partly',
+      }],
+    },
+    {
+      name: 'single Optane split into SLOG + unmirrored special: the 004 exception does not cover it',
+      artifacts: { Pools: withVdevs([inClass('log', part(optA, 1)), inClass('special', part(optA, 2))]), Drives: [...hdds, optA] },
+      findings: [{ severity: 'suggestion', mentions: ['Optane', 'the pool'], commandIncludes: ['zpool attach storage /dev/disk/by-id/nvme-INTEL_SSDPED1D280GA_A-part2'], check: (f) => expect(f.evidence.find((e) => e.label === 'Optane')?.value).toBe(true) }],
+    },
+  ],
+});

@@ -1,0 +1,38 @@
+import rule from '../../rules/slog-benefit.ts';
+import { ruleTester } from '../support/rule-tester.ts';
+import { artifacts000, benchDataset, benchPoolOptaneLog, da1, da3, host000, p1600x, workload } from '../fixtures/rules/slog-fixtures.ts';
+import { dataset, drive, group, leaf, pool } from '../support/builders.ts';
+import { expect } from 'vitest';
+
+const ssd = (id: string) => drive(id, { model: 'SAMSUNG MZ7LM960HMJP', media: 'ssd', rotational: false, rpm: null }); // PM863
+const flashPool = pool('flash', [group('mirror', 'mirror-0', [leaf('sda', { driveId: 'a' }), leaf('sdb', { driveId: 'b' })])]);
+
+ruleTester(rule, {
+  valid: [
+    { name: '000 bench-pool after adding the P1600X SLOG', status: 'not-applicable', artifacts: { Pools: [benchPoolOptaneLog], Drives: [da1, da3, p1600x], Datasets: [benchDataset] } },
+    { name: 'observed workload (constructed) with no sync writes', artifacts: artifacts000({ Workload: workload('bench-pool', 0), Datasets: [dataset('bench-pool')] }) },
+    { name: 'HDD pool with no evidence at all: no guessing', artifacts: artifacts000({ Datasets: [dataset('bench-pool')] }) },
+    { name: 'PLP SATA flash pool is not a slow pool', status: 'not-applicable', artifacts: { Pools: [flashPool], Drives: [ssd('a'), ssd('b')], Datasets: [dataset('flash', { sync: 'always' })] } },
+  ],
+  invalid: [
+    {
+      name: '000 bench-pool (2×WD Red mirror, sync=always) with the unused P1600X in the box',
+      artifacts: artifacts000(),
+      findings: [{
+        severity: 'suggestion', subjectId: 'bench-pool', mentions: ['no log vdev', 'sync=always', 'P1600X', 'Needs a workload observation'],
+        commandIncludes: ['zpool add -n bench-pool log /dev/disk/by-id/nvme-INTEL_SSDPEK1A058GA_PHOC209200KC058A'], reversible: 'yes',
+        check: (f) => {
+          expect(f.confidence).toBe('low');
+          const now = f.evidence.find((e) => e.label === 'expected QD16 sync IOPS now → with SLOG')!.value as string;
+          // 894 IOPS measured at QD16 in 000 on exactly this pool.
+          expect(now.startsWith('894 →')).toBe(true);
+        },
+      }],
+    },
+    {
+      name: 'observed sync commits (constructed workload) give high confidence and no "needs observation"',
+      artifacts: artifacts000({ Workload: workload('bench-pool', 250), Drives: [da1, da3], Host: host000 }),
+      findings: [{ subjectId: 'bench-pool', mentions: ['250'], commandIncludes: ['<new-optane-1>'], check: (f) => { expect(f.confidence).toBe('high'); expect(f.explanation).not.toContain('Needs a workload observation'); } }],
+    },
+  ],
+});

@@ -1,0 +1,26 @@
+import rule from '../../rules/special-benefit.ts';
+import { ruleTester } from '../support/rule-tester.ts';
+import { benchPool, da1, da3, testPool, testPoolDrivesAll, workload } from '../fixtures/rules/slog-fixtures.ts';
+
+const arc = (metadataMisses: number, dataMisses: number) => ({ counters: { demand_metadata_misses: metadataMisses, demand_data_misses: dataMisses } });
+const metaHeavy = { ...workload('bench-pool', 0), arc: { hitRatio: 0.8, metadataHitRatio: 0.7, metadataMissesPerSec: 120, metadataShareOfMisses: 0.55 } };
+
+ruleTester(rule, {
+  valid: [
+    { name: '000 test-pool already has a special vdev', status: 'not-applicable', artifacts: { Pools: [testPool], Drives: testPoolDrivesAll } },
+    { name: 'HDD pool, ARC misses mostly data (media streaming)', artifacts: { Pools: [benchPool], Drives: [da1, da3], ArcStats: arc(200_000, 5_000_000) } },
+    { name: 'HDD pool without any evidence', artifacts: { Pools: [benchPool], Drives: [da1, da3] } },
+  ],
+  invalid: [
+    {
+      name: 'HDD pool, 60 % of ARC demand misses since boot are metadata',
+      artifacts: { Pools: [benchPool], Drives: [da1, da3], ArcStats: arc(3_000_000, 2_000_000) },
+      findings: [{ subjectId: 'bench-pool', mentions: ['60 %', '0.32 %', '2-way mirror'], commandIncludes: ['zpool add -n bench-pool special mirror'], reversible: 'partly', check: (f) => { if (f.confidence !== 'medium') throw new Error(f.confidence); } }],
+    },
+    {
+      name: 'observed metadata-heavy workload (constructed)',
+      artifacts: { Pools: [benchPool], Drives: [da1, da3], Workload: metaHeavy },
+      findings: [{ mentions: ['55 %'], check: (f) => { if (f.confidence !== 'high') throw new Error(f.confidence); } }],
+    },
+  ],
+});
