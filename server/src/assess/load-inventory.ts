@@ -6,6 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { Inventory } from '../model/inventory.ts';
+import { loadInventory } from '../gather/load.ts';
 
 export type LoadOutcome = { ok: true; inventory: Inventory } | { ok: false; message: string };
 
@@ -14,13 +15,6 @@ export interface LoadOptions {
   demo?: boolean;
   inventoryFile?: string;
 }
-
-interface GatherModule {
-  loadInventory(opts: { snapshot?: string; demo?: boolean }): Promise<{ inventory: unknown }>;
-}
-
-const isGatherModule = (m: unknown): m is GatherModule =>
-  typeof m === 'object' && m !== null && typeof (m as { loadInventory?: unknown }).loadInventory === 'function';
 
 export async function readInventoryFile(file: string): Promise<LoadOutcome> {
   let text: string;
@@ -45,22 +39,12 @@ export async function readInventoryFile(file: string): Promise<LoadOutcome> {
 
 export async function loadForAssessment(opts: LoadOptions): Promise<LoadOutcome> {
   if (opts.inventoryFile) return readInventoryFile(opts.inventoryFile);
-  // The gather layer is another module; load it by path so this command works while it evolves.
-  const gatherPath = '../gather/load.ts';
-  let mod: unknown;
   try {
-    mod = await import(gatherPath);
+    const r = await loadInventory({ snapshot: opts.snapshot, demo: opts.demo });
+    return { ok: true, inventory: r.inventory };
   } catch (err) {
-    return { ok: false, message: `server/src/gather/load.ts: not available (${err instanceof Error ? err.message.split('\n')[0] : String(err)})` };
-  }
-  if (!isGatherModule(mod)) return { ok: false, message: 'server/src/gather/load.ts: has no loadInventory()' };
-  try {
-    const r = await mod.loadInventory({ snapshot: opts.snapshot, demo: opts.demo });
-    const parsed = Inventory.safeParse(r.inventory);
-    if (!parsed.success) return { ok: false, message: `${opts.snapshot ?? 'inventory'}: loaded inventory does not match the model (${parsed.error.issues[0]?.message ?? 'schema'})` };
-    return { ok: true, inventory: parsed.data };
-  } catch (err) {
-    return { ok: false, message: `${opts.snapshot ?? 'local host'}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}` };
+    const where = opts.snapshot ?? (opts.demo ? 'demo snapshot' : 'local host');
+    return { ok: false, message: `${where}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}` };
   }
 }
 

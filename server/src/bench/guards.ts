@@ -51,7 +51,9 @@ export function evaluateGuards(f: GuardFacts): GuardVerdict[] {
     ? `1-minute load ${f.load1.toFixed(2)} is at or below the limit ${f.maxLoad1}`
     : `refused: 1-minute load ${f.load1.toFixed(2)} is above the limit ${f.maxLoad1}; a busy host gives meaningless numbers and the benchmark would slow its real work`);
 
-  add('wall-cap', f.runtimeS < f.wallCapS, f.runtimeS < f.wallCapS
+  // The cap covers layout + run, so a cap equal to the runtime always stops the run: allowed
+  // (a strict owner's choice), but a runtime beyond the cap can never be honoured.
+  add('wall-cap', f.runtimeS <= f.wallCapS, f.runtimeS <= f.wallCapS
     ? `the run is stopped after ${f.wallCapS} s of wall time whatever happens (runtime ${f.runtimeS} s)`
     : `refused: runtime ${f.runtimeS} s does not fit in the hard wall-clock cap of ${f.wallCapS} s`);
 

@@ -14,6 +14,7 @@ export const ALLOWED_PROGRAMS = [
   'zpool', 'zfs', 'zdb', 'smartctl', 'nvme', 'lsblk', 'blkid', 'wipefs', 'fio', 'diskinfo',
   'sysctl', 'uname', 'hostname', 'nice', 'ionice', 'find', 'awk', 'xargs', 'ls', 'mount', 'findmnt',
   'zfs-fuse', 'losetup', 'truncate', 'umount', 'pvs', 'mdadm', 'camcontrol', 'geom', 'pveversion',
+  'node', // the app's own CLI as a child (bench crash-safety tests kill -9 it by pid)
 ] as const;
 export type AllowedProgram = (typeof ALLOWED_PROGRAMS)[number];
 

@@ -8,6 +8,7 @@ import { splitLines, type ParseIssue } from './common.ts';
 
 export interface PropertyRow { name: string; property: string; value: string; source: string | null; line: number }
 
+const LOOSE_ROW = /^(\S+)\s+(\S+)\s+(.*?)\s+(-|default|local|temporary|received|inherited from \S+)\s*$/;
 const PROPERTY_NAME = /^[a-z0-9_.:@/-]+$/i;
 /** `-` (not applicable) → null; everything else as printed ("local", "default", "inherited from tank"). */
 export const sourceOf = (s: string | undefined): string | null => (s === undefined || s === '' || s === '-' ? null : s);
@@ -44,6 +45,13 @@ export function readPropertyRows(text: string, issues: ParseIssue[]): PropertyRo
         rows.push({ name, property, value, source, line: lineNo });
         return;
       }
+    }
+    // zfs-fuse does not widen the VALUE column for long values (guids): fall back to words,
+    // with the source recognised by its vocabulary.
+    const loose = cols === null ? null : LOOSE_ROW.exec(line);
+    if (loose && PROPERTY_NAME.test(loose[2]!)) {
+      rows.push({ name: loose[1]!, property: loose[2]!, value: loose[3]!, source: sourceOf(loose[4]), line: lineNo });
+      return;
     }
     issues.push({ line: lineNo, message: `not a property row: ${line.trim().slice(0, 120)}` });
   });

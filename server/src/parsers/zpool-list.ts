@@ -162,6 +162,12 @@ function parseScripted(lines: string[], given: string[] | undefined, issues: Par
       continue;
     }
     const values = zip(columns, fields);
+    // Guessed column sets must prove themselves: HEALTH has to hold a pool state.
+    if (given === undefined && !isVdev && !/^(ONLINE|DEGRADED|FAULTED|OFFLINE|UNAVAIL|REMOVED|SUSPENDED)$/.test(values.health ?? '')) {
+      if (pools.length === 0) return null;
+      issues.push({ line: i + 1, message: `HEALTH column holds "${values.health}": column set not recognised` });
+      continue;
+    }
     if (!isVdev) {
       cur = poolFrom(values);
       pools.push(cur);

@@ -110,7 +110,7 @@ function unflatten(all: JsonObject, poolName: string): JsonObject {
   const root: JsonObject = {};
   for (const [name, v] of byName) {
     const parent = text(v.parent);
-    const holder = parent !== null ? byName.get(parent) : undefined;
+    const holder = parent !== null && parent !== poolName ? byName.get(parent) : undefined;
     if (holder !== undefined && isObject(holder.vdevs)) holder.vdevs[name] = v;
     else if (name !== poolName) root[name] = v;
   }

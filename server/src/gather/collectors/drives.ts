@@ -137,7 +137,8 @@ export const drivesCollector: Collector<Drive[]> = {
       const s = driveFromSmartctl(r.value, `/dev/${name}`);
       const cur = get(name);
       // smartctl is the authority for health and identity; lsblk facts fill what it lacks.
-      const merged = fill({ ...s, aliases: [...new Set([...cur.aliases, ...s.aliases])], sources: [...cur.sources, 'smartctl'] }, cur, cur.sources[0] ?? 'lsblk');
+      const base: Drive = { ...s, aliases: [...new Set([...cur.aliases, ...s.aliases])], sources: [...cur.sources, 'smartctl'] };
+      const merged = cur.sources.length > 0 ? fill(base, cur, cur.sources[0]!) : base;
       drives.set(name, { ...merged, sources: [...new Set(merged.sources)] });
     }
     const anySmartRan = smartFiles.some((f) => usable(raw[f]) && raw[f]!.text.trim() !== '');

@@ -1,0 +1,140 @@
+/**
+ * `zfs-advisor plan layouts --disks N --size 16T [--type hdd|ssd|nvme] [--workload vm|files|media|db] [--ashift 12] [--json]`
+ * `zfs-advisor plan add-slog|add-special --pool P --devices D1,D2 [--snapshot DIR | --demo | --pool-json FILE]
+ *   [--special-small-blocks 16K] [--datasets a,b] [--partition slog:16G,special:40G] [--json]`
+ * Prints plans; never runs a pool-changing command.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import type { CliCommand, CliIO } from '../command.ts';
+import { EXIT } from '../command.ts';
+import { Pool, type Dataset, type Inventory } from '../../model/inventory.ts';
+import { parseHumanNumber } from '../../parsers/common.ts';
+import { planAddVdev, type PartitionRole } from '../../planner/add-vdev.ts';
+import { planLayouts, Workload } from '../../planner/layouts.ts';
+import { MediaKind } from '../../planner/performance.ts';
+import { parseDiskSize } from '../../planner/space.ts';
+
+const USAGE = `usage: zfs-advisor plan layouts --disks N --size 16T [--type hdd|ssd|nvme] [--workload vm|files|media|db] [--ashift 12] [--json]
+       zfs-advisor plan add-slog|add-special --pool P --devices D1,D2 [--snapshot DIR | --demo | --pool-json FILE]
+                 [--special-small-blocks 16K] [--datasets a,b] [--partition slog:16G,special:40G] [--json]
+  (--size: "16T"/"16TB" = 16·10^12 bytes as drives are sold, "14.5TiB" binary)
+`;
+
+const tib = (b: number) => `${(b / 2 ** 40).toFixed(2)} TiB`;
+
+function usage(io: CliIO, message: string): number {
+  io.stderr(`zfs-advisor plan: ${message}\n${USAGE}`);
+  return EXIT.usage;
+}
+
+async function layouts(args: string[], io: CliIO): Promise<number> {
+  const p = parseArgs({ args, strict: true, options: {
+    disks: { type: 'string' }, size: { type: 'string' }, type: { type: 'string' }, workload: { type: 'string' },
+    ashift: { type: 'string' }, json: { type: 'boolean' },
+  } });
+  const disks = Number(p.values.disks);
+  const size = p.values.size ? parseDiskSize(p.values.size) : null;
+  if (!Number.isInteger(disks) || disks < 1) return usage(io, '--disks N (a positive integer) is required');
+  if (!size) return usage(io, '--size is required, e.g. 16T');
+  const media = p.values.type ?? 'hdd';
+  if (!(MediaKind as readonly string[]).includes(media)) return usage(io, `--type must be one of ${MediaKind.join(', ')}`);
+  const workload = Workload.safeParse(p.values.workload ?? 'files');
+  if (!workload.success) return usage(io, `--workload must be one of ${Workload.options.join(', ')}`);
+  const ashift = p.values.ashift ? Number(p.values.ashift) : 12;
+  if (!Number.isInteger(ashift) || ashift < 9 || ashift > 16) return usage(io, '--ashift must be 9…16');
+  const plan = planLayouts({ disks, diskBytes: size, media: media as MediaKind, workload: workload.data, ashift });
+  if (p.values.json) { io.stdout(`${JSON.stringify(plan, null, 2)}\n`); return EXIT.ok; }
+  const lines = [`${disks} × ${p.values.size} ${media}, workload ${workload.data} (${plan.blockSize / 1024}K blocks), ashift ${ashift}`, ''];
+  lines.push(`${'#'.padStart(3)}  ${'layout'.padEnd(26)} ${'usable'.padStart(11)} ${'for blocks'.padStart(11)} ${'80 %'.padStart(11)} ${'fails ok'.padStart(8)} ${'rand r/w'.padStart(9)} ${'seq'.padStart(5)} ${'resilver h'.padStart(10)}  score`);
+  for (const c of plan.candidates) {
+    lines.push(`${String(c.rank).padStart(3)}  ${c.label.padEnd(26)} ${tib(c.space.usableBytes).padStart(11)} ${tib(c.fit.effectiveUsableBytes).padStart(11)} ${tib(c.fillGuidanceBytes).padStart(11)} ${String(c.faultTolerance.perVdev).padStart(8)} ${`${c.performance.randomReadX}/${c.performance.randomWriteX}`.padStart(9)} ${String(+c.performance.seqWriteX.toFixed(1)).padStart(5)} ${(c.resilver.hours ? `${c.resilver.hours[0].toFixed(0)}–${c.resilver.hours[1].toFixed(0)}` : '-').padStart(10)}  ${c.score.toFixed(3)}`);
+  }
+  const best = plan.candidates[0]!;
+  lines.push('', `Recommended: ${best.label}`, ...best.reasons.map((r) => `  - ${r}`), ...best.warnings.map((w) => `  ! ${w}`), '', 'Assumptions:', ...plan.assumptions.map((a) => `  - ${a}`), '');
+  io.stdout(lines.join('\n'));
+  return EXIT.ok;
+}
+
+function parsePartitions(text: string): PartitionRole[] | null {
+  const out: PartitionRole[] = [];
+  for (const part of text.split(',')) {
+    const m = /^(slog|special):(.+)$/.exec(part.trim());
+    const bytes = m ? parseHumanNumber(m[2]!) : null;
+    if (!m || !bytes) return null;
+    out.push({ role: m[1] as PartitionRole['role'], sizeBytes: bytes });
+  }
+  return out;
+}
+
+async function addVdev(kind: 'slog' | 'special', args: string[], io: CliIO): Promise<number> {
+  const p = parseArgs({ args, strict: true, options: {
+    pool: { type: 'string' }, devices: { type: 'string', multiple: true }, snapshot: { type: 'string' }, demo: { type: 'boolean' },
+    'pool-json': { type: 'string' }, 'special-small-blocks': { type: 'string' }, datasets: { type: 'string' },
+    partition: { type: 'string' }, 'zfs-version': { type: 'string' }, json: { type: 'boolean' },
+  } });
+  const devices = (p.values.devices ?? []).flatMap((d) => d.split(',')).map((d) => d.trim()).filter(Boolean);
+  if (devices.length === 0) return usage(io, '--devices is required');
+  let pool: Pool | undefined;
+  let datasets: Dataset[] = [];
+  let openzfs: string | null = p.values['zfs-version'] ?? null;
+  if (p.values['pool-json']) {
+    const file = p.values['pool-json'];
+    let json: unknown;
+    try { json = JSON.parse(readFileSync(file, 'utf8')); } catch (err) {
+      io.stderr(`zfs-advisor plan: ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message.split('\n')[0]}\n`);
+      return EXIT.badInput;
+    }
+    const parsed = Pool.safeParse(json);
+    if (!parsed.success) { io.stderr(`zfs-advisor plan: ${file}: not a Pool (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})\n`); return EXIT.badInput; }
+    pool = parsed.data;
+  } else {
+    const { loadInventory, InventoryLoadError } = await import('../../gather/load.ts');
+    let inv: Inventory;
+    try {
+      inv = (await loadInventory({ snapshot: p.values.snapshot, demo: p.values.demo })).inventory;
+    } catch (err) {
+      if (err instanceof InventoryLoadError) { io.stderr(`zfs-advisor plan: ${err.message.split('\n')[0]}\n`); return EXIT.badInput; }
+      throw err;
+    }
+    const name = p.values.pool ?? (inv.pools.length === 1 ? inv.pools[0]!.name : undefined);
+    pool = inv.pools.find((x) => x.name === name);
+    if (!pool) return usage(io, `--pool: ${name ?? '(none given)'} not found (have: ${inv.pools.map((x) => x.name).join(', ') || 'no pools'})`);
+    datasets = inv.datasets.filter((d) => d.pool === pool!.name);
+    openzfs ??= inv.host.zfs.openzfs;
+  }
+  const wanted = p.values.datasets?.split(',').map((s) => s.trim()).filter(Boolean);
+  if (wanted) datasets = wanted.map((n) => datasets.find((d) => d.name === n) ?? { name: n, pool: pool!.name, type: 'filesystem', sync: null, recordsize: null, volblocksize: null, volsize: null, compression: null, compressratio: null, specialSmallBlocks: null, logbias: null, primarycache: null, dedup: null, usedBytes: null, availableBytes: null, referencedBytes: null, quotaBytes: null, mountpoint: null, properties: {} });
+  else datasets = datasets.filter((d) => d.type === 'filesystem');
+  const ssb = p.values['special-small-blocks'];
+  const threshold = ssb !== undefined ? parseHumanNumber(ssb) : undefined;
+  if (ssb !== undefined && (threshold === null || threshold === undefined)) return usage(io, '--special-small-blocks must be a size such as 16K');
+  const partitions = p.values.partition ? parsePartitions(p.values.partition) : undefined;
+  if (partitions === null) return usage(io, '--partition must look like slog:16G,special:40G');
+  const plan = planAddVdev({ kind, pool, devices, openzfs, datasets, specialSmallBlocks: threshold ?? undefined, partitions });
+  if (p.values.json) { io.stdout(`${JSON.stringify(plan, null, 2)}\n`); return EXIT.ok; }
+  const lines = [`Plan: add a ${kind === 'slog' ? 'SLOG' : 'special vdev'} to ${pool.name} (printed only: zfs-advisor never runs these)`, ''];
+  plan.steps.forEach((s, i) => lines.push(`${i + 1}. ${s.display}`, `   ${s.reversible === 'yes' ? 'reversible' : s.reversible === 'no' ? 'IRREVERSIBLE' : 'partly reversible'}: ${s.why}`));
+  if (plan.warnings.length) lines.push('', ...plan.warnings.map((w) => `! ${w}`));
+  lines.push('', 'Resulting zpool status (our model):', plan.preview);
+  io.stdout(lines.join('\n'));
+  return EXIT.ok;
+}
+
+const command: CliCommand = {
+  summary: 'Compare pool layouts for a set of disks, or plan adding a SLOG/special vdev (printed, never run).',
+  async run(args, io) {
+    const [sub, ...rest] = args;
+    try {
+      if (sub === 'layouts') return await layouts(rest, io);
+      if (sub === 'add-slog') return await addVdev('slog', rest, io);
+      if (sub === 'add-special') return await addVdev('special', rest, io);
+    } catch (err) {
+      if (err instanceof TypeError && 'code' in err && String((err as { code: unknown }).code).startsWith('ERR_PARSE_ARGS')) return usage(io, err.message);
+      if (err instanceof RangeError) return usage(io, err.message);
+      throw err;
+    }
+    return usage(io, sub ? `unknown subcommand "${sub}"` : 'a subcommand is required');
+  },
+};
+export default command;
