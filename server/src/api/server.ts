@@ -1,0 +1,150 @@
+/**
+ * Starts the HTTP server: opens the store, decides about the token (required off loopback),
+ * wires the services, adds the default host, starts the scheduler and listens.
+ * Errors come back as values (`{ok: false, message}`) so `serve` can print one line.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openStore } from '../store/db.ts';
+import { openSecretStore } from '../store/secrets.ts';
+import { runCommand } from '../exec/runner.ts';
+import { createApp, normaliseBasePath, type AppHandle } from './app.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { loadServices, type Services } from './services.ts';
+import { ensureToken, isLoopback } from './token.ts';
+import type { RemoteClients } from '../remote/clients.ts';
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  dataDir: string;
+  basePath?: string;
+  /** Built UI; default `ui/dist` of this checkout when it exists. */
+  uiDir?: string | null;
+  /** Force demo mode (true) or local mode (false); default: demo when `zpool` is not usable. */
+  demo?: boolean;
+  services?: Services;
+  remote?: RemoteClients;
+  /** Log sink (default stderr). */
+  logSink?: (line: string) => void;
+  /** Print lines meant for the person who started the server (URL, token once). */
+  announce?: (line: string) => void;
+  /** Run a first assessment of the default host in the background (default true). */
+  assessOnStart?: boolean;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  token: string | null;
+  tokenCreated: boolean;
+  demo: boolean;
+  handle: AppHandle;
+  logger: Logger;
+  close(): Promise<void>;
+}
+
+const ROOT = dirname(dirname(dirname(dirname(fileURLToPath(import.meta.url)))));
+export const DEFAULT_UI_DIR = join(ROOT, 'ui', 'dist');
+
+/** `/var/lib/zfs-advisor` for root when it can be used, else `~/.local/share/zfs-advisor`. */
+export function defaultDataDir(): string {
+  const system = '/var/lib/zfs-advisor';
+  if (process.getuid?.() === 0) {
+    try {
+      if (!existsSync(system)) mkdirSync(system, { recursive: true, mode: 0o700 });
+      accessSync(system, constants.W_OK);
+      return system;
+    } catch { /* fall through to the user directory */ }
+  }
+  return join(process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'zfs-advisor');
+}
+
+/** Whether this machine can list pools (otherwise the demo snapshot is shown, and said so). */
+export async function hasLocalZfs(): Promise<boolean> {
+  const r = await runCommand('zpool', ['list', '-H', '-o', 'name'], { timeoutMs: 10_000 });
+  return r.error === null && r.exitCode === 0;
+}
+
+export async function startServer(opts: ServeOptions): Promise<{ ok: true; server: RunningServer } | { ok: false; message: string }> {
+  let basePath: string;
+  try { basePath = normaliseBasePath(opts.basePath); } catch (err) { return { ok: false, message: (err as Error).message }; }
+
+  const opened = await openStore(opts.dataDir);
+  if (!opened.ok) return { ok: false, message: opened.error.message };
+  const store = opened.store;
+  const secrets = openSecretStore(opts.dataDir);
+
+  let token: string | null = null;
+  let tokenCreated = false;
+  if (!isLoopback(opts.host)) {
+    try {
+      const t = ensureToken(opts.dataDir);
+      token = t.token;
+      tokenCreated = t.created;
+    } catch (err) {
+      store.close();
+      return { ok: false, message: (err as Error).message };
+    }
+  }
+
+  const secretValues = () => {
+    try { return [...secrets.values(), ...(token ? [token] : [])]; } catch { return token ? [token] : []; }
+  };
+  const logger = createLogger({ sink: opts.logSink, secrets: secretValues });
+  const services = opts.services ?? (await loadServices({ store }));
+  for (const [name, why] of Object.entries(services.missing)) logger.warn('service unavailable', { service: name, why });
+  const demo = opts.demo ?? !(await hasLocalZfs());
+  const uiDir = opts.uiDir === undefined ? (existsSync(join(DEFAULT_UI_DIR, 'index.html')) ? DEFAULT_UI_DIR : null) : opts.uiDir;
+
+  const handle = createApp({ store, secrets, services, logger, remote: opts.remote, config: { basePath, token, uiDir, demo } });
+  const created = handle.ensureDefaultHost();
+  handle.scheduler.start();
+
+  const server: Server = createServer(handle.app);
+  server.requestTimeout = 120_000;
+  server.headersTimeout = 30_000;
+  const listening = await new Promise<{ ok: true } | { ok: false; message: string }>((resolve) => {
+    server.once('error', (err: NodeJS.ErrnoException) => resolve({ ok: false, message: `cannot listen on ${opts.host}:${opts.port}: ${err.code ?? err.message}` }));
+    server.listen(opts.port, opts.host, () => resolve({ ok: true }));
+  });
+  if (!listening.ok) {
+    handle.close();
+    store.close();
+    return listening;
+  }
+  const port = (server.address() as AddressInfo).port;
+  const hostForUrl = opts.host.includes(':') ? `[${opts.host}]` : opts.host === '0.0.0.0' ? '127.0.0.1' : opts.host;
+  const url = `http://${hostForUrl}:${port}${basePath === '/' ? '/' : `${basePath}/`}`;
+  logger.info('listening', { url, demo, auth: token !== null });
+
+  if (created && opts.assessOnStart !== false && services.assess && services.loadInventory) {
+    handle.runAssessment(created.id, 'startup').catch((err: unknown) => logger.warn('first assessment failed', { error: err instanceof Error ? err.message : String(err) }));
+  }
+
+  const announce = opts.announce ?? (() => {});
+  announce(`ZFS Advisor is running at ${url}`);
+  if (demo) announce('This machine has no usable ZFS: showing the bundled DEMO snapshot (labelled as demo everywhere).');
+  if (token && tokenCreated) announce(`API token (shown once, stored 0600 in ${join(opts.dataDir, 'api-token')}): ${token}`);
+  else if (token) announce(`Listening off loopback: requests need the token stored in ${join(opts.dataDir, 'api-token')}.`);
+
+  return {
+    ok: true,
+    server: {
+      url, port, token, tokenCreated, demo, handle, logger,
+      close: () =>
+        new Promise<void>((resolve) => {
+          handle.close();
+          server.closeAllConnections();
+          server.close(() => {
+            store.close();
+            resolve();
+          });
+        }),
+    },
+  };
+}

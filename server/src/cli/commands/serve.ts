@@ -1,0 +1,71 @@
+/**
+ * `zfs-advisor serve [--host 127.0.0.1] [--port 8080] [--data-dir DIR] [--base-path /prefix] [--demo]`
+ * Runs the API + UI until SIGINT/SIGTERM. Binding off loopback requires the bearer token, which
+ * is generated on first start and printed once.
+ */
+import { parseArgs } from 'node:util';
+import type { CliCommand, CliIO } from '../command.ts';
+import { EXIT } from '../command.ts';
+import { defaultDataDir, startServer } from '../../api/server.ts';
+
+export interface ServeDefaults {
+  host: string;
+  port: number;
+}
+
+export async function runServe(args: string[], io: CliIO, defaults: ServeDefaults = { host: '127.0.0.1', port: 8080 }): Promise<number> {
+  let values: { host?: string; port?: string; 'data-dir'?: string; 'base-path'?: string; demo?: boolean; help?: boolean };
+  try {
+    values = parseArgs({
+      args,
+      options: {
+        host: { type: 'string' }, port: { type: 'string' }, 'data-dir': { type: 'string' }, 'base-path': { type: 'string' },
+        demo: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (err) {
+    io.stderr(`zfs-advisor serve: ${(err as Error).message}\n`);
+    return EXIT.usage;
+  }
+  if (values.help) {
+    io.stderr('usage: zfs-advisor serve [--host 127.0.0.1] [--port 8080] [--data-dir DIR] [--base-path /prefix] [--demo]\n');
+    return EXIT.ok;
+  }
+  const port = values.port === undefined ? defaults.port : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    io.stderr(`zfs-advisor serve: --port must be 0..65535, got "${values.port}"\n`);
+    return EXIT.usage;
+  }
+  const started = await startServer({
+    host: values.host ?? defaults.host,
+    port,
+    dataDir: values['data-dir'] ?? defaultDataDir(),
+    basePath: values['base-path'],
+    demo: values.demo ? true : undefined,
+    announce: (line) => io.stdout(`${line}\n`),
+  });
+  if (!started.ok) {
+    io.stderr(`zfs-advisor serve: ${started.message}\n`);
+    return EXIT.failure;
+  }
+  const server = started.server;
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      server.logger.info('shutting down');
+      void server.close().then(resolve);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  return EXIT.ok;
+}
+
+const serve: CliCommand = {
+  summary: 'Run the web UI and API (127.0.0.1:8080 by default; a token is required off loopback)',
+  run: (args, io) => runServe(args, io),
+};
+export default serve;
