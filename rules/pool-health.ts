@@ -84,17 +84,19 @@ export default defineRule({
     category: 'health',
     defaultSeverity: 'warning',
     requiredArtifacts: ['Pools'],
-    optionalArtifacts: ['Drives'],
+    optionalArtifacts: ['Drives', 'Capture'],
     description:
       'Reads `zpool status` the way an administrator should every day: devices that are faulted, unavailable, offline or removed (also in log, cache and special vdevs), read/write/checksum errors, permanent data errors, a resilver in progress, and scrubs older than 35 days. Learn more: zpool-status(8) and zpoolconcepts(7) "Device Failure and Recovery".',
     citations: [...CITES, fact('A25')],
     appliesTo: { minVersion: null, maxVersion: null },
   },
-  check({ Pools, Drives }) {
+  check({ Pools, Drives, Capture }) {
     if (Pools.length === 0) return notApplicable('No pools.');
     const drives = Drives ?? [];
-    // Scrub age needs "now": the one impure input, read once per check.
-    const now = Date.now();
+    // Scrub age is judged at the moment the evidence was captured (a snapshot read a year later
+    // must not suddenly report stale scrubs); without a capture time the age is not judged.
+    const capturedMs = Capture ? Date.parse(Capture.capturedAt) : Number.NaN;
+    const now = Number.isNaN(capturedMs) ? null : capturedMs;
     const findings: FindingDraft[] = [];
     for (const pool of Pools) {
       const state = pool.state?.toUpperCase() ?? null;
@@ -164,7 +166,7 @@ export default defineRule({
         });
       }
       const scrubbedAt = scan?.kind === 'scrub' && scan.state !== 'in-progress' ? scan.endedAt ?? scan.startedAt : null;
-      const ageDays = scrubbedAt ? (now - Date.parse(scrubbedAt)) / DAY_MS : null;
+      const ageDays = scrubbedAt && now !== null ? (now - Date.parse(scrubbedAt)) / DAY_MS : null;
       const never = scan?.kind === 'none';
       // Scrub age matters for a working pool; on a degraded or faulted one the device findings come first.
       const working = state === null || state === 'ONLINE';

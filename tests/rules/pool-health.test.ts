@@ -7,11 +7,16 @@ import { statusPools } from '../fixtures/rules/layout-load.ts';
 const daysAgo = (d: number) => new Date(Date.now() - d * 86_400_000).toISOString();
 const mirrors = statusPools('layout-jc-linux-wwn-mirrors-status.txt');
 const freshlyScrubbed = mirrors.map((p) => ({ ...p, scan: { ...p.scan!, endedAt: daysAgo(3) } }));
+// Scrub age is judged at capture time, never against the clock.
+const capturedNow = { kind: 'local' as const, capturedAt: new Date().toISOString(), demo: false };
+const capturedDayAfterScrub = { kind: 'snapshot' as const, capturedAt: new Date(Date.parse(mirrors[0]!.scan!.endedAt!) + 86_400_000).toISOString(), demo: false };
 
 ruleTester(rule, {
   valid: [
-    { name: 'real wwn mirrors scrubbed 3 days ago', artifacts: { Pools: freshlyScrubbed } },
-    { name: 'scrub 34 days ago', artifacts: { Pools: mirrors.map((p) => ({ ...p, scan: { ...p.scan!, endedAt: daysAgo(34) } })) } },
+    { name: 'real wwn mirrors scrubbed 3 days ago', artifacts: { Pools: freshlyScrubbed, Capture: capturedNow } },
+    { name: 'a 2023 snapshot captured the day after its scrub: not overdue at capture time', artifacts: { Pools: mirrors, Capture: capturedDayAfterScrub } },
+    { name: 'no capture time: scrub age is not judged', artifacts: { Pools: mirrors } },
+    { name: 'scrub 34 days ago', artifacts: { Pools: mirrors.map((p) => ({ ...p, scan: { ...p.scan!, endedAt: daysAgo(34) } })), Capture: capturedNow } },
     { name: 'no pools', artifacts: { Pools: [] }, status: 'not-applicable' },
   ],
   invalid: [
@@ -54,7 +59,7 @@ ruleTester(rule, {
     },
     {
       name: 'real wwn mirrors last scrubbed on 2023-02-12: overdue',
-      artifacts: { Pools: mirrors },
+      artifacts: { Pools: mirrors, Capture: capturedNow },
       findings: [{ severity: 'suggestion', subjectId: 'pool1', mentions: ['last scrubbed'], check: (f) => expect(Number(f.evidence[1]!.value)).toBeGreaterThan(900) }],
     },
   ],

@@ -3,10 +3,14 @@
  * contract). A rule declares the names it needs; the engine hands it only those.
  */
 import { z } from 'zod';
-import { ArcStats, Dataset, Drive, Host, Pool, ZilStats, type Inventory } from './inventory.ts';
+import { ArcStats, Dataset, Drive, Host, InventorySource, Pool, ZilStats, type Inventory } from './inventory.ts';
 import { BenchmarkSummary, SizeHistogram, WorkloadFingerprint } from './workload.ts';
 
+/** When and from where the evidence was read: rules judge ages ("last scrub 40 days ago") against this, not the clock. */
+export const Capture = InventorySource.pick({ kind: true, capturedAt: true, demo: true });
+
 export const ArtifactSchemas = {
+  Capture,
   Host,
   Pools: z.array(Pool),
   Datasets: z.array(Dataset),
@@ -27,6 +31,7 @@ export type Artifacts = Partial<ArtifactMap>;
 
 /** How a person gets each artifact, for `needs-artifact` results. */
 export const HOW_TO_GET: Record<ArtifactName, string> = {
+  Capture: 'Comes with every inventory (its capture time); pass the inventory, not loose artifacts.',
   Host: 'Run `zfs-advisor capture DIR` on the host (reads `zfs version`, `uname -a`).',
   Pools: 'Needs `zpool status -v -P` and `zpool list -v` output: run on the host or capture a snapshot.',
   Datasets: 'Needs `zfs get -H -p all` output (the Proxmox API does not provide dataset properties).',
@@ -40,7 +45,9 @@ export const HOW_TO_GET: Record<ArtifactName, string> = {
 
 /** The artifacts an inventory provides (a null section is a missing artifact). */
 export function artifactsFromInventory(inv: Inventory): Artifacts {
-  const a: Artifacts = { Host: inv.host, Pools: inv.pools, Datasets: inv.datasets, Drives: inv.drives };
+  const a: Artifacts = {
+    Capture: { kind: inv.source.kind, capturedAt: inv.source.capturedAt, demo: inv.source.demo },
+    Host: inv.host, Pools: inv.pools, Datasets: inv.datasets, Drives: inv.drives };
   if (inv.zil) a.ZilStats = inv.zil;
   if (inv.arc) a.ArcStats = inv.arc;
   // An inventory whose gaps say a section could not be read does not provide it.

@@ -1,0 +1,126 @@
+/**
+ * Live on zfs-fuse (real ZFS in userspace; harness tests/support/zfs-fuse.ts): every profile on a
+ * temporary child dataset, which is destroyed afterwards; zfs-fuse has no `sync` property, so the
+ * fio fallback is used and said so; nearly full and degraded pools are refused; kill -9 of the CLI
+ * leaves no dataset behind.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startZfsFuse, zfsFuseAvailable, type ZfsFuseHandle } from '../support/zfs-fuse.ts';
+import { PROFILES } from '../../server/src/bench/profiles.ts';
+import { beforeAfter, dryRun, startBenchmark } from '../../server/src/bench/run.ts';
+import { fioAvailable, fioProcessesFor, freshStore, req } from './support.ts';
+import { benchAndKill } from './crash.ts';
+
+const live = zfsFuseAvailable() && fioAvailable();
+let zf: ZfsFuseHandle;
+
+beforeAll(async () => {
+  if (!live) return;
+  zf = await startZfsFuse();
+  await zf.createPool('bx_mirror', ['mirror', await zf.fileVdev('bxm1'), await zf.fileVdev('bxm2')]);
+}, 600_000);
+afterAll(async () => { await zf?.stop(); }, 120_000);
+
+async function benchDatasets(): Promise<string[]> {
+  const r = await zf.run('zfs', ['list', '-H', '-o', 'name']);
+  return r.stdout.split('\n').filter((n) => n.includes('zfs-advisor-bench-'));
+}
+
+describe('benchmarks on zfs-fuse datasets', () => {
+  it.runIf(live)('each profile runs on a temporary dataset that is destroyed afterwards', async () => {
+    const s = await freshStore();
+    try {
+      for (const p of PROFILES) {
+        const run = await startBenchmark(req({ profile: p.id, target: { kind: 'dataset', pool: 'bx_mirror' } }), { db: s.db });
+        const x = run.summary;
+        expect(x.status, `${p.id}: ${run.message}`).toBe('completed');
+        expect(x.target).toMatch(/^bx_mirror\/zfs-advisor-bench-[0-9a-f]{12}$/);
+        expect(x.pool).toBe('bx_mirror');
+        expect(x.writeIops + x.readIops, p.id).toBeGreaterThan(0);
+        expect(x.topologyFingerprint).toMatch(/^[0-9a-f]{16}$/);
+        // zfs-fuse has no sync property: the fio fallback, and the result says so.
+        expect(x.syncMode).toBe(p.sync ? (p.iodepth === 1 ? 'fio-fsync' : 'fio-sync') : 'async');
+        if (p.sync) expect(x.notes.join(' ')).toMatch(/sync property cannot be set on this platform/);
+        expect(run.detail.datasetProperties).toMatchObject({ primarycache: 'metadata', compression: 'off', recordsize: '131072' });
+        expect(run.detail.poolLatency.available).toBe(false);
+        expect(run.detail.poolLatency.note).toMatch(/zpool iostat -l/);
+        expect(await benchDatasets(), p.id).toEqual([]);
+      }
+      const ba = beforeAfter(s.db, 'bx_mirror', 'sync-write-4k-qd1');
+      expect(ba.groups).toHaveLength(1);
+      expect(ba.after?.profile).toBe('sync-write-4k-qd1');
+      expect(ba.before).toBeNull(); // one topology so far
+    } finally { s.close(); }
+  }, 300_000);
+
+  it.runIf(live)('before/after: a run after adding a log vdev lands in a new topology group', async () => {
+    const s = await freshStore();
+    try {
+      await zf.createPool('bx_ba', [await zf.fileVdev('bxba1')]);
+      const a = await startBenchmark(req({ profile: 'sync-write-4k-qd1', target: { kind: 'dataset', pool: 'bx_ba' } }), { db: s.db });
+      await zf.must('zpool', ['add', 'bx_ba', 'log', await zf.fileVdev('bxbalog')]);
+      const b = await startBenchmark(req({ profile: 'sync-write-4k-qd1', target: { kind: 'dataset', pool: 'bx_ba' } }), { db: s.db });
+      expect([a.summary.status, b.summary.status]).toEqual(['completed', 'completed']);
+      expect(b.summary.topologyFingerprint).not.toBe(a.summary.topologyFingerprint);
+      const ba = beforeAfter(s.db, 'bx_ba', 'sync-write-4k-qd1');
+      expect(ba.before?.id).toBe(a.summary.id);
+      expect(ba.after?.id).toBe(b.summary.id);
+      expect(ba.ratios?.writeIops).toBeCloseTo(b.summary.writeIops / a.summary.writeIops, 6);
+    } finally { s.close(); await zf.destroyPool('bx_ba'); }
+  }, 120_000);
+
+  it.runIf(live)('refuses a nearly full pool (free space below 3× the size, or above 80 % during the test)', async () => {
+    await zf.createPool('bx_full', [await zf.fileVdev('bxf1')]);
+    try {
+      const big = await dryRun(req({ profile: 'seq-write-1m', target: { kind: 'dataset', pool: 'bx_full' }, sizeBytes: 48 * 1024 * 1024 }));
+      expect(big.guards.filter((g) => !g.ok).map((g) => g.id)).toContain('free-space');
+      // Fill the pool with incompressible data, then even a small test would push it past 80 %.
+      const mp = (await zf.must('zfs', ['get', '-H', '-o', 'value', 'mountpoint', 'bx_full'])).stdout.trim();
+      for (let i = 0; i < 6; i++) writeFileSync(join(mp, `fill${i}`), randomBytes(16 * 1024 * 1024));
+      await new Promise((r) => setTimeout(r, 6000));
+      const small = await dryRun(req({ profile: 'seq-write-1m', target: { kind: 'dataset', pool: 'bx_full' }, sizeBytes: 4 * 1024 * 1024 }));
+      const refused = small.guards.filter((g) => !g.ok);
+      expect(refused.map((g) => g.id)).toContain('pool-fill');
+      expect(refused.find((g) => g.id === 'pool-fill')?.message).toMatch(/must stay below 80 %/);
+    } finally { await zf.destroyPool('bx_full'); }
+  }, 120_000);
+
+  it.runIf(live)('refuses a degraded pool', async () => {
+    const m2 = await zf.fileVdev('bxd2');
+    await zf.createPool('bx_deg', ['mirror', await zf.fileVdev('bxd1'), m2]);
+    try {
+      await zf.offline('bx_deg', m2);
+      const s = await freshStore();
+      try {
+        const run = await startBenchmark(req({ profile: 'rand-read-4k', target: { kind: 'dataset', pool: 'bx_deg' } }), { db: s.db });
+        expect(run.summary.status).toBe('refused');
+        expect(run.message).toMatch(/pool bx_deg is DEGRADED/);
+        expect(await benchDatasets()).toEqual([]);
+      } finally { s.close(); }
+    } finally { await zf.destroyPool('bx_deg'); }
+  }, 120_000);
+
+  it.runIf(live)('refuses a pool that does not exist', async () => {
+    const dr = await dryRun(req({ profile: 'rand-read-4k', target: { kind: 'dataset', pool: 'bx_nosuch' } }));
+    expect(dr.wouldRun).toBe(false);
+    expect(dr.guards.find((g) => g.id === 'pool')?.message).toMatch(/pool "bx_nosuch" not found/);
+  });
+
+  it.runIf(live)('kill -9 of the CLI mid-run leaves no dataset and no fio behind (repeated)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'zfs-advisor-bench-crash-zf-'));
+    const seen = new Set<string>();
+    for (const phase of ['run', 'layout', 'prepare']) {
+      const out = await benchAndKill(['sync-write-4k-qd16', '--pool', 'bx_mirror', '--size', '8M', '--runtime', '30'], dataDir, phase);
+      expect(out.killedInPhase).toBe(phase);
+      expect(await benchDatasets(), phase).toEqual([]);
+      expect(fioProcessesFor('zfs-advisor-bench-')).toEqual([]);
+      const fresh = out.history.filter((r) => !seen.has(r.id));
+      expect(fresh.map((r) => r.status)).toEqual(['aborted']);
+      for (const r of out.history) seen.add(r.id);
+    }
+  }, 240_000);
+});

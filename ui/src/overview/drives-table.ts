@@ -1,0 +1,122 @@
+/**
+ * The drives table: one row per drive with its role in a pool ("tank · log · mirror-1") or
+ * "unused", plus sorting and filtering. Roles come from the vdev tree: a leaf's `driveId`, or
+ * failing that its name matched against the drive's known paths.
+ */
+import type { Drive, Pool, VdevClass, VdevNode } from '../../../server/src/model/inventory.ts';
+
+export interface DriveRole {
+  pool: string;
+  cls: VdevClass;
+  vdev: string;
+}
+
+export interface DriveRow {
+  drive: Drive;
+  name: string;
+  kind: 'HDD' | 'SSD' | 'NVMe' | 'file' | 'unknown';
+  optane: boolean;
+  roles: DriveRole[];
+  roleText: string;
+  health: 'passed' | 'FAILED' | 'unknown';
+}
+
+const base = (p: string) => p.replace(/^.*\//, '').replace(/-part\d+$|p\d+$|(?<=^sd[a-z]+)\d+$/, '');
+
+function leafMatches(leaf: VdevNode, d: Drive): boolean {
+  if (leaf.driveId) return leaf.driveId === d.id;
+  const n = base(leaf.name);
+  return [d.devPath, d.byIdPath, ...d.aliases].some((p) => p !== null && base(p) === n);
+}
+
+/** Every leaf under `v` with the top-level vdev's name it belongs to. */
+function leaves(v: VdevNode, top: string): { leaf: VdevNode; top: string }[] {
+  if (v.children.length === 0) return [{ leaf: v, top }];
+  return v.children.flatMap((c) => leaves(c, top));
+}
+
+export function rolesOf(d: Drive, pools: readonly Pool[]): DriveRole[] {
+  const out: DriveRole[] = [];
+  for (const p of pools) {
+    for (const top of p.vdevs) {
+      for (const { leaf } of leaves(top, top.name)) {
+        if (leafMatches(leaf, d)) out.push({ pool: p.name, cls: top.class, vdev: top.children.length ? top.name : top.class });
+      }
+    }
+  }
+  return out;
+}
+
+export function kindOf(d: Drive): DriveRow['kind'] {
+  switch (d.media) {
+    case 'hdd': return 'HDD';
+    case 'ssd': return 'SSD';
+    case 'nvme': return 'NVMe';
+    case 'file': return 'file';
+    default: return 'unknown';
+  }
+}
+
+export function driveRows(drives: readonly Drive[], pools: readonly Pool[]): DriveRow[] {
+  return drives.map((d) => {
+    const roles = rolesOf(d, pools);
+    return {
+      drive: d,
+      name: d.byIdPath?.replace(/^\/dev\/disk\/by-id\//, '') ?? d.devPath ?? d.id,
+      kind: kindOf(d),
+      optane: d.optane !== null,
+      roles,
+      roleText: roles.length === 0 ? 'unused' : roles.map((r) => `${r.pool} · ${r.cls}${r.vdev !== r.cls ? ` · ${r.vdev}` : ''}`).join(', '),
+      health: d.smartPassed === null ? 'unknown' : d.smartPassed ? 'passed' : 'FAILED',
+    };
+  });
+}
+
+export type DriveSortKey = 'name' | 'model' | 'kind' | 'size' | 'health' | 'wear' | 'temp' | 'role';
+
+const HEALTH_RANK = { FAILED: 0, unknown: 1, passed: 2 } as const;
+
+function sortValue(r: DriveRow, key: DriveSortKey): string | number | null {
+  switch (key) {
+    case 'name': return r.name;
+    case 'model': return r.drive.model;
+    case 'kind': return r.kind;
+    case 'size': return r.drive.sizeBytes;
+    case 'health': return HEALTH_RANK[r.health];
+    case 'wear': return r.drive.wearPct;
+    case 'temp': return r.drive.temperatureC;
+    case 'role': return r.roleText;
+  }
+}
+
+/** Stable sort; unknown values (null) always go last whichever the direction. */
+export function sortRows(rows: readonly DriveRow[], key: DriveSortKey, dir: 'asc' | 'desc'): DriveRow[] {
+  const sign = dir === 'asc' ? 1 : -1;
+  return rows
+    .map((r, i) => ({ r, i, v: sortValue(r, key) }))
+    .sort((a, b) => {
+      if (a.v === null || b.v === null) return a.v === b.v ? a.i - b.i : a.v === null ? 1 : -1;
+      const c = typeof a.v === 'number' && typeof b.v === 'number' ? a.v - b.v : String(a.v).localeCompare(String(b.v), undefined, { numeric: true });
+      return c !== 0 ? sign * c : a.i - b.i;
+    })
+    .map((x) => x.r);
+}
+
+export interface DriveFilter {
+  text: string;
+  kind: DriveRow['kind'] | 'all';
+  /** 'unused' = in no pool; 'in-pool' = in at least one. */
+  use: 'all' | 'unused' | 'in-pool';
+}
+
+export function filterRows(rows: readonly DriveRow[], f: DriveFilter): DriveRow[] {
+  const t = f.text.trim().toLowerCase();
+  return rows.filter((r) => {
+    if (f.kind !== 'all' && r.kind !== f.kind) return false;
+    if (f.use === 'unused' && r.roles.length > 0) return false;
+    if (f.use === 'in-pool' && r.roles.length === 0) return false;
+    if (!t) return true;
+    const hay = [r.name, r.drive.model, r.drive.serial, r.drive.devPath, r.roleText, r.optane ? 'optane' : null].filter(Boolean).join(' ').toLowerCase();
+    return hay.includes(t);
+  });
+}
