@@ -9,6 +9,11 @@ import { collectLocal } from '../../server/src/gather/collect-local.ts';
 import type { Inventory, VdevNode } from '../../server/src/model/inventory.ts';
 import { Inventory as InventorySchema } from '../../server/src/model/inventory.ts';
 import type { RawSet } from '../../server/src/snapshot/raw-set.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadSnapshotInventory } from '../../server/src/gather/load.ts';
+import { writeSnapshot } from '../../server/src/snapshot/directory.ts';
 import { startZfsFuse, zfsFuseAvailable, type ZfsFuseHandle } from '../support/zfs-fuse.ts';
 
 const live = zfsFuseAvailable();
@@ -104,5 +109,16 @@ describe('inventory of a live zfs-fuse host', () => {
     const all = inv.pools.filter((p) => p.name.startsWith('hx_')).flatMap((p) => p.vdevs.flatMap(leaves));
     expect(all.length).toBe(2 + 2 + 3 + 4 + 5 + 2 + 2 + 1 + 1);
     expect(all.every((n) => n.driveId === null)).toBe(true);
+  });
+
+  it.runIf(live)('a snapshot of this host rebuilds the same inventory anywhere', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zfs-advisor-live-snap-'));
+    try {
+      await writeSnapshot(dir, raw, { capturedAt: inv.source.capturedAt, hostname: inv.host.hostname, platform: 'linux', versions: {}, demo: false, label: 'live', redaction: { applied: false, poolNames: false } });
+      const again = (await loadSnapshotInventory(dir)).inventory;
+      expect({ ...again, source: null }).toEqual({ ...inv, source: null });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

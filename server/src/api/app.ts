@@ -274,6 +274,8 @@ export function createApp(deps: AppDeps) {
     const h = getHost(params.hostId);
     requireLocal(h);
     const { runs } = requireBench();
+    const cap = settings.get().benchmark.maxRuntimeSeconds;
+    if (body.runtimeS > cap) throw new HttpError('bad-request', `runtimeS ${body.runtimeS} is above the configured cap of ${cap} s (settings.benchmark.maxRuntimeSeconds)`);
     const client = req.socket.remoteAddress ?? 'unknown';
     if (!benchLimiter.hit(client)) {
       res.setHeader('Retry-After', String(benchLimiter.retryAfterSeconds(client)));
@@ -325,7 +327,7 @@ export function createApp(deps: AppDeps) {
   });
   bindRoute(api, routes.benchBeforeAfter, ({ params, query }) => {
     getHost(params.hostId);
-    return { pool: query.pool, profile: query.profile, ...requireBench().bench.beforeAfter(query.pool, query.profile) };
+    return requireBench().bench.beforeAfter(query.pool, query.profile);
   });
 
   // ---- reports

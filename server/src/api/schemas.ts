@@ -9,6 +9,8 @@ import { z } from 'zod';
 import { Assessment, Finding, Severity } from '../model/finding.ts';
 import { Inventory } from '../model/inventory.ts';
 import { BenchmarkSummary } from '../model/workload.ts';
+import { Profile } from '../bench/profiles.ts';
+import { BenchRequest as RunnerBenchRequest, GuardVerdict as RunnerGuardVerdict, ProgressEvent } from '../bench/types.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Errors
@@ -278,42 +280,22 @@ export type SettingsPatch = z.infer<typeof SettingsPatch>;
 // ---------------------------------------------------------------------------------------------
 // Benchmarks (the runner is `server/src/bench/run.ts`; these are its HTTP shapes)
 
-const SafeName = z
-  .string()
-  .min(1)
-  .max(255)
-  .refine((s) => !s.startsWith('-') && !/[\u0000-\u001f\u007f]/.test(s) && !s.split('/').includes('..'), 'no leading "-", control characters or ".."');
-
-export const BenchTarget = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('pool'), pool: SafeName }).strict(),
-  z.object({ kind: z.literal('path'), path: SafeName.refine((s) => s.startsWith('/'), 'an absolute path') }).strict(),
-  z.object({ kind: z.literal('device'), device: SafeName, confirmSerial: z.string().min(1).max(128) }).strict(),
-]);
-
-export const BenchRequest = z
-  .object({
-    profile: z.string().regex(/^[a-z0-9-]{1,64}$/),
-    target: BenchTarget,
-    sizeBytes: z.number().int().min(1024 * 1024).max(1024 ** 4).optional(),
-    runtimeSeconds: z.number().int().min(1).max(3600).optional(),
-  })
-  .strict();
+/** The runner's own request schema (profile, target {dataset|path|device}, size, runtime, caps). */
+export const BenchRequest = RunnerBenchRequest;
 export type BenchRequest = z.infer<typeof BenchRequest>;
 
-export const GuardVerdict = z.looseObject({ id: z.string(), ok: z.boolean(), message: z.string() });
-export const DryRunView = z.looseObject({
-  commands: z.array(z.unknown()),
+export const GuardVerdict = RunnerGuardVerdict;
+export const DryRunView = z.object({
+  profile: Profile,
+  syncMode: z.string(),
+  /** argv arrays, in order; `<id>` stands for the run id chosen at start. */
+  commands: z.array(z.array(z.string())),
   guards: z.array(GuardVerdict),
+  wouldRun: z.boolean(),
 });
 export type DryRunView = z.infer<typeof DryRunView>;
 
-export const BenchProgress = z.looseObject({
-  phase: z.string(),
-  pct: z.number(),
-  iops: z.number().nullable(),
-  latencyUs: z.number().nullable(),
-  elapsedS: z.number(),
-});
+export const BenchProgress = ProgressEvent;
 export type BenchProgress = z.infer<typeof BenchProgress>;
 
 export const BenchRunStatus = z.enum(['running', 'completed', 'aborted', 'failed', 'refused', 'canceled']);
@@ -330,14 +312,17 @@ export const BenchRunView = z.object({
 export type BenchRunView = z.infer<typeof BenchRunView>;
 
 export const BenchRunParams = z.object({ runId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
+export const BenchHistoryItem = BenchmarkSummary;
 export const BenchHistoryQuery = z.object({ pool: z.string().max(256).optional(), profile: z.string().max(64).optional() });
 export const BeforeAfterView = z.object({
   pool: z.string(),
   profile: z.string(),
+  /** One group per pool topology, oldest first; each with its runs, newest first. */
+  groups: z.array(z.object({ topologyFingerprint: z.string().nullable(), firstAt: IsoTime, lastAt: IsoTime, runs: z.array(BenchmarkSummary) })),
+  /** Newest run of the previous topology and of the current one. */
   before: BenchmarkSummary.nullable(),
   after: BenchmarkSummary.nullable(),
-  /** Topology changed between the two runs (a SLOG or special vdev added, …). */
-  topologyChanged: z.boolean(),
+  ratios: z.object({ writeIops: z.number().nullable(), readIops: z.number().nullable(), writeP99: z.number().nullable() }).nullable(),
 });
 export type BeforeAfterView = z.infer<typeof BeforeAfterView>;
 

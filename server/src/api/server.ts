@@ -96,9 +96,13 @@ export async function startServer(opts: ServeOptions): Promise<{ ok: true; serve
     try { return [...secrets.values(), ...(token ? [token] : [])]; } catch { return token ? [token] : []; }
   };
   const logger = createLogger({ sink: opts.logSink, secrets: secretValues });
-  const services = opts.services ?? (await loadServices({ store }));
+  const services = opts.services ?? (await loadServices({ db: store.db }));
   for (const [name, why] of Object.entries(services.missing)) logger.warn('service unavailable', { service: name, why });
   const demo = opts.demo ?? !(await hasLocalZfs());
+  if (services.bench) {
+    // A benchmark that was running when the process died leaves a dataset or files: remove them now.
+    await services.bench.recover().catch((err: unknown) => logger.warn('benchmark recovery failed', { error: err instanceof Error ? err.message : String(err) }));
+  }
   const uiDir = opts.uiDir === undefined ? (existsSync(join(DEFAULT_UI_DIR, 'index.html')) ? DEFAULT_UI_DIR : null) : opts.uiDir;
 
   const handle = createApp({ store, secrets, services, logger, remote: opts.remote, config: { basePath, token, uiDir, demo } });

@@ -15,7 +15,9 @@ import type { Inventory } from '../model/inventory.ts';
 import type { Artifacts } from '../model/artifacts.ts';
 import type { BenchmarkSummary } from '../model/workload.ts';
 import type { Profile } from '../bench/profiles.ts';
-import type { BenchRequest, ReportFormat } from './schemas.ts';
+import type { Database } from 'better-sqlite3';
+import * as bench from '../bench/run.ts';
+import type { BeforeAfterView, BenchProgress, BenchRequest, DryRunView, ReportFormat } from './schemas.ts';
 
 export interface LoadedInventory {
   inventory: Inventory;
@@ -28,22 +30,15 @@ export interface AssessOutcome {
   optane: unknown;
 }
 
-export interface BenchProgressEvent {
-  phase: string;
-  pct: number;
-  iops: number | null;
-  latencyUs: number | null;
-  elapsedS: number;
-  [k: string]: unknown;
-}
-
 export interface BenchService {
   listProfiles(): readonly Profile[];
-  dryRun(request: BenchRequest): Promise<{ commands: unknown[]; guards: { id: string; ok: boolean; message: string }[] }>;
+  dryRun(request: BenchRequest): Promise<DryRunView>;
   /** Resolves when the run ends (completed, refused, failed or aborted by `signal`). */
-  start(request: BenchRequest, hooks: { onProgress(e: BenchProgressEvent): void; signal: AbortSignal }): Promise<{ summary: BenchmarkSummary | null; status: string; message: string | null }>;
+  start(request: BenchRequest, hooks: { onProgress(e: BenchProgress): void; signal: AbortSignal }): Promise<{ summary: BenchmarkSummary | null; status: string; message: string | null }>;
   history(filter: { pool?: string; profile?: string }): BenchmarkSummary[];
-  beforeAfter(pool: string, profile: string): { before: BenchmarkSummary | null; after: BenchmarkSummary | null; topologyChanged: boolean };
+  beforeAfter(pool: string, profile: string): BeforeAfterView;
+  /** Cleans up after a run that crashed (called at server start). */
+  recover(): Promise<void>;
 }
 
 export interface ReportInput {
@@ -90,10 +85,10 @@ function fn(mod: Record<string, unknown>, name: string): AnyFn | null {
 }
 
 /**
- * Loads the real implementations. `benchStore` is passed to the bench runner (it keeps its runs
- * and lock in the same database).
+ * Loads the real implementations. The bench runner keeps its runs, lock and journal in the same
+ * database (its migration 0002).
  */
-export async function loadServices(benchContext: { store: unknown }): Promise<Services> {
+export async function loadServices(benchContext: { db: Database }): Promise<Services> {
   const missing: Record<string, string> = {};
   const services: Services = { loadInventory: null, assess: null, bench: null, renderReport: null, missing };
 
@@ -114,36 +109,22 @@ export async function loadServices(benchContext: { store: unknown }): Promise<Se
     services.renderReport = fn(report.mod, 'renderReport') as unknown as NonNullable<Services['renderReport']>;
   } else missing.renderReport = 'error' in report ? report.error : 'report/render.ts has no renderReport()';
 
-  const bench = await importOptional('bench/run.ts');
-  if ('mod' in bench) {
-    const adapted = adaptBench(bench.mod, benchContext.store);
-    if (typeof adapted === 'string') missing.bench = adapted;
-    else services.bench = adapted;
-  } else missing.bench = bench.error;
+  services.bench = benchService(benchContext.db);
 
   return services;
 }
 
-/**
- * Adapts `server/src/bench/run.ts` (`listProfiles`, `dryRun`, `startBenchmark`, `history`,
- * `beforeAfter`) to `BenchService`. Returns why when an export is missing.
- */
-function adaptBench(mod: Record<string, unknown>, store: unknown): BenchService | string {
-  const need = ['listProfiles', 'dryRun', 'startBenchmark', 'history', 'beforeAfter'];
-  const absent = need.filter((n) => !fn(mod, n));
-  if (absent.length) return `bench/run.ts lacks ${absent.join(', ')}`;
-  const call = (name: string, ...args: unknown[]): unknown => (mod[name] as (...a: unknown[]) => unknown)(...args);
+/** The guarded benchmark runner (`server/src/bench/run.ts`) on the server's database. */
+export function benchService(db: Database): BenchService {
   return {
-    listProfiles: () => call('listProfiles') as readonly Profile[],
-    dryRun: async (req) => (await call('dryRun', req, { store })) as Awaited<ReturnType<BenchService['dryRun']>>,
+    listProfiles: () => bench.listProfiles(),
+    dryRun: (req) => bench.dryRun(req, { db }),
     start: async (req, hooks) => {
-      const run = (await call('startBenchmark', req, { store, onProgress: hooks.onProgress, signal: hooks.signal })) as Record<string, unknown>;
-      const summary = (run.summary ?? null) as BenchmarkSummary | null;
-      const status = typeof run.status === 'string' ? run.status : summary?.status ?? 'completed';
-      const message = typeof run.message === 'string' ? run.message : null;
-      return { summary, status, message };
+      const run = await bench.startBenchmark(req, { db, onProgress: hooks.onProgress, signal: hooks.signal });
+      return { summary: run.summary, status: run.summary.status, message: run.message };
     },
-    history: (filter) => call('history', store, filter) as BenchmarkSummary[],
-    beforeAfter: (pool, profile) => call('beforeAfter', store, pool, profile) as ReturnType<BenchService['beforeAfter']>,
+    history: (filter) => bench.history(db, filter).map((r) => r.summary).filter((x): x is BenchmarkSummary => x !== null),
+    beforeAfter: (pool, profile) => bench.beforeAfter(db, pool, profile),
+    recover: async () => { await bench.recoverAbandoned(db); },
   };
 }

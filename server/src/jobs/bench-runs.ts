@@ -5,8 +5,8 @@
  * until the server restarts (their results are in the store through the runner).
  */
 import { randomUUID } from 'node:crypto';
-import type { BenchProgressEvent, BenchService } from '../api/services.ts';
-import type { BenchRequest, BenchRunView } from '../api/schemas.ts';
+import type { BenchService } from '../api/services.ts';
+import type { BenchProgress, BenchRequest, BenchRunView } from '../api/schemas.ts';
 import { HttpError } from '../api/errors.ts';
 import type { Logger } from '../api/logger.ts';
 
@@ -46,7 +46,7 @@ export function createBenchRuns(deps: { bench: BenchService; logger: Logger; max
       deps.bench
         .start(request, {
           signal: controller.signal,
-          onProgress: (e: BenchProgressEvent) => {
+          onProgress: (e: BenchProgress) => {
             state.view = { ...state.view, progress: e };
             emit(state, 'progress', e);
           },

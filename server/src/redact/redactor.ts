@@ -40,14 +40,14 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
   const counters: Record<Kind, number> = { SERIAL: 0, WWN: 0, GUID: 0, HOST: 0, IP: 0, POOL: 0 };
   const literals = new Map<string, Kind>();
   const token = (kind: Kind, value: string): string => {
-    const key = `${kind}:${value.toLowerCase()}`;
+    const key = `${kind}:${kind === 'WWN' || kind === 'GUID' ? value.toLowerCase() : value}`;
     let t = tokens.get(key);
     if (!t) { t = `${kind}-${++counters[kind]}`; tokens.set(key, t); }
     return t;
   };
   const learn = (kind: Kind, value: string | null | undefined) => {
     const v = value?.trim();
-    if (!v || v.length < MIN_LITERAL && kind !== 'POOL' || NOT_SECRET.has(v) || /^(SERIAL|WWN|GUID|HOST|IP|POOL)-\d+$/.test(v)) return;
+    if (!v || v.length < MIN_LITERAL && kind !== 'POOL' && kind !== 'HOST' || NOT_SECRET.has(v) || /^(SERIAL|WWN|GUID|HOST|IP|POOL)-\d+$/.test(v)) return;
     if (!literals.has(v)) literals.set(v, kind);
     token(kind, v);
   };
@@ -74,6 +74,8 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
         : new RegExp(escape(value), 'g');
       out = out.replace(bounded, () => token(kind, value));
     }
+    // smartctl JSON spells the WWN as numbers {naa, oui, id}: replace the unit id by a stable fake.
+    out = out.replace(/("wwn"\s*:\s*\{[^}]*?"id"\s*:\s*)(\d+)/g, (_m, p: string, id: string) => `${p}${900000000 + Number(token('WWN', `id:${id}`).slice(4))}`);
     out = out.replace(/\b(wwn-0x|0x|naa\.|eui\.)([0-9a-f]{16,32})\b/gi, (_m, p: string, hex: string) => `${p}${token('WWN', hex)}`);
     out = out.replace(/\b(guid\W{1,24})(\d{6,20})\b/gi, (_m, p: string, g: string) => `${p}${token('GUID', g)}`);
     out = out.replace(/("(?:pool_guid|guid|vdev_guid)"\s*:\s*"?)(\d{6,20})/g, (_m, p: string, g: string) => `${p}${token('GUID', g)}`);

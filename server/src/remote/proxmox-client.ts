@@ -28,8 +28,9 @@ export async function proxmoxGet(opts: ProxmoxConnectionOptions, path: string): 
       path: `/api2/json${path}`,
       method: 'GET',
       headers: { Authorization: `PVEAPIToken=${opts.tokenId}=${opts.tokenSecret}`, Accept: 'application/json' },
+      // With no agent, Node uses createConnection: the socket we already checked. (agent: false
+      // would make a fresh agent that ignores it and opens its own connection.)
       createConnection: () => socket,
-      agent: false,
     });
     const timer = setTimeout(() => {
       req.destroy();

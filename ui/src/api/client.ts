@@ -4,7 +4,12 @@
  * bodies and answers are the contract's inferred types. Failures are values, never throws:
  * `{ok: false, status, code, message}` with the server's own error message.
  */
-import type { BodyOf, ParamsOf, QueryOf, ResponseOf, RouteId, routes } from '../../../server/src/api/contract.ts';
+import type {
+  Ack, AppInfo, AssessmentRecord, BeforeAfterView, BodyOf, BenchRunView, DryRunView, FindingsList, HostView, InventoryRecord,
+  OptaneVerdictView, ParamsOf, QueryOf, RouteId, routes,
+} from '../../../server/src/api/contract.ts';
+import type { Profile } from '../../../server/src/bench/profiles.ts';
+import type { BenchmarkSummary } from '../../../server/src/model/workload.ts';
 import { apiUrl, fillPath } from './base.ts';
 import { readSse, type SseEvent } from './sse.ts';
 
@@ -33,6 +38,32 @@ export const ROUTES = {
 } as const satisfies { [K in RouteId]?: Route<K> };
 
 export type UiRouteId = keyof typeof ROUTES;
+
+/**
+ * JSON answers per route, from the contract's exported schema types. (The contract's own
+ * `ResponseOf` resolves to `never` while its `json()` helper returns the wide `ResponseSpec`.)
+ */
+export interface Responses {
+  info: AppInfo;
+  listHosts: HostView[];
+  getInventory: InventoryRecord;
+  runAssessment: AssessmentRecord;
+  latestAssessment: AssessmentRecord;
+  listFindings: FindingsList;
+  ackFinding: Ack;
+  unackFinding: null;
+  optane: OptaneVerdictView;
+  benchProfiles: Profile[];
+  benchDryRun: DryRunView;
+  benchStart: BenchRunView;
+  benchRun: BenchRunView;
+  benchEvents: null;
+  benchCancel: BenchRunView;
+  benchHistory: BenchmarkSummary[];
+  benchBeforeAfter: BeforeAfterView;
+  report: null;
+}
+type ResponseOf<K extends UiRouteId> = Responses[K];
 
 export interface ApiFailure {
   ok: false;

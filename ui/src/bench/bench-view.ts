@@ -1,0 +1,115 @@
+/**
+ * Benchmark view logic: whether a run may start (every guard passed), the live state fed by the
+ * SSE stream, the result charts' series, and before/after deltas.
+ */
+import type { BenchProgress, BenchRunView, DryRunView } from '../../../server/src/api/contract.ts';
+import type { BenchmarkSummary } from '../../../server/src/model/workload.ts';
+
+export type Guard = DryRunView['guards'][number];
+
+/** A run may start only when the dry run passed every guard (and there was at least one). */
+export function guardsPass(guards: readonly Guard[]): boolean {
+  return guards.length > 0 && guards.every((g) => g.ok);
+}
+
+/** The dry run's commands as printable lines (the runner may send strings or {program, args}). */
+export function commandLines(commands: readonly unknown[]): string[] {
+  return commands.map((c) => {
+    if (typeof c === 'string') return c;
+    if (c && typeof c === 'object') {
+      const o = c as { program?: unknown; args?: unknown; argv?: unknown; command?: unknown };
+      if (typeof o.command === 'string') return o.command;
+      const argv = Array.isArray(o.argv) ? o.argv : typeof o.program === 'string' ? [o.program, ...(Array.isArray(o.args) ? o.args : [])] : null;
+      if (argv) return argv.map((a) => (typeof a === 'string' && /[\s'"$`\\]/.test(a) ? `'${a.replace(/'/g, `'\\''`)}'` : String(a))).join(' ');
+    }
+    return JSON.stringify(c);
+  });
+}
+
+export type RunPhase = 'idle' | 'running' | 'done' | 'error';
+
+export interface LiveRun {
+  phase: RunPhase;
+  runId: string | null;
+  progress: BenchProgress | null;
+  /** (elapsed s, IOPS) samples for the live chart, one per progress event that carried IOPS. */
+  samples: { t: number; iops: number; latencyUs: number | null }[];
+  final: BenchRunView | null;
+  message: string | null;
+}
+
+export const idleRun = (): LiveRun => ({ phase: 'idle', runId: null, progress: null, samples: [], final: null, message: null });
+
+/** Applies one event of the run's SSE stream (`progress` or `done`). Unknown events are ignored. */
+export function applyEvent(run: LiveRun, event: string, data: unknown): LiveRun {
+  if (event === 'progress' && isProgress(data)) {
+    const samples = data.iops !== null ? [...run.samples, { t: data.elapsedS, iops: data.iops, latencyUs: data.latencyUs }].slice(-600) : run.samples;
+    return { ...run, phase: 'running', progress: data, samples };
+  }
+  if (event === 'done' && isRunView(data)) {
+    const ok = data.status === 'completed';
+    const progress = ok && run.progress ? { ...run.progress, pct: 100 } : (data.progress ?? run.progress);
+    return { ...run, phase: ok ? 'done' : 'error', final: data, progress, message: data.message ?? (ok ? null : `run ${data.status}`) };
+  }
+  return run;
+}
+
+function isProgress(x: unknown): x is BenchProgress {
+  if (!x || typeof x !== 'object') return false;
+  const o = x as Record<string, unknown>;
+  return typeof o.phase === 'string' && typeof o.pct === 'number' && typeof o.elapsedS === 'number'
+    && (o.iops === null || typeof o.iops === 'number') && (o.latencyUs === null || typeof o.latencyUs === 'number');
+}
+
+function isRunView(x: unknown): x is BenchRunView {
+  if (!x || typeof x !== 'object') return false;
+  const o = x as Record<string, unknown>;
+  return typeof o.runId === 'string' && typeof o.status === 'string';
+}
+
+/** Percent for the progress bar, clamped to 0–100 and rounded. */
+export const pctOf = (p: BenchProgress | null): number => (p ? Math.max(0, Math.min(100, Math.round(p.pct))) : 0);
+
+export interface ResultSeries {
+  iops: { label: string; value: number }[];
+  bandwidth: { label: string; value: number }[];
+  /** Latency percentiles in µs, per direction. */
+  latency: { label: string; read: number | null; write: number | null }[];
+}
+
+const us = (ns: number | null | undefined) => (ns === null || ns === undefined ? null : ns / 1000);
+
+export function resultSeries(s: BenchmarkSummary): ResultSeries {
+  const rd = s.readIops > 0 || s.readBytesPerSec > 0;
+  const wr = s.writeIops > 0 || s.writeBytesPerSec > 0;
+  const iops = [...(rd ? [{ label: 'read', value: s.readIops }] : []), ...(wr ? [{ label: 'write', value: s.writeIops }] : [])];
+  const bandwidth = [...(rd ? [{ label: 'read', value: s.readBytesPerSec }] : []), ...(wr ? [{ label: 'write', value: s.writeBytesPerSec }] : [])];
+  const pick = (k: 'meanNs' | 'p50Ns' | 'p99Ns' | 'p999Ns') => ({ read: us(s.readLatency?.[k]), write: us(s.writeLatency?.[k]) });
+  const latency = [
+    { label: 'mean', ...pick('meanNs') }, { label: 'p50', ...pick('p50Ns') }, { label: 'p99', ...pick('p99Ns') }, { label: 'p99.9', ...pick('p999Ns') },
+  ].filter((r) => r.read !== null || r.write !== null);
+  return { iops, bandwidth, latency };
+}
+
+/** The headline IOPS of a result: writes for write profiles, reads otherwise, both summed for mixed. */
+export const totalIops = (s: BenchmarkSummary): number => s.readIops + s.writeIops;
+
+/** Relative change after vs before, e.g. 0.52 = +52 %; null when before is 0 or missing. */
+export function change(before: number | null | undefined, after: number | null | undefined): number | null {
+  if (before === null || before === undefined || after === null || after === undefined || before === 0) return null;
+  return (after - before) / before;
+}
+
+export function signedPct(x: number | null): string {
+  if (x === null) return '—';
+  const p = Math.round(x * 100);
+  return `${p > 0 ? '+' : ''}${p} %`;
+}
+
+/** Wall time vs fio runtime in words, for the mismatch flag. */
+export function mismatchText(s: BenchmarkSummary): string | null {
+  if (!s.wallTimeMismatch) return null;
+  const w = s.wallSeconds !== null ? `${s.wallSeconds.toFixed(1)} s` : 'unknown';
+  const f = s.fioRuntimeSeconds !== null ? `${s.fioRuntimeSeconds.toFixed(1)} s` : 'unknown';
+  return `wall time ${w} vs fio runtime ${f}: the result may hide buffered writes or stalls`;
+}

@@ -1,0 +1,16 @@
+/**
+ * Theme: dark by default (as TrueNAS), or follow the browser (as Proxmox), or light. Stored in
+ * localStorage and applied as `data-theme` on <html>; the CSS does the rest.
+ */
+export type ThemeChoice = 'dark' | 'light' | 'system';
+const KEY = 'zfs-advisor-theme';
+
+export function readTheme(storage: Pick<Storage, 'getItem'> | null): ThemeChoice {
+  const v = storage?.getItem(KEY);
+  return v === 'light' || v === 'system' || v === 'dark' ? v : 'dark';
+}
+
+export function applyTheme(choice: ThemeChoice, root: HTMLElement, storage: Pick<Storage, 'setItem'> | null): void {
+  root.dataset.theme = choice;
+  try { storage?.setItem(KEY, choice); } catch { /* storage disabled: the choice lasts this page only */ }
+}
