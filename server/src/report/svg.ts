@@ -29,7 +29,7 @@ export function chartSvg(chart: Chart): string {
   const titleId = `${chart.id}-title`;
   const descId = `${chart.id}-desc`;
   const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="100%" role="img" aria-labelledby="${titleId} ${descId}" class="chart" id="${chart.id}">`,
+    `<svg viewBox="0 0 ${width} ${height}" width="100%" role="img" aria-labelledby="${titleId} ${descId}" class="chart" id="${chart.id}">`,
     `<title id="${titleId}">${escapeXml(chart.title)}</title>`,
     `<desc id="${descId}">${escapeXml(chart.description)}</desc>`,
   ];

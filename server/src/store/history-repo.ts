@@ -45,7 +45,6 @@ export function createHistoryRepo(db: Database) {
   const insFinding = db.prepare(`INSERT INTO findings (assessment_id, host_id, fingerprint, rule_id, severity, pool, title, finding_json)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
   const listAssessments = db.prepare('SELECT id, host_id, snapshot_id, generated_at, rule_catalog_version, trigger, counts_json FROM assessments WHERE host_id = ? ORDER BY id DESC LIMIT ?');
-  const latestAssessment = db.prepare('SELECT * FROM assessments WHERE host_id = ? ORDER BY id DESC LIMIT 1');
   const assessmentById = db.prepare('SELECT * FROM assessments WHERE id = ?');
   const demoOfSnapshot = db.prepare('SELECT demo FROM inventory_snapshots WHERE id = ?');
   const findingsOf = db.prepare('SELECT finding_json FROM findings WHERE assessment_id = ? ORDER BY id');
@@ -73,6 +72,22 @@ export function createHistoryRepo(db: Database) {
     id: r.id, hostId: r.host_id, generatedAt: r.generated_at, trigger: r.trigger,
     counts: { ...emptyCounts(), ...(JSON.parse(r.counts_json) as Counts) }, demo: isDemo(r.snapshot_id),
   });
+
+  // Stored assessments never change: keep the few newest parsed ones (inflate + zod parse of a
+  // whole assessment is the cost of every findings request otherwise).
+  const parsed = new Map<number, StoredAssessment>();
+  const CACHE_SIZE = 16;
+  const latestId = db.prepare('SELECT id FROM assessments WHERE host_id = ? ORDER BY id DESC LIMIT 1');
+  const cached = (id: number): StoredAssessment | null => {
+    const hit = parsed.get(id);
+    if (hit) return hit;
+    const r = assessmentById.get(id) as AssessmentRowDb | undefined;
+    if (!r) return null;
+    const full = fullOf(r);
+    parsed.set(id, full);
+    if (parsed.size > CACHE_SIZE) parsed.delete(parsed.keys().next().value!);
+    return full;
+  };
 
   const fullOf = (r: AssessmentRowDb): StoredAssessment => {
     const doc = unpackJson(r.assessment_gz) as { assessment: unknown; optane: unknown };
@@ -116,16 +131,15 @@ export function createHistoryRepo(db: Database) {
       return (listAssessments.all(hostId, limit) as Omit<AssessmentRowDb, 'assessment_gz'>[]).map(summaryOf);
     },
     latestAssessment(hostId: string): StoredAssessment | null {
-      const r = latestAssessment.get(hostId) as AssessmentRowDb | undefined;
-      return r ? fullOf(r) : null;
+      const r = latestId.get(hostId) as { id: number } | undefined;
+      return r ? cached(r.id) : null;
     },
     latestAssessmentSummary(hostId: string): AssessmentSummary | null {
       const r = (listAssessments.all(hostId, 1) as Omit<AssessmentRowDb, 'assessment_gz'>[])[0];
       return r ? summaryOf(r) : null;
     },
     getAssessment(id: number): StoredAssessment | null {
-      const r = assessmentById.get(id) as AssessmentRowDb | undefined;
-      return r ? fullOf(r) : null;
+      return cached(id);
     },
     findingsOf(assessmentId: number): Finding[] {
       return (findingsOf.all(assessmentId) as { finding_json: string }[]).map((r) => Finding.parse(JSON.parse(r.finding_json)));
@@ -172,6 +186,7 @@ export function createHistoryRepo(db: Database) {
 
     /** Applies the retention settings to one host. */
     prune(hostId: string, keep: { snapshotsPerHost: number; assessmentsPerHost: number; scheduledRunsPerHost: number }): void {
+      parsed.clear();
       db.transaction(() => {
         pruneAssessments.run(hostId, hostId, keep.assessmentsPerHost);
         pruneSnapshots.run(hostId, hostId, keep.snapshotsPerHost);

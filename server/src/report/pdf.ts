@@ -1,0 +1,304 @@
+/**
+ * The PDF report, written with pdfkit (pure JavaScript). Why not Chromium printing the HTML:
+ * the server runs on NAS appliances (TrueNAS, Proxmox) that have no browser, and pulling one in
+ * for a report is hundreds of megabytes; pdfkit works wherever Node does. Same content as the
+ * other formats: summary, pools with vdev trees, the Optane verdict with its chart, findings with
+ * evidence, commands and reversibility, benchmarks with methodology, the raw outputs.
+ *
+ * Standard PDF fonts only (Helvetica, Courier): nothing to embed, text extractable by
+ * pdftotext; characters outside WinAnsi are spelled in ASCII (pdf-text.ts).
+ */
+import PDFDocument from 'pdfkit';
+import type { Finding } from '../model/finding.ts';
+import { chartAxis } from './charts.ts';
+import type { Chart, ReportBenchmark, ReportDocument } from './document.ts';
+import {
+  REVERSIBLE_TEXT, SEVERITY_LABEL, VERDICT_TEXT, bytes, citationText, countsLine, evidenceValue, findingsBySeverity, hostLine, int,
+  latencyUs, orUnknown, pct, subjectText,
+} from './format.ts';
+import { pdfSafe } from './pdf-text.ts';
+import { SERIES_COLOURS } from './svg.ts';
+
+type Doc = PDFKit.PDFDocument;
+
+const MARGIN = 50;
+const SANS = 'Helvetica';
+const BOLD = 'Helvetica-Bold';
+const MONO = 'Courier';
+const SEVERITY_COLOUR: Record<string, string> = { critical: '#a4161a', warning: '#c77700', suggestion: '#2b5ea7', info: '#6b6b6b' };
+
+/** Writing helpers bound to one document; every string goes through pdfSafe. */
+function writer(doc: Doc) {
+  const width = () => doc.page.width - MARGIN * 2;
+  const bottom = () => doc.page.height - MARGIN;
+  const ensure = (h: number) => { if (doc.y + h > bottom()) doc.addPage(); };
+  const w = {
+    heading(level: 1 | 2 | 3, text: string) {
+      const size = level === 1 ? 18 : level === 2 ? 14 : 11.5;
+      ensure(size * 3);
+      if (level <= 2) doc.moveDown(0.6);
+      doc.font(BOLD).fontSize(size).fillColor('#111').text(pdfSafe(text), MARGIN, doc.y, { width: width() });
+      if (level === 2) {
+        const y = doc.y + 2;
+        doc.moveTo(MARGIN, y).lineTo(MARGIN + width(), y).lineWidth(0.5).strokeColor('#bbbbbb').stroke();
+        doc.y = y + 4;
+      }
+      doc.moveDown(0.3);
+    },
+    para(text: string, opts: { bold?: string; colour?: string; size?: number } = {}) {
+      doc.fontSize(opts.size ?? 10).fillColor(opts.colour ?? '#1b1b1b');
+      if (opts.bold) {
+        doc.font(BOLD).text(pdfSafe(`${opts.bold} `), MARGIN, doc.y, { width: width(), continued: true });
+        doc.font(SANS).text(pdfSafe(text));
+      } else doc.font(SANS).text(pdfSafe(text), MARGIN, doc.y, { width: width() });
+      doc.moveDown(0.35);
+    },
+    bullets(items: string[]) {
+      doc.font(SANS).fontSize(10).fillColor('#1b1b1b');
+      for (const it of items) doc.text(pdfSafe(`•  ${it}`), MARGIN + 8, doc.y, { width: width() - 8, indent: 0 });
+      doc.moveDown(0.35);
+    },
+    /** Two columns: label and value, the label in bold. */
+    pairs(rows: [string, string][]) {
+      doc.fontSize(9.5).fillColor('#1b1b1b');
+      const labelW = 150;
+      for (const [k, v] of rows) {
+        const valueText = pdfSafe(v);
+        const h = Math.max(doc.font(SANS).heightOfString(valueText, { width: width() - labelW }), 12);
+        ensure(h);
+        const y = doc.y;
+        doc.font(BOLD).text(pdfSafe(k), MARGIN, y, { width: labelW - 8 });
+        doc.font(SANS).text(valueText, MARGIN + labelW, y, { width: width() - labelW });
+        doc.y = Math.max(doc.y, y + h);
+      }
+      doc.moveDown(0.4);
+    },
+    mono(text: string, size = 8) {
+      const body = pdfSafe(text.replace(/\s+$/, '') || '(no output)');
+      doc.font(MONO).fontSize(size);
+      const h = doc.heightOfString(body, { width: width() - 12 });
+      // Short blocks stay on one page; long ones (raw outputs) flow across pages.
+      if (h < 300) ensure(h + 8);
+      const startY = doc.y;
+      const startPage = doc.bufferedPageRange().start + doc.bufferedPageRange().count;
+      doc.fillColor('#222').text(body, MARGIN + 6, doc.y + 4, { width: width() - 12 });
+      const endPage = doc.bufferedPageRange().start + doc.bufferedPageRange().count;
+      if (startPage === endPage) {
+        doc.rect(MARGIN, startY, width(), doc.y - startY + 4).lineWidth(0.5).strokeColor('#cccccc').stroke();
+      }
+      doc.y += 8;
+      doc.x = MARGIN;
+    },
+    chart(chart: Chart) {
+      const axis = chartAxis(chart);
+      const rowH = 16;
+      const labelW = 190;
+      const valueW = 55;
+      const plotW = width() - labelW - valueW;
+      const h = chart.bars.length * rowH + 40;
+      ensure(h + 20);
+      doc.font(BOLD).fontSize(10).fillColor('#111').text(pdfSafe(`${chart.title} (${chart.unit}${chart.scale === 'log' ? ', log scale' : ''})`), MARGIN, doc.y, { width: width() });
+      const top = doc.y + 4;
+      const x = (v: number) => MARGIN + labelW + axis.frac(v) * plotW;
+      const axisY = top + chart.bars.length * rowH;
+      doc.lineWidth(0.5).strokeColor('#cccccc');
+      for (const t of axis.ticks) {
+        doc.moveTo(x(t), top).lineTo(x(t), axisY).stroke();
+        doc.font(SANS).fontSize(7).fillColor('#444').text(t >= 10_000 ? `${Math.round(t / 1000)}k` : String(Math.round(t)), x(t) - 20, axisY + 3, { width: 40, align: 'center', lineBreak: false });
+      }
+      chart.bars.forEach((b, i) => {
+        const y = top + i * rowH;
+        const label = chart.bars.some((o) => o.label === b.label && o.series !== b.series) ? `${b.label} (${b.series})` : b.label;
+        doc.font(SANS).fontSize(8).fillColor('#222').text(pdfSafe(label), MARGIN, y + 4, { width: labelW - 8, align: 'right', lineBreak: false, ellipsis: true, height: rowH });
+        doc.rect(MARGIN + labelW, y + 3, Math.max(1, x(b.value) - MARGIN - labelW), rowH - 6).fill(SERIES_COLOURS[b.series] ?? '#555555');
+        if (b.low !== null && b.high !== null) {
+          const cy = y + rowH / 2;
+          doc.lineWidth(1).strokeColor('#111').moveTo(x(b.low), cy).lineTo(x(b.high), cy).stroke();
+          for (const e of [b.low, b.high]) doc.moveTo(x(e), cy - 4).lineTo(x(e), cy + 4).stroke();
+        }
+        doc.font(SANS).fontSize(8).fillColor('#222').text(int(b.value), MARGIN + labelW + plotW + 6, y + 4, { width: valueW - 6, lineBreak: false });
+      });
+      doc.y = axisY + 16;
+      doc.x = MARGIN;
+      w.para(chart.description, { size: 8.5, colour: '#555555' });
+    },
+  };
+  return w;
+}
+
+type W = ReturnType<typeof writer>;
+
+function optaneSection(w: W, d: ReportDocument): void {
+  w.heading(2, 'Should I add Optane?');
+  const v = d.optane;
+  if (!v) { w.para('No verdict was computed for this assessment.'); return; }
+  w.para(`${VERDICT_TEXT[v.verdict]} (confidence ${v.confidence}${v.pool ? `, pool ${v.pool}` : ''})`, { bold: 'Verdict:' });
+  w.para(v.headline);
+  if (v.reasons.length) { w.heading(3, 'Why'); w.bullets(v.reasons); }
+  if (v.evidence.length) w.pairs(v.evidence.map((e) => [e.label, e.value === null ? 'unknown' : String(e.value)]));
+  if (v.expected) {
+    const r = (x: { iops: number; low: number; high: number }) => `${int(x.iops)} (${int(x.low)}–${int(x.high)})`;
+    w.heading(3, 'Expected 4K sync-write IOPS');
+    w.pairs([['QD1', `now ${r(v.expected.qd1.now)}, with Optane SLOG ${r(v.expected.qd1.withOptane)}`], ['QD16', `now ${r(v.expected.qd16.now)}, with Optane SLOG ${r(v.expected.qd16.withOptane)}`]]);
+    const chart = d.charts.find((c) => c.id === 'chart-optane');
+    if (chart) w.chart(chart);
+  }
+  if (v.candidates.length) { w.heading(3, 'Candidates already in the machine'); w.bullets(v.candidates.map((c) => `${c.device}: ${c.product}, as ${c.role} (${c.layout})`)); }
+  if (v.purchase.length) { w.heading(3, 'What to buy'); w.bullets(v.purchase.map((x) => `${x.product}: ${x.why}`)); }
+  if (v.layout.commands.length) { w.heading(3, 'Layout'); w.para(`${REVERSIBLE_TEXT[v.layout.reversible]}; the first command is a dry run.`); w.mono(v.layout.commands.join('\n'), 8.5); }
+  if (v.unknowns.length) { w.heading(3, 'Still unknown'); w.bullets(v.unknowns.map((u) => `${u.what}: ${u.howToMeasure}`)); }
+}
+
+function finding(w: W, doc: Doc, f: Finding, n: number): void {
+  w.heading(3, `${n}. ${f.title}`);
+  w.para(`${SEVERITY_LABEL[f.severity]} · ${subjectText(f)} · rule ${f.ruleId} · confidence ${f.confidence}`, { colour: SEVERITY_COLOUR[f.severity], size: 9 });
+  if (f.evidence.length) w.pairs(f.evidence.map((e) => [e.label, evidenceValue(e)]));
+  w.para(f.explanation, { bold: 'Why it matters:' });
+  if (f.action) {
+    w.para(f.action.summary, { bold: 'What to do:' });
+    if (f.action.commands.length) w.mono(f.action.commands.join('\n'), 8.5);
+    w.para(f.action.reversibleWhy, { bold: `${REVERSIBLE_TEXT[f.action.reversible]}:` });
+  } else w.para('nothing to run; this is for your information.', { bold: 'What to do:' });
+  if (f.citations.length) w.para(f.citations.map((c) => (c.url ? `${citationText(c)} <${c.url}>` : citationText(c))).join('; '), { bold: 'Sources:', size: 9 });
+  doc.moveDown(0.3);
+}
+
+function benchmark(w: W, b: ReportBenchmark): void {
+  const s = b.summary;
+  const m = b.methodology;
+  const lat = (l: typeof s.writeLatency) => (l ? `${latencyUs(l.meanNs)} / ${latencyUs(l.p99Ns)} / ${latencyUs(l.p999Ns)}` : '–');
+  w.heading(3, `${m.profileTitle} on ${s.pool ?? s.target} (${s.startedAt})`);
+  w.pairs([
+    ['status', s.status], ['write IOPS', int(s.writeIops)], ['read IOPS', int(s.readIops)],
+    ['write throughput', `${bytes(s.writeBytesPerSec)}/s`], ['read throughput', `${bytes(s.readBytesPerSec)}/s`],
+    ['write latency mean/p99/p99.9', lat(s.writeLatency)], ['read latency mean/p99/p99.9', lat(s.readLatency)],
+    ['wall time / fio runtime', `${orUnknown(s.wallSeconds)} s / ${orUnknown(s.fioRuntimeSeconds)} s`],
+  ]);
+  w.para('', { bold: 'Methodology' });
+  w.bullets([
+    `profile ${s.profile}${m.question ? `: ${m.question}` : ''}`,
+    `fio ${m.rw ? `rw=${m.rw}, ` : ''}block size ${bytes(m.blockSize)}, iodepth ${m.iodepth}, file size ${m.sizeBytes === null ? 'not recorded' : bytes(m.sizeBytes)}, runtime ${m.runtimeSeconds === null ? 'not recorded' : `${m.runtimeSeconds} s`}`,
+    `sync mode ${m.syncMode}: ${m.syncModeText}`,
+    ...(m.reference ? [`method follows ${m.reference}`] : []),
+  ]);
+  if (m.caveats.length) { w.para('', { bold: 'Caveats' }); w.bullets(m.caveats); }
+}
+
+function body(doc: Doc, d: ReportDocument): void {
+  const w = writer(doc);
+  w.heading(1, d.title);
+  w.para(`Generated ${d.generatedAt} by ZFS Advisor ${d.appVersion}, rule catalog ${d.ruleCatalogVersion}. Data captured ${d.source.capturedAt} (${d.source.kind}).`, { colour: '#555555', size: 9 });
+  if (d.source.demo) w.para('This report describes the bundled demo snapshot, not a real machine of yours.', { bold: 'Demo data.', colour: '#8a5a00' });
+  if (d.redaction.applied) w.para(`Serial numbers, WWNs, GUIDs, host names and IP addresses${d.redaction.names ? ', pool and dataset names' : ''} are replaced by tokens (SERIAL-1, HOST-1…), the same value always by the same token.`, { bold: 'Redacted.', colour: '#8a5a00' });
+
+  w.heading(2, 'Summary');
+  w.bullets([
+    `Host: ${d.host.hostname ?? 'unknown'} (${hostLine(d)})`,
+    `Pools: ${d.pools.length ? d.pools.map((x) => `${x.name} (${x.state ?? 'state unknown'}, ${bytes(x.sizeBytes)})`).join(', ') : 'none'}`,
+    `Findings: ${countsLine(d)}`,
+    ...(d.optane ? [`Should I add Optane? ${VERDICT_TEXT[d.optane.verdict]}: ${d.optane.headline}`] : []),
+    `Benchmarks: ${d.benchmarks.length ? `${d.benchmarks.length} run(s)` : 'none recorded'}`,
+  ]);
+
+  w.heading(2, 'Pools');
+  if (d.pools.length === 0) w.para('No pools were found.');
+  for (const p of d.pools) {
+    w.heading(3, p.name);
+    w.pairs([
+      ['state', orUnknown(p.state)], ['size / allocated / free', `${bytes(p.sizeBytes)} / ${bytes(p.allocBytes)} / ${bytes(p.freeBytes)}`],
+      ['capacity / fragmentation', `${pct(p.capacityPct)} / ${pct(p.fragmentationPct)}`], ['dedup ratio', p.dedupRatio === null ? 'unknown' : `${p.dedupRatio}x`],
+      ['ashift', orUnknown(p.ashift)], ['datasets and zvols', String(p.datasetCount)], ['last scan', orUnknown(p.scan)], ['errors', orUnknown(p.errors)],
+    ]);
+    w.mono(p.vdevTree, 8.5);
+  }
+
+  optaneSection(w, d);
+
+  w.heading(2, 'Findings');
+  if (d.findings.length === 0) w.para('No rule found anything to change.');
+  let n = 0;
+  for (const g of findingsBySeverity(d)) {
+    w.para(`${SEVERITY_LABEL[g.severity]} (${g.findings.length})`, { bold: '', colour: SEVERITY_COLOUR[g.severity], size: 12 });
+    for (const f of g.findings) finding(w, doc, f, ++n);
+  }
+  if (d.rulesNotRun.length) {
+    w.heading(3, 'Rules that could not judge');
+    w.bullets(d.rulesNotRun.map((r) => `${r.ruleId} ${r.title}: ${r.message ?? r.status}${r.missing.length ? `. Needs: ${r.missing.map((m) => `${m.artifact} (${m.howToGet})`).join('; ')}` : ''}`));
+  }
+
+  w.heading(2, 'Benchmarks');
+  if (d.benchmarks.length === 0) w.para('No benchmark has been run on this host. `zfs-advisor bench --list` shows the guarded profiles.');
+  const bchart = d.charts.find((c) => c.id === 'chart-benchmarks');
+  if (bchart) w.chart(bchart);
+  for (const b of d.benchmarks) benchmark(w, b);
+
+  w.heading(2, 'Drives');
+  if (d.drives.length === 0) w.para('No drive details were read.');
+  for (const x of d.drives) {
+    w.para(`${x.optane ?? x.model ?? 'unknown model'}, serial ${x.serial ?? 'unknown'}, ${bytes(x.sizeBytes)}, ${x.media}/${x.transport}, SMART ${x.smartPassed === null ? 'unknown' : x.smartPassed ? 'passed' : 'FAILED'}, wear ${pct(x.wearPct)}, ${x.temperatureC === null ? 'temperature unknown' : `${x.temperatureC} °C`}`, { bold: `${x.path ?? x.id}:`, size: 9 });
+  }
+
+  w.heading(2, 'Datasets');
+  if (d.datasets.length === 0) w.para('No datasets were read.');
+  for (const x of d.datasets) {
+    w.para(`${x.type}, ${x.type === 'volume' ? `volblocksize ${bytes(x.volblocksize)}` : `recordsize ${bytes(x.recordsize)}`}, sync ${orUnknown(x.sync)}, compression ${orUnknown(x.compression)}, used ${bytes(x.usedBytes)}`, { bold: `${x.name}:`, size: 9 });
+  }
+
+  if (d.gaps.length) {
+    w.heading(2, 'What could not be read');
+    w.bullets(d.gaps.map((g) => `${g.severity}: ${g.artifact} from ${g.source}${g.line !== null ? ` line ${g.line}` : ''}: ${g.message}`));
+  }
+
+  w.heading(2, 'Appendix: raw command outputs');
+  if (d.rawOutputs.length === 0) w.para('No raw outputs are attached.');
+  for (const r of d.rawOutputs) {
+    w.heading(3, r.file);
+    w.para(`${r.command ?? 'unknown'}${r.exitCode !== null ? `, exit code ${r.exitCode}` : ''}${r.error ? `, error: ${r.error}` : ''}${r.truncated ? `, cut to the first 64 KiB of ${r.originalBytes} bytes` : ''}`, { bold: 'Command:', size: 9 });
+    w.mono(r.text, 7);
+    if (r.stderr.trim()) { w.para('stderr:', { size: 9 }); w.mono(r.stderr, 7); }
+  }
+}
+
+/** Page footers once the page count is known. */
+function footers(doc: Doc, d: ReportDocument): void {
+  const range = doc.bufferedPageRange();
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    const bottom = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0; // writing inside the margin must not open a new page
+    doc.font(SANS).fontSize(7.5).fillColor('#777777').text(
+      pdfSafe(`ZFS Advisor ${d.appVersion} · rule catalog ${d.ruleCatalogVersion} · generated ${d.generatedAt}${d.redaction.applied ? ' · redacted' : ''}${d.source.demo ? ' · demo data' : ''} · page ${i - range.start + 1} of ${range.count}`),
+      MARGIN, doc.page.height - 30, { width: doc.page.width - MARGIN * 2, align: 'center', lineBreak: false },
+    );
+    doc.page.margins.bottom = bottom;
+  }
+}
+
+export function renderPdf(d: ReportDocument): Promise<Buffer> {
+  const created = new Date(d.generatedAt);
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: MARGIN,
+    bufferPages: true,
+    info: {
+      Title: pdfSafe(d.title),
+      Author: 'ZFS Advisor',
+      Subject: 'ZFS recommendations report',
+      Creator: pdfSafe(`ZFS Advisor ${d.appVersion}`),
+      CreationDate: Number.isNaN(created.getTime()) ? new Date(0) : created,
+    },
+  });
+  const chunks: Buffer[] = [];
+  return new Promise<Buffer>((resolve, reject) => {
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+    try {
+      body(doc, d);
+      footers(doc, d);
+      doc.end();
+    } catch (err) {
+      reject(err instanceof Error ? err : new Error(String(err)));
+    }
+  });
+}

@@ -1,0 +1,62 @@
+/**
+ * Starts a guarded benchmark and follows its SSE stream into a `LiveRun`. Used by the
+ * Benchmarks view and by the Optane probe (one code path). When the stream breaks off before
+ * `done`, the run's final state is fetched once.
+ */
+import { shallowRef, type ShallowRef } from 'vue';
+import type { BenchRequest } from '../../../server/src/api/contract.ts';
+import type { ApiClient } from '../api/client.ts';
+import { applyEvent, idleRun, type LiveRun } from './bench-view.ts';
+
+export interface BenchRunner {
+  run: ShallowRef<LiveRun>;
+  start(hostId: string, request: BenchRequest): Promise<LiveRun>;
+  cancel(): Promise<void>;
+  reset(): void;
+}
+
+export function useBenchRun(api: ApiClient): BenchRunner {
+  const run = shallowRef<LiveRun>(idleRun());
+  let controller: AbortController | null = null;
+
+  const start = async (hostId: string, request: BenchRequest): Promise<LiveRun> => {
+    controller?.abort();
+    controller = new AbortController();
+    run.value = { ...idleRun(), phase: 'running' };
+    const started = await api.call('benchStart', { params: { hostId }, body: request });
+    if (!started.ok) {
+      run.value = { ...idleRun(), phase: 'error', message: started.message };
+      return run.value;
+    }
+    run.value = { ...run.value, runId: started.value.runId, progress: started.value.progress };
+    if (started.value.status !== 'running') run.value = applyEvent(run.value, 'done', started.value);
+    else {
+      const streamed = await api.stream('benchEvents', { params: { runId: started.value.runId }, signal: controller.signal }, (e) => {
+        let data: unknown;
+        try { data = JSON.parse(e.data); } catch { return; }
+        run.value = applyEvent(run.value, e.event, data);
+      });
+      if (run.value.phase === 'running') {
+        const last = await api.call('benchRun', { params: { runId: started.value.runId } });
+        if (last.ok && last.value.status !== 'running') run.value = applyEvent(run.value, 'done', last.value);
+        else if (!streamed.ok) run.value = { ...run.value, phase: 'error', message: streamed.message };
+      }
+    }
+    return run.value;
+  };
+
+  return {
+    run,
+    start,
+    async cancel() {
+      const id = run.value.runId;
+      if (!id) return;
+      const r = await api.call('benchCancel', { params: { runId: id } });
+      if (r.ok) run.value = applyEvent(run.value, 'done', r.value);
+    },
+    reset() {
+      controller?.abort();
+      run.value = idleRun();
+    },
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * Routes. Views are lazy chunks (the overview is eager: it is the first page). History mode under
+ * the server's base path; the server answers unknown non-API paths with index.html.
+ */
+import { createRouter, createWebHistory, type RouteRecordRaw } from 'vue-router';
+import OverviewView from './overview/OverviewView.vue';
+
+export const VIEWS = [
+  { path: '/', name: 'overview', title: 'Overview' },
+  { path: '/recommendations', name: 'recommendations', title: 'Recommendations' },
+  { path: '/optane', name: 'optane', title: 'Should I add Optane?' },
+  { path: '/benchmarks', name: 'benchmarks', title: 'Benchmarks' },
+  { path: '/sizing', name: 'sizing', title: 'Special-vdev sizing' },
+  { path: '/reports', name: 'reports', title: 'Reports' },
+] as const;
+
+const routes: RouteRecordRaw[] = [
+  { path: '/', name: 'overview', component: OverviewView },
+  { path: '/recommendations', name: 'recommendations', component: () => import('./findings/RecommendationsView.vue') },
+  { path: '/optane', name: 'optane', component: () => import('./optane/OptaneView.vue') },
+  { path: '/benchmarks', name: 'benchmarks', component: () => import('./bench/BenchView.vue') },
+  { path: '/sizing', name: 'sizing', component: () => import('./sizing/SizingView.vue') },
+  { path: '/reports', name: 'reports', component: () => import('./reports/ReportsView.vue') },
+  { path: '/:rest(.*)*', redirect: '/' },
+];
+
+export function createAppRouter(base: string) {
+  const router = createRouter({ history: createWebHistory(base), routes });
+  router.afterEach((to) => {
+    const v = VIEWS.find((x) => x.name === to.name);
+    document.title = v ? `${v.title} · ZFS Advisor` : 'ZFS Advisor';
+  });
+  return router;
+}
