@@ -1,8 +1,11 @@
 import { defineConfig } from 'vitest/config';
+import vue from '@vitejs/plugin-vue';
 
 // One runner for the whole repo. The summary reporter prints "N passed, N failed, N skipped"
 // as the very last line, which is what CI reads.
 export default defineConfig({
+  // Compiles the UI's .vue single-file components for tests/ui (no effect on other files).
+  plugins: [vue()],
   test: {
     include: ['tests/**/*.test.ts'],
     reporters: ['default', './tests/support/summary-reporter.ts'],

@@ -3,18 +3,20 @@
  * usage errors exit 64; an unreadable store exits 2 with one line; --list; a real run and
  * --history through the CLI entry point.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../../server/src/cli/main.ts';
 import type { CliIO } from '../../server/src/cli/command.ts';
 import { fioAvailable, tmpDir } from './support.ts';
+import { removeTempDirs } from './support.ts';
 
 function io(): CliIO & { out: string; err: string } {
   const o = { out: '', err: '', isTTY: false, stdout(s: string) { o.out += s; }, stderr(s: string) { o.err += s; }, stdin: async () => '' };
   return o;
 }
 
+afterAll(() => removeTempDirs(), 60_000);
 const live = fioAvailable();
 
 describe('zfs-advisor bench', () => {

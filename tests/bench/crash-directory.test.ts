@@ -3,19 +3,19 @@
  * phases), then started again: nothing is left in the directory, no fio keeps running, and the
  * run is marked aborted. Ten times in a row on the same store.
  */
-import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readdirSync } from 'node:fs';
 import { fioAvailable, fioProcessesFor, tmpDir } from './support.ts';
+import { removeTempDirs } from './support.ts';
 import { benchAndKill } from './crash.ts';
 
+afterAll(() => removeTempDirs(), 60_000);
 const live = fioAvailable();
 const PHASES = ['run', 'layout', 'prepare'];
 
 describe('kill -9 during a benchmark', () => {
   it.runIf(live)('leaves nothing behind and marks the run aborted, 10 times in a row', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'zfs-advisor-bench-crash-'));
+    const dataDir = tmpDir('zfs-advisor-bench-crash-');
     const dir = tmpDir();
     const seen = new Set<string>();
     for (let i = 0; i < 10; i++) {

@@ -9,7 +9,9 @@ import { basename, join } from 'node:path';
 import { runCommand } from '../../server/src/exec/runner.ts';
 import { dryRun, startBenchmark } from '../../server/src/bench/run.ts';
 import { fioAvailable, freshStore, losetupAvailable, req, tmpDir } from './support.ts';
+import { removeTempDirs } from './support.ts';
 
+afterAll(() => removeTempDirs(), 60_000);
 const live = losetupAvailable() && fioAvailable();
 const loops: string[] = [];
 const dir = live ? tmpDir('zfs-advisor-bench-loops-') : '';

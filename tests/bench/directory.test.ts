@@ -11,7 +11,9 @@ import { beforeAfter, dryRun, history, startBenchmark } from '../../server/src/b
 import { lockHolder, samplesOf, getRun } from '../../server/src/bench/store.ts';
 import type { ProgressEvent } from '../../server/src/bench/types.ts';
 import { fioAvailable, fioProcessesFor, freshStore, req, tmpDir } from './support.ts';
+import { removeTempDirs } from './support.ts';
 
+afterAll(() => removeTempDirs(), 60_000);
 const live = fioAvailable();
 const stores: { close(): void }[] = [];
 afterAll(() => { for (const s of stores) s.close(); });

@@ -1,5 +1,5 @@
 /** Helpers for the live benchmark tests: fio availability, a fresh store, request building. */
-import { accessSync, constants, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, type Store } from '../../server/src/store/db.ts';
@@ -25,15 +25,27 @@ export function losetupAvailable(): boolean {
   return ok;
 }
 
+/** Temporary directories made by these helpers; each test file removes them in afterAll. */
+const made: string[] = [];
+export function removeTempDirs(): void {
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+}
+
+export function tempDir(prefix: string): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  made.push(d);
+  return d;
+}
+
 export async function freshStore(): Promise<Store> {
-  const dir = mkdtempSync(join(tmpdir(), 'zfs-advisor-bench-store-'));
+  const dir = tempDir('zfs-advisor-bench-store-');
   const r = await openStore(dir);
   if (!r.ok) throw new Error(r.error.message);
   return r.store;
 }
 
 export function tmpDir(prefix = 'zfs-advisor-bench-target-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  return tempDir(prefix);
 }
 
 /** Requests for tests: tiny files, short runtimes, a load limit this shared machine never reaches. */

@@ -5,16 +5,17 @@
  * leaves no dataset behind.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startZfsFuse, zfsFuseAvailable, type ZfsFuseHandle } from '../support/zfs-fuse.ts';
 import { PROFILES } from '../../server/src/bench/profiles.ts';
 import { beforeAfter, dryRun, startBenchmark } from '../../server/src/bench/run.ts';
-import { fioAvailable, fioProcessesFor, freshStore, req } from './support.ts';
+import { fioAvailable, fioProcessesFor, freshStore, req, tmpDir } from './support.ts';
+import { removeTempDirs } from './support.ts';
 import { benchAndKill } from './crash.ts';
 
+afterAll(() => removeTempDirs(), 60_000);
 const live = zfsFuseAvailable() && fioAvailable();
 let zf: ZfsFuseHandle;
 
@@ -127,7 +128,7 @@ describe('benchmarks on zfs-fuse datasets', () => {
   });
 
   it.runIf(live)('kill -9 of the CLI mid-run leaves no dataset and no fio behind (repeated)', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'zfs-advisor-bench-crash-zf-'));
+    const dataDir = tmpDir('zfs-advisor-bench-crash-zf-');
     const seen = new Set<string>();
     for (const phase of ['run', 'layout', 'prepare']) {
       const out = await benchAndKill(['sync-write-4k-qd16', '--pool', 'bx_mirror', '--size', '8M', '--runtime', '30'], dataDir, phase);

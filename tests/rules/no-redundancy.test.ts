@@ -1,4 +1,3 @@
-import { expect } from 'vitest';
 import rule from '../../rules/no-redundancy.ts';
 import { ruleTester } from '../support/rule-tester.ts';
 import { drive, leaf } from '../support/builders.ts';

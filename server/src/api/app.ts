@@ -22,12 +22,18 @@ import { renderMetrics, newestPerPoolAndProfile } from '../metrics/prometheus.ts
 import { routes, type AssessmentRecord, type FindingView, type HostCreate, type HostView } from './contract.ts';
 import { OptaneVerdictView } from './schemas.ts';
 import { buildOpenApiDocument } from './openapi.ts';
+import { reportJsonSchema } from '../report/schema.ts';
 import { bindRoute } from './route.ts';
 import { HttpError, notFound } from './errors.ts';
 import type { Logger } from './logger.ts';
 import type { LoadedInventory, Services } from './services.ts';
 import { createRateLimiter, requireToken, securityHeaders } from './security.ts';
 import { uiRouter } from './ui.ts';
+import { bindEvidenceRoutes } from './routes-evidence.ts';
+import { createEvidenceRepo } from '../store/evidence-repo.ts';
+import { createObserveJob, type Observer } from '../jobs/observe-job.ts';
+import { createSizesJob } from '../jobs/sizes-job.ts';
+import { evidenceArtifacts } from '../jobs/evidence-artifacts.ts';
 import { defaultRemoteClients, type RemoteClients } from '../remote/clients.ts';
 
 export interface AppConfig {
@@ -53,6 +59,8 @@ export interface AppDeps {
   logger: Logger;
   config: AppConfig;
   remote?: RemoteClients;
+  /** Replaces the live counter reader of workload observations (tests replay recorded counters). */
+  observe?: Observer;
 }
 
 export function normaliseBasePath(p: string | undefined): string {
@@ -80,8 +88,22 @@ export function createApp(deps: AppDeps) {
     return remote.collect(host, secret);
   };
 
-  const job = createAssessmentJob({ history, services, collect, retention: () => settings.get().retention });
-  const scheduler = createScheduler({ hosts, history, job, intervalMinutes: () => settings.get().assessmentIntervalMinutes, logger });
+  const evidence = createEvidenceRepo(store.db);
+  const interrupted = evidence.interruptRunning(new Date().toISOString());
+  if (interrupted > 0) logger.warn('evidence jobs interrupted by a restart', { count: interrupted });
+  const observeJob = createObserveJob({ evidence, logger, observe: deps.observe });
+  const sizesJob = createSizesJob({ evidence, logger, inventoryOf: (id) => history.latestSnapshot(id)?.inventory ?? null });
+  const job = createAssessmentJob({
+    history, services, collect, retention: () => settings.get().retention,
+    evidence: (host) => evidenceArtifacts(host, {
+      evidence, bench: services.bench, observation: () => settings.get().observation, demo: config.demo,
+      onError: (what, err) => logger.warn(`${what} unavailable for the assessment`, { error: err instanceof Error ? err.message : String(err) }),
+    }),
+  });
+  const scheduler = createScheduler({
+    hosts, history, job, intervalMinutes: () => settings.get().assessmentIntervalMinutes, logger,
+    alsoOnTick: () => observeJob.scheduledTick(hosts.list(), settings.get().observation, { demo: config.demo }),
+  });
   const benchRuns: BenchRuns | null = services.bench
     ? createBenchRuns({ bench: services.bench, logger, maxRuntimeSeconds: () => settings.get().benchmark.maxRuntimeSeconds })
     : null;
@@ -330,6 +352,9 @@ export function createApp(deps: AppDeps) {
     return requireBench().bench.beforeAfter(query.pool, query.profile);
   });
 
+  // ---- measured evidence (observations, size histograms) and the planner
+  bindEvidenceRoutes(api, { getHost, evidence, history, observeJob, sizesJob, demo: config.demo });
+
   // ---- reports
   bindRoute(api, routes.report, async ({ params, query, res }) => {
     if (!services.renderReport) throw new HttpError('unavailable', `reports are not available in this build (${services.missing.renderReport ?? 'renderer missing'})`);
@@ -354,6 +379,10 @@ export function createApp(deps: AppDeps) {
     res.send(typeof out.body === 'string' ? out.body : Buffer.from(out.body));
     return undefined;
   });
+
+  // The JSON report's schema, published beside the OpenAPI document (pure: no service needed).
+  const reportSchema = reportJsonSchema();
+  bindRoute(api, routes.reportSchema, () => reportSchema);
 
   // ---- settings
   bindRoute(api, routes.getSettings, () => settings.get());
@@ -412,6 +441,9 @@ export function createApp(deps: AppDeps) {
     hosts,
     history,
     settings,
+    evidence,
+    observeJob,
+    sizesJob,
     /** Adds the local host (or the demo host) when the store has no host at all. */
     ensureDefaultHost(): HostRow | null {
       if (hosts.list().length > 0) return null;
@@ -427,6 +459,8 @@ export function createApp(deps: AppDeps) {
     close(): void {
       scheduler.stop();
       benchRuns?.abortAll();
+      observeJob.abortAll();
+      sizesJob.abortAll();
       remote.closeAll();
     },
   };

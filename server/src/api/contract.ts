@@ -17,8 +17,10 @@ import {
   FindingsQuery, Health, HostCreate, HostParams, HostUpdate, HostView, InventoryRecord, OptaneVerdictView, ReportFormat,
   ReportQuery, RunRecord, Settings, SettingsPatch,
 } from './schemas.ts';
+import { evidenceRoutes } from './contract-evidence.ts';
 
 export * from './schemas.ts';
+export * from './evidence-schemas.ts';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -93,11 +95,16 @@ export const routes = {
   report: {
     method: 'get', path: '/api/reports/:format', summary: 'The recommendations report (md, html, json, pdf), optionally redacted', tag: 'reports', auth: true,
     params: z.object({ format: ReportFormat }), query: ReportQuery,
-    response: { kind: 'document', status: 200, contentTypes: ['text/markdown; charset=utf-8', 'text/html; charset=utf-8', 'application/json', 'application/pdf'] }, errors: [400, 404, 503],
+    response: { kind: 'document', status: 200, contentTypes: ['text/markdown; charset=utf-8', 'text/html; charset=utf-8', 'application/json; charset=utf-8', 'application/pdf'] }, errors: [400, 404, 503],
   },
+
+  reportSchema: { method: 'get', path: '/api/report-schema.json', summary: 'JSON Schema (2020-12) of the JSON report; its reportSchemaVersion says which version', tag: 'reports', auth: true, response: json(z.record(z.string(), z.unknown())), errors: [] },
 
   getSettings: { method: 'get', path: '/api/settings', summary: 'Schedule, retention and benchmark limits', tag: 'settings', auth: true, response: json(Settings), errors: [] },
   updateSettings: { method: 'patch', path: '/api/settings', summary: 'Change settings (partial)', tag: 'settings', auth: true, body: SettingsPatch, response: json(Settings), errors: [400, 413, 415] },
+
+  /** Workload observations, size histograms, planner (contract-evidence.ts). */
+  ...evidenceRoutes,
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteId = keyof typeof routes;

@@ -11,6 +11,7 @@ import { Inventory } from '../model/inventory.ts';
 import { BenchmarkSummary } from '../model/workload.ts';
 import { Profile } from '../bench/profiles.ts';
 import { BenchRequest as RunnerBenchRequest, GuardVerdict as RunnerGuardVerdict, ProgressEvent } from '../bench/types.ts';
+import { DEFAULT_OBSERVATION_SETTINGS, ObservationSettings } from './evidence-schemas.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Errors
@@ -258,6 +259,8 @@ export const Settings = z.object({
     /** Hard wall-clock cap for any run, seconds. */
     maxRuntimeSeconds: z.number().int().min(5).max(3600),
   }),
+  /** Scheduled workload observation and how old a fingerprint an assessment still uses. */
+  observation: ObservationSettings,
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -265,6 +268,7 @@ export const DEFAULT_SETTINGS: Settings = {
   assessmentIntervalMinutes: 0,
   retention: { snapshotsPerHost: 50, assessmentsPerHost: 200, scheduledRunsPerHost: 500 },
   benchmark: { maxRuntimeSeconds: 600 },
+  observation: DEFAULT_OBSERVATION_SETTINGS,
 };
 
 export const SettingsPatch = z
@@ -272,6 +276,7 @@ export const SettingsPatch = z
     assessmentIntervalMinutes: Settings.shape.assessmentIntervalMinutes,
     retention: Settings.shape.retention.partial().strict(),
     benchmark: Settings.shape.benchmark.partial().strict(),
+    observation: Settings.shape.observation.partial().strict(),
   })
   .partial()
   .strict();

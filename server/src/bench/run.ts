@@ -315,14 +315,19 @@ export async function startBenchmark(req: BenchRequest, deps: RunDeps): Promise<
     detail.commands = commandsFor(req, ctx, id).map((c) => (c[0] === 'fio' ? c.map((a) => (a.startsWith('--filename=') ? `--filename=${prepared!.filename}` : a)) : c));
 
     const runFio = (args: string[], onLine?: (l: string) => void): Promise<CommandResult> => {
-      let journalId: number | null = null;
+      // Journaled before the process exists: a crash between spawn and any later write still
+      // leaves a record that finds this fio by its file.
+      const journalId = journalAdd(db, id, 'process', processJournalPath(prepared!.filename));
       return runStreaming('fio', args, {
         signal: abort.signal,
         timeoutMs: remainingMs(),
         maxBytes: 256 * 1024 * 1024,
         onStdoutLine: onLine,
-        onSpawn: (pid) => { journalId = journalAdd(db, id, 'process', processJournalPath(pid, prepared!.filename)); },
-      }).then((r) => { if (journalId !== null) journalRemoved(db, journalId); return r; });
+      }).then(async (r) => {
+        await killFioFor(prepared!.filename); // a killed fio parent must leave no job behind
+        journalRemoved(db, journalId);
+        return r;
+      });
     };
     const failureOf = (r: CommandResult, what: string): string => {
       if (r.error?.code === 'timeout') { stop(capReason); return capReason; }

@@ -86,9 +86,12 @@ function processAlive(pid: number): boolean {
 
 export { processAlive };
 
-/** Journal path for a process: "<pid>:<filename>"; the filename proves the pid is still our fio. */
-export function processJournalPath(pid: number, filename: string): string {
-  return `${pid}:${filename}`;
+/**
+ * Journal path for a fio process: the file it writes. Written BEFORE fio is spawned (a pid is only
+ * known afterwards, and a kill -9 can land in between); recovery finds the process by this file.
+ */
+export function processJournalPath(filename: string): string {
+  return filename;
 }
 
 /** fio processes (any thread/fork) whose command line writes to `filename`. */
@@ -114,14 +117,11 @@ export async function killFioFor(filename: string): Promise<number[]> {
   return pids;
 }
 
-async function killOurFio(path: string): Promise<string> {
-  const colon = path.indexOf(':');
-  const pid = Number(path.slice(0, colon));
-  const filename = path.slice(colon + 1);
-  if (!Number.isInteger(pid) || pid <= 1 || !filename.startsWith('/')) return `ignored malformed process entry "${path}"`;
-  // The pid proves nothing by itself (reuse): what counts is a fio writing to our file.
+async function killOurFio(filename: string): Promise<string> {
+  if (!filename.startsWith('/')) return `ignored malformed process entry "${filename}"`;
+  // A pid would prove nothing (reuse): what counts is a fio writing to our file.
   const killed = await killFioFor(filename);
-  return killed.length > 0 ? `stopped fio (pid ${killed.join(', ')})` : `fio (pid ${pid}) had already ended`;
+  return killed.length > 0 ? `stopped fio (pid ${killed.join(', ')}) writing ${filename}` : `no fio was writing ${filename}`;
 }
 
 async function destroyDataset(name: string): Promise<{ done: boolean; message: string }> {

@@ -15,6 +15,9 @@ export const ALLOWED_PROGRAMS = [
   'sysctl', 'uname', 'hostname', 'nice', 'ionice', 'find', 'awk', 'xargs', 'ls', 'mount', 'findmnt',
   'zfs-fuse', 'losetup', 'truncate', 'umount', 'pvs', 'mdadm', 'camcontrol', 'geom', 'pveversion',
   'node', // the app's own CLI as a child (bench crash-safety tests kill -9 it by pid)
+  // packaging tests (tests/packaging): build, lint, install and remove the .deb
+  'dpkg', 'dpkg-deb', 'dpkg-query', 'lintian', 'shellcheck', 'systemd-analyze', 'build-deb.sh', 'install.sh',
+  'pdftotext', 'pdftoppm', // poppler-utils: report tests check the PDF renders and holds its text
 ] as const;
 export type AllowedProgram = (typeof ALLOWED_PROGRAMS)[number];
 
@@ -58,6 +61,11 @@ export interface StreamOptions extends RunOptions {
   /** Called with each complete stdout line as it arrives. */
   onStdoutLine?: (line: string) => void;
   onStderrLine?: (line: string) => void;
+  /**
+   * Raw stdout as it arrives, for outputs too large to keep (a million-line `find -printf`): when
+   * set, stdout is neither kept in the result nor split into lines, and maxBytes counts stderr only.
+   */
+  onStdoutChunk?: (chunk: Buffer) => void;
   /** Called once the child exists, e.g. to record its pid in a journal. */
   onSpawn?: (pid: number) => void;
 }
@@ -203,7 +211,9 @@ export function runStreaming(program: string, args: string[], opts: StreamOption
       }
       if (which === 'out') outLine = buf; else errLine = buf;
     };
-    child.stdout.setEncoding('utf8').on('data', (c: string) => feed(c, 'out'));
+    const onChunk = opts.onStdoutChunk;
+    if (onChunk) child.stdout.on('data', (c: Buffer) => onChunk(c));
+    else child.stdout.setEncoding('utf8').on('data', (c: string) => feed(c, 'out'));
     child.stderr.setEncoding('utf8').on('data', (c: string) => feed(c, 'err'));
 
     const finish = (exitCode: number | null, signal: string | null, error: CommandError | null) => {

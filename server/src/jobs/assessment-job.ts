@@ -8,6 +8,7 @@ import type { HistoryRepo, AssessmentTrigger, StoredAssessment } from '../store/
 import type { HostRow } from '../store/hosts-repo.ts';
 import type { LoadedInventory, Services } from '../api/services.ts';
 import { HttpError } from '../api/errors.ts';
+import type { Artifacts } from '../model/artifacts.ts';
 
 export type Collector = (host: HostRow) => Promise<LoadedInventory>;
 
@@ -16,6 +17,8 @@ export interface AssessmentJobDeps {
   services: Pick<Services, 'assess' | 'missing'>;
   collect: Collector;
   retention: () => { snapshotsPerHost: number; assessmentsPerHost: number; scheduledRunsPerHost: number };
+  /** Measured artifacts of the host (workload fingerprint, size histograms, benchmarks), see jobs/evidence-artifacts.ts. */
+  evidence?: (host: HostRow) => Partial<Artifacts>;
 }
 
 export interface AssessmentOutcome {
@@ -37,7 +40,7 @@ export function createAssessmentJob(deps: AssessmentJobDeps) {
       try {
         const previous = deps.history.latestAssessment(host.id);
         const loaded = await deps.collect(host);
-        const outcome = await assess(loaded.inventory);
+        const outcome = await assess(loaded.inventory, deps.evidence?.(host));
         const snapshotId = deps.history.addSnapshot(host.id, loaded.inventory, loaded.raw);
         const id = deps.history.addAssessment(host.id, snapshotId, outcome.assessment, outcome.optane, trigger);
         deps.history.prune(host.id, deps.retention());

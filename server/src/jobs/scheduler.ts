@@ -16,6 +16,8 @@ export interface SchedulerDeps {
   logger: Logger;
   tickMs?: number;
   now?: () => number;
+  /** Other scheduled work run on every tick, even when re-assessment is off (scheduled observations). */
+  alsoOnTick?: () => unknown;
 }
 
 export function createScheduler(deps: SchedulerDeps) {
@@ -25,6 +27,9 @@ export function createScheduler(deps: SchedulerDeps) {
 
   /** One pass; returns the ids of the hosts it re-assessed. Exposed for tests. */
   const tick = async (): Promise<string[]> => {
+    try { await deps.alsoOnTick?.(); } catch (err) {
+      deps.logger.warn('scheduled work failed', { error: err instanceof Error ? err.message.split('\n')[0]! : String(err) });
+    }
     const minutes = deps.intervalMinutes();
     if (minutes <= 0 || ticking) return [];
     ticking = true;

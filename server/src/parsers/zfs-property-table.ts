@@ -8,7 +8,10 @@ import { splitLines, type ParseIssue } from './common.ts';
 
 export interface PropertyRow { name: string; property: string; value: string; source: string | null; line: number }
 
-const LOOSE_ROW = /^(\S+)\s+(\S+)\s+(.*?)\s+(-|default|local|temporary|received|inherited from \S+)\s*$/;
+const SOURCE_WORDS = '-|default|local|temporary|received|inherited from \\S+';
+const LOOSE_ROW = new RegExp(`^(\\S+)\\s+(\\S+)\\s+(.*?)\\s+(${SOURCE_WORDS})\\s*$`);
+/** A SOURCE cell is one of these words; anything else means the row is not column-aligned. */
+const KNOWN_SOURCE = new RegExp(`^(?:${SOURCE_WORDS})$`);
 const PROPERTY_NAME = /^[a-z0-9_.:@/-]+$/i;
 /** `-` (not applicable) → null; everything else as printed ("local", "default", "inherited from tank"). */
 export const sourceOf = (s: string | undefined): string | null => (s === undefined || s === '' || s === '-' ? null : s);
@@ -41,7 +44,11 @@ export function readPropertyRows(text: string, issues: ParseIssue[]): PropertyRo
       const property = line.slice(c.property, c.value).trim();
       const value = (c.source === null ? line.slice(c.value) : line.slice(c.value, c.source)).trim();
       const source = c.source === null ? null : sourceOf(line.slice(c.source).trim());
-      if (aligned && name !== '' && !/\s/.test(name) && PROPERTY_NAME.test(property)) {
+      // A value wider than its column can still put spaces at the column edges (a value with
+      // spaces): then the SOURCE cell holds the value's tail, and the word split below is right.
+      const sourceCell = c.source === null ? '' : line.slice(c.source).trim();
+      const sourceOk = sourceCell === '' || KNOWN_SOURCE.test(sourceCell);
+      if (aligned && sourceOk && name !== '' && !/\s/.test(name) && PROPERTY_NAME.test(property)) {
         rows.push({ name, property, value, source, line: lineNo });
         return;
       }

@@ -47,7 +47,9 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); padding-top: .5rem
 }
 `;
 
-const p = (s: string) => `<p>${esc(s)}</p>`;
+/** Escaped text in which the rules' `code` spans become <code>. */
+const prose = (s: string): string => s.split(/(`[^`]+`)/).map((part, i) => (i % 2 === 1 ? `<code>${esc(part.slice(1, -1))}</code>` : esc(part))).join('');
+const p = (s: string) => `<p>${prose(s)}</p>`;
 
 function table(head: string[], rows: string[][]): string {
   return `<table><thead><tr>${head.map((h) => `<th scope="col">${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
@@ -62,7 +64,7 @@ function optaneSection(v: OptaneVerdict | null, doc: ReportDocument): string {
   const out = ['<section id="optane"><h2>Should I add Optane?</h2>'];
   if (!v) return `${out[0]}${p('No verdict was computed for this assessment.')}</section>`;
   out.push(`<p class="verdict">Verdict: ${esc(VERDICT_TEXT[v.verdict])} <span class="meta">(confidence ${esc(v.confidence)}${v.pool ? `, pool ${esc(v.pool)}` : ''})</span></p>`, p(v.headline));
-  if (v.reasons.length) out.push('<h3>Why</h3>', ul(v.reasons.map(esc)));
+  if (v.reasons.length) out.push('<h3>Why</h3>', ul(v.reasons.map(prose)));
   if (v.evidence.length) out.push(table(['Evidence', 'Value'], v.evidence.map((e) => [e.label, e.value === null ? 'unknown' : String(e.value)])));
   if (v.expected) {
     const e = v.expected;
@@ -84,11 +86,11 @@ function findingHtml(f: Finding, n: number): string {
   out.push(`<h4>${n}. ${esc(f.title)}</h4>`);
   out.push(`<p class="meta"><span class="badge sev-${f.severity}">${esc(SEVERITY_LABEL[f.severity])}</span> ${esc(subjectText(f))} · rule <code>${esc(f.ruleId)}</code> · confidence ${esc(f.confidence)}</p>`);
   if (f.evidence.length) out.push(table(['Evidence', 'Value'], f.evidence.map((e) => [e.label, evidenceValue(e)])));
-  out.push(`<p><strong>Why it matters:</strong> ${esc(f.explanation)}</p>`);
+  out.push(`<p><strong>Why it matters:</strong> ${prose(f.explanation)}</p>`);
   if (f.action) {
-    out.push(`<p><strong>What to do:</strong> ${esc(f.action.summary)}</p>`);
+    out.push(`<p><strong>What to do:</strong> ${prose(f.action.summary)}</p>`);
     if (f.action.commands.length) out.push(pre(f.action.commands.join('\n')));
-    out.push(`<p><strong>${esc(REVERSIBLE_TEXT[f.action.reversible])}:</strong> ${esc(f.action.reversibleWhy)}</p>`);
+    out.push(`<p><strong>${esc(REVERSIBLE_TEXT[f.action.reversible])}:</strong> ${prose(f.action.reversibleWhy)}</p>`);
   } else out.push(p('What to do: nothing to run; this is for your information.'));
   if (f.citations.length) out.push(`<p><strong>Sources:</strong></p>${ul(f.citations.map((c) => link(c.url, citationText(c))))}`);
   out.push('</article>');
@@ -111,7 +113,7 @@ function benchmarkHtml(b: ReportBenchmark, i: number): string {
     esc(`fio ${m.rw ? `rw=${m.rw}, ` : ''}block size ${bytes(m.blockSize)}, iodepth ${m.iodepth}, file size ${m.sizeBytes === null ? 'not recorded' : bytes(m.sizeBytes)}, runtime ${m.runtimeSeconds === null ? 'not recorded' : `${m.runtimeSeconds} s`}`),
     `sync mode <code>${esc(m.syncMode)}</code>: ${esc(m.syncModeText)}`,
     ...(m.reference ? [esc(`method follows ${m.reference}`)] : []),
-  ])}${m.caveats.length ? `<h4>Caveats</h4>${ul(m.caveats.map(esc))}` : ''}</article>`;
+  ])}${m.caveats.length ? `<h4>Caveats</h4>${ul(m.caveats.map(prose))}` : ''}</article>`;
 }
 
 export function renderHtml(doc: ReportDocument): string {
@@ -155,7 +157,7 @@ export function renderHtml(doc: ReportDocument): string {
   }
   if (doc.rulesNotRun.length) {
     b.push('<h3 id="rules-not-run">Rules that could not judge</h3>');
-    b.push(ul(doc.rulesNotRun.map((r) => `<code>${esc(r.ruleId)}</code> ${esc(r.title)}: ${esc(r.message ?? r.status)}${r.missing.length ? esc(`. Needs: ${r.missing.map((m) => `${m.artifact} (${m.howToGet})`).join('; ')}`) : ''}`)));
+    b.push(ul(doc.rulesNotRun.map((r) => `<code>${esc(r.ruleId)}</code> ${esc(r.title)}: ${prose((r.message ?? r.status).replace(/\.+$/, ''))}${r.missing.length ? prose(`. Needs: ${r.missing.map((m) => `${m.artifact} (${m.howToGet})`).join('; ')}`) : ''}`)));
   }
   b.push('</section>');
 

@@ -13,8 +13,13 @@ import {
   hostLine, int, latencyUs, orUnknown, pct, subjectText,
 } from './format.ts';
 
-/** Escapes CommonMark punctuation that would otherwise format, link or start HTML. */
-export const mdText = (s: string): string => s.replace(/[\\`*_[\]<>|#~]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
+const escapeMd = (s: string): string => s.replace(/[\\`*_[\]<>|#~]/g, (c) => `\\${c}`);
+/**
+ * Escapes CommonMark punctuation that would otherwise format, link or start HTML. Rule texts
+ * mark commands as `code`: those spans stay code spans (with `|` escaped for tables).
+ */
+export const mdText = (s: string): string =>
+  s.replace(/\r?\n/g, ' ').split(/(`[^`]+`)/).map((part, i) => (i % 2 === 1 ? part.replace(/\|/g, '\\|') : escapeMd(part))).join('');
 const cell = (s: string): string => mdText(s).trim() || ' ';
 const code = (s: string): string => {
   const fence = '`'.repeat(Math.max(1, ...[...s.matchAll(/`+/g)].map((m) => m[0].length + 1)));
@@ -130,7 +135,7 @@ export function renderMarkdown(doc: ReportDocument): string {
     out.push('### Rules that could not judge', '');
     for (const r of doc.rulesNotRun) {
       const need = r.missing.map((m) => `${m.artifact} (${m.howToGet})`).join('; ');
-      out.push(`- ${code(r.ruleId)} ${mdText(r.title)}: ${mdText(r.message ?? r.status)}${need ? `. Needs: ${mdText(need)}` : ''}`);
+      out.push(`- ${code(r.ruleId)} ${mdText(r.title)}: ${mdText((r.message ?? r.status).replace(/\.+$/, ''))}${need ? `. Needs: ${mdText(need)}` : ''}`);
     }
     out.push('');
   }

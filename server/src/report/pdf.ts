@@ -64,10 +64,15 @@ function writer(doc: Doc) {
       const labelW = 150;
       for (const [k, v] of rows) {
         const valueText = pdfSafe(v);
-        const h = Math.max(doc.font(SANS).heightOfString(valueText, { width: width() - labelW }), 12);
+        const labelText = pdfSafe(k);
+        const h = Math.max(
+          doc.font(SANS).heightOfString(valueText, { width: width() - labelW }),
+          doc.font(BOLD).heightOfString(labelText, { width: labelW - 8 }),
+          12,
+        );
         ensure(h);
         const y = doc.y;
-        doc.font(BOLD).text(pdfSafe(k), MARGIN, y, { width: labelW - 8 });
+        doc.font(BOLD).text(labelText, MARGIN, y, { width: labelW - 8 });
         doc.font(SANS).text(valueText, MARGIN + labelW, y, { width: width() - labelW });
         doc.y = Math.max(doc.y, y + h);
       }
@@ -223,7 +228,7 @@ function body(doc: Doc, d: ReportDocument): void {
   }
   if (d.rulesNotRun.length) {
     w.heading(3, 'Rules that could not judge');
-    w.bullets(d.rulesNotRun.map((r) => `${r.ruleId} ${r.title}: ${r.message ?? r.status}${r.missing.length ? `. Needs: ${r.missing.map((m) => `${m.artifact} (${m.howToGet})`).join('; ')}` : ''}`));
+    w.bullets(d.rulesNotRun.map((r) => `${r.ruleId} ${r.title}: ${(r.message ?? r.status).replace(/\.+$/, '')}${r.missing.length ? `. Needs: ${r.missing.map((m) => `${m.artifact} (${m.howToGet})`).join('; ')}` : ''}`));
   }
 
   w.heading(2, 'Benchmarks');

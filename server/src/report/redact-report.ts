@@ -62,13 +62,17 @@ function datasetLiterals(inv: Inventory): Map<string, string> {
   return out;
 }
 
+/**
+ * `bounded`: the match may not continue a longer word on its left (`/mnt/tank/vm` matches, `xtank/vm`
+ * does not). On the right it may: names derived from a dataset (`vm-100-disk-0-16k`) reveal it too.
+ */
 function literalReplacer(pairs: Map<string, string>, bounded: boolean): (s: string) => string {
   const entries = [...pairs.entries()].filter(([k]) => k.length > 0).sort((a, b) => b[0].length - a[0].length);
   if (entries.length === 0) return (s) => s;
   const lookup = new Map(entries.map(([k, v]) => [k.toLowerCase(), v]));
   const alternation = entries.map(([k]) => escape(k)).join('|');
   const re = bounded
-    ? new RegExp(`(?<![A-Za-z0-9_.:-])(?:${alternation})(?![A-Za-z0-9_:-]|\\.[A-Za-z0-9])`, 'gi')
+    ? new RegExp(`(?<![A-Za-z0-9_.:-])(?:${alternation})`, 'gi')
     : new RegExp(alternation, 'gi');
   return (s) => s.replace(re, (m) => lookup.get(m.toLowerCase()) ?? m);
 }
@@ -94,7 +98,17 @@ export function redactReportDocument(doc: ReportDocument, inv: Inventory, raw: R
     const t = /WWN-\d+/.exec(r.redactText(`0x${hex}`))?.[0];
     if (t) contextFree.set(hex, t);
   }
-  const guidsAndWwns = literalReplacer(contextFree, false);
+  const literals = literalReplacer(contextFree, false);
+  // smartctl -j prints the WWN as numbers ({"naa": 5, "oui": 9528, "id": 61213911380}); the id
+  // identifies the drive, so it becomes the WWN's token (as a JSON string, keeping the JSON valid).
+  const smartctlWwn = (s: string) => s.replace(/("wwn"\s*:\s*\{[^{}]*?"id"\s*:\s*)(\d+)/g, (m, head: string, id: string) => {
+    const naa = /"naa"\s*:\s*(\d+)/.exec(m)?.[1];
+    const oui = /"oui"\s*:\s*(\d+)/.exec(m)?.[1];
+    const hex = naa && oui ? ((BigInt(naa) << 60n) | (BigInt(oui) << 36n) | BigInt(id)).toString(16).padStart(16, '0') : null;
+    const t = /WWN-\d+/.exec(r.redactText(`0x${hex ?? id.padStart(16, '0')}`))?.[0] ?? 'WWN';
+    return `${head}"${t}"`;
+  });
+  const guidsAndWwns = (s: string) => smartctlWwn(literals(s));
   const datasets = opts.names ? literalReplacer(datasetLiterals(inv), true) : (s: string) => s;
   const redactString = (s: string) => r.redactText(datasets(guidsAndWwns(s)));
 

@@ -32,7 +32,7 @@ export interface RenderedReport {
 const CONTENT_TYPES: Record<ReportFormat, string> = {
   md: 'text/markdown; charset=utf-8',
   html: 'text/html; charset=utf-8',
-  json: 'application/json',
+  json: 'application/json; charset=utf-8',
   pdf: 'application/pdf',
 };
 

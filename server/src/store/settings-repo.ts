@@ -17,6 +17,7 @@ export function createSettingsRepo(db: Database) {
       ...stored,
       retention: { ...DEFAULT_SETTINGS.retention, ...(isRecord(stored.retention) ? stored.retention : {}) },
       benchmark: { ...DEFAULT_SETTINGS.benchmark, ...(isRecord(stored.benchmark) ? stored.benchmark : {}) },
+      observation: { ...DEFAULT_SETTINGS.observation, ...(isRecord(stored.observation) ? stored.observation : {}) },
     };
     const parsed = Settings.safeParse(merged);
     return parsed.success ? parsed.data : DEFAULT_SETTINGS;
@@ -30,6 +31,7 @@ export function createSettingsRepo(db: Database) {
         assessmentIntervalMinutes: patch.assessmentIntervalMinutes ?? current.assessmentIntervalMinutes,
         retention: { ...current.retention, ...stripUndefined(patch.retention ?? {}) },
         benchmark: { ...current.benchmark, ...stripUndefined(patch.benchmark ?? {}) },
+        observation: { ...current.observation, ...stripUndefined(patch.observation ?? {}) },
       };
       const valid = Settings.parse(next);
       const now = new Date().toISOString();

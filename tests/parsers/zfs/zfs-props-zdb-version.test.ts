@@ -17,6 +17,22 @@ describe('parseZpoolGet', () => {
       version: { value: '23', source: 'default' }, altroot: { value: '-', source: 'default' }, ashift: { value: '0', source: 'default' },
     });
   });
+  it('zfs-fuse single pool: the guid wider than its VALUE column is read, with its source', () => {
+    const text = fixture('get/zfs-fuse--zpool_get_all_fsingle.txt');
+    const r = parseZpoolGet(text);
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.issues).toEqual([]);
+    expect(Object.keys(r.value.fsingle!)).toHaveLength(18);
+    expect(r.value.fsingle!.guid).toEqual({ value: '5963964982304226966', source: 'default' });
+    // The rows around it are still read by column.
+    expect(r.value.fsingle!.health).toEqual({ value: 'ONLINE', source: null });
+    expect(r.value.fsingle!.version).toEqual({ value: '23', source: 'default' });
+    // A value with a space exactly at the SOURCE column edge (derived from the guid row) is not
+    // cut there: the last word is the source only when it is a source word.
+    const header = text.split('\n')[0]!;
+    const spaced = parseZpoolGet(`${header}\nfsingle  comment        abcdefghijk lmnop  local\n`);
+    expect(spaced.ok && spaced.value.fsingle!.comment).toEqual({ value: 'abcdefghijk lmnop', source: 'local' });
+  });
   it('usage error of zfs-fuse (no -H) → error on line 1', () => {
     const r = parseZpoolGet(fixture('get/zfs-fuse--zpool_get_-H_all.txt'));
     expect(r.ok).toBe(false);

@@ -1,0 +1,165 @@
+#!/bin/bash
+# Builds the zfs-advisor .deb for Proxmox VE / Debian from this checkout:
+#   dist/zfs-advisor_<version>-1~<codename>_<arch>.deb, its .sha256, and dist/install.sh with
+#   that file name and checksum filled in.
+#
+# The package is built for the machine it is built on: better-sqlite3's compiled module must
+# match the target's Debian release (glibc/libstdc++) and Node major version, so build on
+# Debian 12 for Proxmox VE 8 and on Debian 13 for Proxmox VE 9 (a container of that release
+# with nodejs >= 20 is enough). No debhelper: dpkg-deb --root-owner-group on a staged tree.
+#
+# Needs: node/npm (>= 20), dpkg-dev (dpkg-shlibdeps), binutils (strip), gzip, and the
+# checkout's node_modules installed with `npm ci` (reused, pruned to production dependencies
+# in a staging copy; nothing is downloaded unless --rebuild-native is given).
+set -euo pipefail
+
+usage() {
+    cat <<'USAGE'
+usage: plugin/debian/build-deb.sh [--out DIR] [--fast] [--rebuild-native] [--no-ui] [--keep-staging]
+  --out DIR          where the .deb goes (default: dist/ in the checkout)
+  --fast             gzip -1 instead of xz (quick local/CI builds)
+  --rebuild-native   recompile better-sqlite3 from source in the staging copy
+                     (npm rebuild --build-from-source; needs g++, make, python3 and Node headers)
+  --no-ui            allow a package without the built UI (ui/dist) - API and CLI only
+  --keep-staging     keep the staging directory and print its path
+environment: DEB_MAINTAINER ("Name <email>"), DEB_HOMEPAGE (URL), ZFS_ADVISOR_RELEASE_URL
+             (where the release's .deb will be downloaded from; baked into dist/install.sh)
+USAGE
+}
+
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+HERE=$REPO/plugin/debian
+OUT=$REPO/dist
+COMPRESS=(-Zxz)
+REBUILD=no
+ALLOW_NO_UI=no
+KEEP=no
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --out) OUT=$2; shift 2 ;;
+        --fast) COMPRESS=(-Zgzip -z1); shift ;;
+        --rebuild-native) REBUILD=yes; shift ;;
+        --no-ui) ALLOW_NO_UI=yes; shift ;;
+        --keep-staging) KEEP=yes; shift ;;
+        -h|--help) usage; exit 0 ;;
+        *) echo "build-deb.sh: unknown option $1" >&2; usage >&2; exit 64 ;;
+    esac
+done
+
+die() { echo "build-deb.sh: $*" >&2; exit 1; }
+step() { echo "==> $*"; }
+
+[ -d "$REPO/node_modules" ] || die "no node_modules in $REPO: run npm ci first"
+command -v dpkg-deb >/dev/null || die "dpkg-deb not found"
+
+PKG=zfs-advisor
+APP_VERSION=$(node -p "require('$REPO/package.json').version")
+# The build machine's release (a subshell: os-release's VERSION must not clobber ours).
+# shellcheck disable=SC1091
+CODENAME=$(. /etc/os-release && echo "${VERSION_CODENAME:-unknown}")
+DEB_VERSION="$APP_VERSION-1~$CODENAME"
+ARCH=$(dpkg --print-architecture)
+NODE_MAJOR=$(node -p 'process.versions.node.split(".")[0]')
+[ "$NODE_MAJOR" -ge 20 ] || die "Node $NODE_MAJOR is too old: the app needs Node >= 20"
+MAINTAINER=${DEB_MAINTAINER:-ZFS Advisor maintainers <maintainers@users.noreply.a-seed-757e3f9c.example>}
+DEB_NAME="${PKG}_${DEB_VERSION}_${ARCH}.deb"
+# Debian 13 moved systemd units to /usr/lib (usrmerge, DEP 17); Debian 12 keeps /lib.
+if [ "$CODENAME" = bookworm ] || [ "$CODENAME" = bullseye ]; then UNIT_DIR=lib/systemd/system; else UNIT_DIR=usr/lib/systemd/system; fi
+
+STAGE=$(mktemp -d "${TMPDIR:-/tmp}/zfs-advisor-deb.XXXXXX")
+cleanup() { if [ "$KEEP" = yes ]; then echo "staging kept in $STAGE"; else rm -rf "$STAGE"; fi; }
+trap cleanup EXIT
+ROOT=$STAGE/root
+APP=$ROOT/usr/lib/$PKG
+mkdir -p "$APP" "$ROOT/DEBIAN"
+
+step "staging the app sources ($APP_VERSION for $CODENAME/$ARCH)"
+cp -a "$REPO/server" "$REPO/rules" "$REPO/package.json" "$REPO/package-lock.json" "$REPO/tsconfig.json" "$APP/"
+find "$APP/server" "$APP/rules" -name '*.test.ts' -delete
+
+if [ ! -f "$REPO/ui/dist/index.html" ] && node -e "process.exit(require('$REPO/package.json').scripts?.['build:ui'] ? 0 : 1)"; then
+    step "building the UI (npm run build:ui)"
+    (cd "$REPO" && npm run build:ui)
+fi
+if [ -f "$REPO/ui/dist/index.html" ]; then
+    mkdir -p "$APP/ui"
+    cp -a "$REPO/ui/dist" "$APP/ui/dist"
+elif [ "$ALLOW_NO_UI" = yes ]; then
+    echo "warning: ui/dist is missing: the package serves the API and CLI only" >&2
+else
+    die "ui/dist is missing and could not be built (npm run build:ui); pass --no-ui to package without it"
+fi
+
+step "production node_modules (copy of the checkout's, npm prune --omit=dev)"
+cp -a "$REPO/node_modules" "$APP/node_modules"
+(cd "$APP" && npm prune --omit=dev --ignore-scripts --offline --no-audit --no-fund >/dev/null)
+
+SQLITE=$APP/node_modules/better-sqlite3
+if [ "$REBUILD" = yes ]; then
+    step "rebuilding better-sqlite3 from source"
+    (cd "$APP" && npm rebuild better-sqlite3 --build-from-source)
+fi
+step "checking that better-sqlite3 loads in $(command -v node) ($(node -v))"
+node -e "const D = require(process.argv[1]); const db = new D(':memory:'); if (db.prepare('select 1 as one').get().one !== 1) process.exit(1);" "$SQLITE" \
+    || die "better-sqlite3 in node_modules does not load with this Node: run with --rebuild-native"
+# Keep only the compiled module: sources, object files and the test extension are build leftovers.
+find "$SQLITE/build" -mindepth 1 -maxdepth 1 ! -name Release -exec rm -rf {} +
+find "$SQLITE/build/Release" -mindepth 1 ! -name better_sqlite3.node -exec rm -rf {} +
+rm -rf "$SQLITE/deps" "$SQLITE/src"
+strip --strip-unneeded "$SQLITE/build/Release/better_sqlite3.node"
+chmod 0644 "$SQLITE/build/Release/better_sqlite3.node"
+# npm's bookkeeping and helper links are not needed at run time.
+rm -rf "$APP/node_modules/.bin" "$APP/node_modules/.cache" "$APP/node_modules/.package-lock.json"
+find "$APP/node_modules" \( -name '.npmignore' -o -name '.eslintrc*' -o -name '.travis.yml' -o -name '.editorconfig' \) -delete
+
+step "package files"
+install -D -m 0755 "$HERE/zfs-advisor.sh" "$ROOT/usr/bin/zfs-advisor"
+install -D -m 0644 "$HERE/zfs-advisor.service" "$ROOT/$UNIT_DIR/zfs-advisor.service"
+install -D -m 0644 "$HERE/zfs-advisor.conf" "$ROOT/etc/zfs-advisor/zfs-advisor.conf"
+install -D -m 0644 "$HERE/copyright" "$ROOT/usr/share/doc/$PKG/copyright"
+install -D -m 0644 "$HERE/README.Debian" "$ROOT/usr/share/doc/$PKG/README.Debian"
+install -D -m 0644 "$HERE/lintian-overrides" "$ROOT/usr/share/lintian/overrides/$PKG"
+DATE=$(date -R -u -d "@${SOURCE_DATE_EPOCH:-$(date +%s)}")
+sed -e "s|@DEB_VERSION@|$DEB_VERSION|" -e "s|@DISTRIBUTION@|$CODENAME|" -e "s|@VERSION@|$APP_VERSION|" \
+    -e "s|@MAINTAINER@|$MAINTAINER|" -e "s|@DATE@|$DATE|" "$HERE/changelog" | gzip -9n > "$ROOT/usr/share/doc/$PKG/changelog.Debian.gz"
+chmod 0644 "$ROOT/usr/share/doc/$PKG/changelog.Debian.gz"
+for script in postinst prerm postrm; do install -m 0755 "$HERE/$script" "$ROOT/DEBIAN/$script"; done
+echo "/etc/zfs-advisor/zfs-advisor.conf" > "$ROOT/DEBIAN/conffiles"
+
+# Ownership comes from --root-owner-group; modes: nothing group/world-writable, all readable.
+chmod -R u+rwX,go+rX,go-w "$ROOT"
+# npm leaves executable bits on data files (fonts, plain modules): only ELF files and #! scripts keep them.
+find "$APP/node_modules" -type f -perm /111 -print0 | while IFS= read -r -d '' f; do
+    magic=$(head -c 4 "$f" | od -An -c | tr -d ' ')
+    case "$magic" in 177ELF*|'#!'*) ;; *) chmod 0644 "$f" ;; esac
+done
+
+# Shared-library dependencies of the compiled modules (libc6, libstdc++6), as debhelper would.
+SHLIBS=$(
+    cd "$STAGE" && mkdir -p debian && printf 'Source: %s\n\nPackage: %s\nArchitecture: any\n' "$PKG" "$PKG" > debian/control &&
+    find "$APP/node_modules" -name '*.node' -type f -print0 | xargs -0 -r -n 50 printf -- '-e%s\n' |
+        xargs -r dpkg-shlibdeps -O 2>/dev/null | sed -n 's/^shlibs:Depends=//p'
+) || SHLIBS=""
+[ -n "$SHLIBS" ] || SHLIBS="libc6, libstdc++6"
+INSTALLED_SIZE=$(du -sk --exclude=DEBIAN "$ROOT" | cut -f1)
+sed -e "s|@DEB_VERSION@|$DEB_VERSION|" -e "s|@ARCH@|$ARCH|" -e "s|@MAINTAINER@|$MAINTAINER|" \
+    -e "s|@INSTALLED_SIZE@|$INSTALLED_SIZE|" -e "s|@NODE_NEXT_MAJOR@|$((NODE_MAJOR + 1))|" -e "s|@SHLIBS@|$SHLIBS|" \
+    "$HERE/control.in" > "$ROOT/DEBIAN/control"
+if [ -n "${DEB_HOMEPAGE:-}" ]; then sed -i "/^Priority:/a Homepage: $DEB_HOMEPAGE" "$ROOT/DEBIAN/control"; fi
+(cd "$ROOT" && find . -path ./DEBIAN -prune -o -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum | sed 's| \./| |' > DEBIAN/md5sums)
+chmod 0644 "$ROOT/DEBIAN/control" "$ROOT/DEBIAN/conffiles" "$ROOT/DEBIAN/md5sums"
+
+step "dpkg-deb --build"
+mkdir -p "$OUT"
+dpkg-deb --root-owner-group "${COMPRESS[@]}" --build "$ROOT" "$OUT/$DEB_NAME" >/dev/null
+(cd "$OUT" && sha256sum "$DEB_NAME" > "$DEB_NAME.sha256")
+SHA=$(cut -d' ' -f1 "$OUT/$DEB_NAME.sha256")
+
+# The installer users run, with this build's file name and checksum filled in.
+sed -e "s|^DEB_NAME=.*|DEB_NAME=\"$DEB_NAME\"|" -e "s|^DEB_SHA256=.*|DEB_SHA256=\"$SHA\"|" \
+    -e "s|^RELEASE_URL=.*|RELEASE_URL=\"${ZFS_ADVISOR_RELEASE_URL:-}\"|" "$REPO/plugin/install.sh" > "$OUT/install.sh"
+chmod 0755 "$OUT/install.sh"
+(cd "$OUT" && sha256sum install.sh > install.sh.sha256)
+
+echo "built $OUT/$DEB_NAME"
+echo "sha256 $SHA"

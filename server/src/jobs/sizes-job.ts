@@ -1,0 +1,171 @@
+/**
+ * Size measurements started through the API (issue 8 §3): walks a dataset or directory of this
+ * machine in the background (`measureSizes`), one walk per host at a time, with progress and
+ * cancel, and stores the SizeHistogram for the rules and the sizing view.
+ *
+ * Low-priority mode runs the walk as a child process under `nice -n 19 ionice -c 3` (the app's
+ * own `sizes` command), because lowering the priority in-process would slow the whole server for
+ * good. That child reports no file counts while it runs: progress is elapsed time only.
+ */
+import { statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { SizesProgress, SizesRecord, SizesRequest } from '../api/evidence-schemas.ts';
+import { HttpError } from '../api/errors.ts';
+import type { Logger } from '../api/logger.ts';
+import { describeFailure, runCommand } from '../exec/runner.ts';
+import type { Inventory } from '../model/inventory.ts';
+import { SizeHistogram } from '../model/workload.ts';
+import { measureSizes } from '../sizing/measure.ts';
+import { resolveTarget } from '../sizing/resolve-target.ts';
+import type { EvidenceRepo } from '../store/evidence-repo.ts';
+import type { HostRow } from '../store/hosts-repo.ts';
+import { createLiveTasks } from './live-tasks.ts';
+
+const CLI = join(dirname(dirname(dirname(fileURLToPath(import.meta.url)))), 'bin', 'zfs-advisor.js');
+const DEFAULT_RECORDSIZE = 131072;
+const DEFAULT_ASHIFT = 12;
+
+export interface SizesJobDeps {
+  evidence: EvidenceRepo;
+  logger: Logger;
+  /** The host's newest inventory, to name the dataset of a path and default recordsize/ashift. */
+  inventoryOf: (hostId: string) => Inventory | null;
+  now?: () => number;
+  keepPerHost?: number;
+}
+
+/** The dataset whose mountpoint is the longest prefix of `path` (the file system the walk stays on). */
+export function datasetForPath(inv: Inventory | null, path: string): Inventory['datasets'][number] | null {
+  let best: Inventory['datasets'][number] | null = null;
+  for (const d of inv?.datasets ?? []) {
+    const mp = d.mountpoint;
+    if (!mp || !mp.startsWith('/') || d.type !== 'filesystem') continue;
+    const inside = path === mp || path.startsWith(mp.endsWith('/') ? mp : `${mp}/`);
+    if (inside && (!best || mp.length > (best.mountpoint?.length ?? 0))) best = d;
+  }
+  return best;
+}
+
+/** The data vdevs' ashift of a pool from the inventory (the common one; null when unknown or mixed). */
+export function dataAshiftOf(inv: Inventory | null, pool: string | null): number | null {
+  const p = inv?.pools.find((x) => x.name === pool);
+  if (!p) return null;
+  const values = new Set(p.vdevs.filter((v) => v.class === 'data').map((v) => v.ashift).filter((a): a is number => typeof a === 'number' && a > 0));
+  if (values.size === 1) return [...values][0]!;
+  return values.size === 0 && p.ashift && p.ashift > 0 ? p.ashift : null;
+}
+
+const errText = (err: unknown) => (err instanceof Error ? err.message.split('\n')[0]! : String(err));
+
+/** The walk as `nice -n 19 ionice -c 3 node zfs-advisor.js sizes … --json` (plain nice where ionice is missing). */
+async function measureInChild(path: string, recordsize: number, ashift: number, signal: AbortSignal): Promise<{ histogram: SizeHistogram; stats: Record<string, unknown>; notes: string[] }> {
+  const cli = [process.execPath, CLI, 'sizes', path, '--json', '--recordsize', String(recordsize), '--ashift', String(ashift)];
+  const opts = { timeoutMs: 24 * 3600_000, signal, maxBytes: 16 * 1024 * 1024 };
+  let r = await runCommand('nice', ['-n', '19', 'ionice', '-c', '3', ...cli], opts);
+  const notes = ['walked in a separate process at nice 19 with the idle I/O class (ionice -c 3)'];
+  if (r.exitCode === 127 && /ionice/.test(r.stderr)) {
+    r = await runCommand('nice', ['-n', '19', ...cli], opts);
+    notes[0] = 'walked in a separate process at nice 19 (ionice is not installed: I/O priority unchanged)';
+  }
+  const failure = describeFailure(r);
+  if (failure) throw new Error(r.stderr.trim().split('\n').pop() || failure);
+  const out = JSON.parse(r.stdout) as { histogram?: unknown; stats?: unknown };
+  const histogram = SizeHistogram.parse(out.histogram);
+  const stats = typeof out.stats === 'object' && out.stats !== null ? (out.stats as Record<string, unknown>) : {};
+  return { histogram, stats, notes };
+}
+
+export function createSizesJob(deps: SizesJobDeps) {
+  const now = deps.now ?? Date.now;
+  const live = createLiveTasks<SizesProgress, SizesRecord>();
+
+  const view = (id: number): SizesRecord | null => {
+    const r = deps.evidence.getSizes(id);
+    if (!r) return null;
+    return live.isRunning(id) ? { ...r, progress: live.lastProgress(id) } : r;
+  };
+
+  return {
+    view,
+    /** Resolves the target (errors are 400s), stores the job as running and starts the walk. */
+    async start(host: HostRow, request: SizesRequest): Promise<SizesRecord> {
+      const holder = live.activeFor(host.id);
+      if (holder !== undefined) throw new HttpError('conflict', `a size measurement is already running on host "${host.id}" (measurement ${holder})`);
+      const target = request.path ?? request.dataset!;
+      const resolved = await resolveTarget(request.path ? resolve(request.path) : target);
+      if (!resolved.ok) throw new HttpError('bad-request', resolved.message);
+      const inv = deps.inventoryOf(host.id);
+      const path = resolved.value.path;
+      const ds = resolved.value.dataset ? inv?.datasets.find((d) => d.name === resolved.value.dataset) ?? null : datasetForPath(inv, path);
+      const dataset = resolved.value.dataset ?? ds?.name ?? null;
+      const pool = dataset ? dataset.split('/')[0]! : null;
+      const recordsize = request.recordsize ?? resolved.value.recordsize ?? ds?.recordsize ?? DEFAULT_RECORDSIZE;
+      const ashift = request.ashift ?? dataAshiftOf(inv, pool) ?? DEFAULT_ASHIFT;
+      if (live.activeFor(host.id) !== undefined) throw new HttpError('conflict', `a size measurement is already running on host "${host.id}"`);
+      try { if (!statSync(path).isDirectory()) throw new Error('not a directory'); } catch {
+        throw new HttpError('bad-request', `${path} is not a directory on this machine`);
+      }
+
+      const startedMs = now();
+      const id = deps.evidence.addSizes({
+        hostId: host.id, target, path, dataset, pool, recordsize, ashift, lowPriority: request.lowPriority, startedAt: new Date(startedMs).toISOString(),
+      });
+      const controller = live.begin(id, host.id);
+      const elapsedS = () => Math.round((now() - startedMs) / 100) / 10;
+      live.progress(id, { files: 0, dirs: 0, bytes: 0, elapsedS: 0 });
+      let ticker: NodeJS.Timeout | null = null;
+
+      void (async () => {
+        let status: 'completed' | 'failed' | 'canceled' = 'failed';
+        let histogram: SizeHistogram | null = null;
+        let stats: Record<string, unknown> | null = null;
+        let message: string | null = null;
+        try {
+          if (request.lowPriority) {
+            ticker = setInterval(() => live.progress(id, { files: null, dirs: null, bytes: null, elapsedS: elapsedS() }), 1000);
+            ticker.unref();
+            const r = await measureInChild(path, recordsize, ashift, controller.signal);
+            histogram = { ...r.histogram, target, dataset, pool, notes: [...r.histogram.notes, ...r.notes] };
+            stats = r.stats;
+          } else {
+            const r = await measureSizes(path, {
+              recordsize, ashift, dataset, pool, signal: controller.signal, progressIntervalMs: 500,
+              onProgress: (p) => live.progress(id, { files: p.files, dirs: p.dirs, bytes: p.bytes, elapsedS: elapsedS() }),
+            });
+            histogram = { ...r.histogram, target };
+            stats = { ...r.stats };
+          }
+          status = controller.signal.aborted ? 'canceled' : 'completed';
+        } catch (err) {
+          status = controller.signal.aborted ? 'canceled' : 'failed';
+          message = controller.signal.aborted ? errText(controller.signal.reason) : `the size walk failed: ${errText(err)}`;
+          if (!controller.signal.aborted) deps.logger.warn('size walk failed', { host: host.id, sizes: id, error: errText(err) });
+        } finally {
+          if (ticker) clearInterval(ticker);
+        }
+        try {
+          deps.evidence.finishSizes(id, { status, endedAt: new Date(now()).toISOString(), histogram: status === 'completed' ? histogram : null, stats, message });
+          deps.evidence.prune(host.id, deps.keepPerHost ?? 500);
+        } catch (err) {
+          deps.logger.error('storing a size measurement failed', { host: host.id, sizes: id, error: errText(err) });
+        }
+        let record = null;
+      try { record = deps.evidence.getSizes(id); } catch { /* store closed (shutdown): answer from memory */ }
+        if (record) live.end(id, record);
+        else live.end(id, { id, hostId: host.id, status, target, path, dataset, pool, recordsize, ashift, lowPriority: request.lowPriority, startedAt: new Date(startedMs).toISOString(), endedAt: null, progress: null, histogram: null, stats: null, message });
+      })();
+
+      return view(id)!;
+    },
+    cancel(id: number): SizesRecord | null {
+      live.cancel(id, 'canceled by the user');
+      return view(id);
+    },
+    subscribe: live.subscribe,
+    isRunning: (id: number) => live.isRunning(id),
+    settled: live.settled,
+    abortAll: () => live.abortAll('server shutting down'),
+  };
+}
+export type SizesJob = ReturnType<typeof createSizesJob>;

@@ -1,0 +1,80 @@
+/**
+ * Starts the real server (`zfs-advisor serve`) on a temporary data directory and a free port,
+ * through the project's command runner, and waits for `/api/health`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runStreaming } from '../../../server/src/exec/runner.ts';
+
+export interface ServerHandle {
+  url: string;
+  dataDir: string;
+  log(): string;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      const port = typeof a === 'object' && a ? a.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface StartOptions {
+  demo?: boolean;
+  basePath?: string;
+  env?: Record<string, string>;
+}
+
+export async function startServer(opts: StartOptions = {}): Promise<ServerHandle> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'zfsa-e2e-'));
+  const port = await freePort();
+  const args = ['server/bin/zfs-advisor.js', 'serve', '--port', String(port), '--data-dir', dataDir];
+  if (opts.demo) args.push('--demo');
+  if (opts.basePath) args.push('--base-path', opts.basePath);
+  let out = '';
+  let pid: number | null = null;
+  const controller = new AbortController();
+  const proc = runStreaming('node', args, {
+    cwd: join(import.meta.dirname, '..', '..', '..'),
+    signal: controller.signal,
+    timeoutMs: 30 * 60_000,
+    env: { ...process.env, ...(opts.env ?? {}) },
+    onSpawn: (p) => { pid = p; },
+    onStdoutLine: (l) => { out += `${l}\n`; },
+    onStderrLine: (l) => { out += `${l}\n`; },
+  });
+  const base = `http://127.0.0.1:${port}${opts.basePath ? `${opts.basePath.replace(/\/$/, '')}/` : '/'}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      const r = await fetch(`${base}api/health`);
+      if (r.ok) break;
+    } catch { /* not up yet */ }
+    if (Date.now() > deadline) {
+      controller.abort();
+      throw new Error(`server did not start within 60 s:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    url: base,
+    dataDir,
+    log: () => out,
+    async stop() {
+      // SIGTERM first so the server cancels benchmarks and closes the store; SIGKILL after 10 s.
+      if (pid !== null) { try { process.kill(pid, 'SIGTERM'); } catch { /* already gone */ } }
+      const killer = setTimeout(() => controller.abort(), 10_000);
+      await proc.catch(() => undefined);
+      clearTimeout(killer);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,116 @@
+/**
+ * The app tab in real Chromium against the real server on the bundled demo snapshot:
+ * every view at 1280×720 and 390×844 (screenshots + axe + no horizontal overflow), the Optane
+ * button, dismissing a finding across a reload, and every report export.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { chromiumAvailable, launchChromium, type BrowserHandle } from './support/browser.ts';
+import { startServer, type ServerHandle } from './support/server.ts';
+import { axeSeriousViolations, horizontalOverflow, screenshot, settle, VIEW_PATHS, VIEWPORTS } from './support/ui-checks.ts';
+
+const live = chromiumAvailable();
+
+describe.runIf(live)('UI on the demo snapshot (Chromium)', () => {
+  let server: ServerHandle;
+  let b: BrowserHandle;
+  let ctx: BrowserContext;
+  let page: Page;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    server = await startServer({ demo: true });
+    b = await launchChromium();
+    ctx = await b.browser.newContext({ viewport: { width: 1280, height: 720 }, acceptDownloads: true });
+    page = await ctx.newPage();
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  }, 120_000);
+  afterAll(async () => {
+    await ctx?.close();
+    await b?.close();
+    await server?.stop();
+  }, 60_000);
+
+  it('shows every view at both viewports, labelled as demo, without serious accessibility violations', async () => {
+    for (const vp of VIEWPORTS) {
+      await page.setViewportSize({ width: vp.width, height: vp.height });
+      for (const v of VIEW_PATHS) {
+        await page.goto(`${server.url}${v}`);
+        await settle(page);
+        await expect.poll(() => page.locator('[data-testid="demo-banner"]').isVisible()).toBe(true);
+        await screenshot(page, `demo-${v || 'overview'}-${vp.name}`);
+        expect(await horizontalOverflow(page), `${v || 'overview'} at ${vp.name} overflows horizontally`).toBeLessThanOrEqual(0);
+        if (vp.name === 'desktop') expect(await axeSeriousViolations(page), `axe on ${v || 'overview'}`).toEqual([]);
+      }
+    }
+    expect(errors).toEqual([]);
+  }, 240_000);
+
+  it('draws the pool and the drives of the demo', async () => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(server.url);
+    await settle(page);
+    await expect.poll(() => page.locator('[data-testid="pool-card"]').first().textContent()).toContain('1 × MIRROR | 2 wide');
+    expect(await page.locator('[data-testid="drive-row"]').count()).toBe(3);
+    expect(await page.locator('.badge.optane').count()).toBe(1);
+  }, 60_000);
+
+  it('answers "Should I add Optane?" with one button', async () => {
+    await page.goto(`${server.url}optane`);
+    await settle(page);
+    await page.click('[data-testid="ask-optane"]');
+    await page.waitForFunction(() => !document.querySelector('[data-testid="ask-optane"]')?.hasAttribute('disabled'), undefined, { timeout: 60_000 });
+    await settle(page);
+    expect(['Yes', 'No', 'It depends']).toContain((await page.locator('[data-testid="verdict-word"]').textContent())?.trim());
+    await screenshot(page, 'demo-optane-answered-desktop');
+  }, 90_000);
+
+  it('keeps a dismissed finding dismissed after a reload', async () => {
+    await page.goto(`${server.url}recommendations`);
+    await settle(page);
+    const first = page.locator('[data-testid="finding"]').first();
+    const fingerprint = await first.getAttribute('data-fingerprint');
+    expect(fingerprint).toBeTruthy();
+    await first.getByRole('button', { name: 'Dismiss', exact: true }).click();
+    await settle(page);
+    await page.reload();
+    await settle(page);
+    expect(await page.locator(`[data-fingerprint="${fingerprint}"]`).count()).toBe(0);
+    await page.getByLabel(/Show dismissed/).check();
+    await expect.poll(() => page.locator(`[data-fingerprint="${fingerprint}"] [data-testid="ack-state"]`).textContent()).toBe('dismissed');
+    await screenshot(page, 'demo-recommendations-dismissed-desktop');
+    // Restore it so later runs start from the same state.
+    await page.locator(`[data-fingerprint="${fingerprint}"]`).getByRole('button', { name: 'Restore' }).click();
+    await settle(page);
+  }, 60_000);
+
+  it('exports every report format, full and redacted', async () => {
+    await page.goto(`${server.url}reports`);
+    await settle(page);
+    const magic: Record<string, (s: Buffer) => boolean> = {
+      md: (s) => s.toString('utf8').includes('#'),
+      html: (s) => /<html/i.test(s.toString('utf8')),
+      json: (s) => typeof JSON.parse(s.toString('utf8')) === 'object',
+      pdf: (s) => s.subarray(0, 5).toString('latin1') === '%PDF-',
+    };
+    for (const f of ['md', 'html', 'json', 'pdf'] as const) {
+      for (const suffix of ['', '-redacted']) {
+        const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.click(`[data-testid="export-${f}${suffix}"]`)]);
+        const path = await download.path();
+        const { readFileSync } = await import('node:fs');
+        const body = readFileSync(path);
+        expect(body.length, `${f}${suffix} is empty`).toBeGreaterThan(100);
+        expect(magic[f]!(body), `${f}${suffix} content`).toBe(true);
+        await settle(page);
+      }
+    }
+    expect(await page.locator('[data-testid="export-status"]').textContent()).toContain('Saved');
+  }, 180_000);
+
+  it('says benchmarks need the local machine on the demo host', async () => {
+    await page.goto(`${server.url}benchmarks`);
+    await settle(page);
+    expect(await page.locator('main').textContent()).toContain('Benchmarks run only on the machine this server runs on');
+  }, 30_000);
+});

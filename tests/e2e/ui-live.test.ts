@@ -1,0 +1,85 @@
+/**
+ * The app tab in real Chromium against the real server on a live zfs-fuse pool (the local host):
+ * every view with screenshots and axe, the Optane assessment, and a short guarded benchmark
+ * whose live progress reaches 100 %.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chromiumAvailable, launchChromium, type BrowserHandle } from './support/browser.ts';
+import { startServer, type ServerHandle } from './support/server.ts';
+import { axeSeriousViolations, horizontalOverflow, screenshot, settle, VIEW_PATHS, VIEWPORTS } from './support/ui-checks.ts';
+import { startZfsFuse, zfsFuseAvailable, type ZfsFuseHandle } from '../support/zfs-fuse.ts';
+
+const live = chromiumAvailable() && zfsFuseAvailable();
+const POOL = 'h10ui';
+
+describe.runIf(live)('UI on a live zfs-fuse pool (Chromium)', () => {
+  let zf: ZfsFuseHandle;
+  let server: ServerHandle;
+  let b: BrowserHandle;
+  let page: Page;
+
+  beforeAll(async () => {
+    zf = await startZfsFuse();
+    const a = await zf.fileVdev('h10a');
+    const c = await zf.fileVdev('h10b');
+    await zf.createPool(POOL, ['mirror', a, c]);
+    server = await startServer();
+    b = await launchChromium();
+    page = await (await b.browser.newContext({ viewport: { width: 1280, height: 720 } })).newPage();
+  }, 600_000);
+  afterAll(async () => {
+    await b?.close();
+    await server?.stop();
+    await zf?.stop();
+  }, 120_000);
+
+  it('shows the live pool in every view without the demo label', async () => {
+    // The startup assessment may still run: wait until the overview has the pool.
+    await page.goto(server.url);
+    await expect.poll(async () => { await page.reload(); await settle(page); return page.locator('[data-testid="pool-card"]').count(); }, { timeout: 60_000, interval: 2000 }).toBeGreaterThan(0);
+    expect(await page.locator('[data-testid="pool-card"]').first().textContent()).toContain('1 × MIRROR | 2 wide');
+    for (const vp of VIEWPORTS) {
+      await page.setViewportSize({ width: vp.width, height: vp.height });
+      for (const v of VIEW_PATHS) {
+        await page.goto(`${server.url}${v}`);
+        await settle(page);
+        expect(await page.locator('[data-testid="demo-banner"]').count()).toBe(0);
+        await screenshot(page, `live-${v || 'overview'}-${vp.name}`);
+        expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+        if (vp.name === 'desktop') expect(await axeSeriousViolations(page), `axe on ${v || 'overview'}`).toEqual([]);
+      }
+    }
+  }, 300_000);
+
+  it('runs the Optane assessment', async () => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${server.url}optane`);
+    await settle(page);
+    await page.click('[data-testid="ask-optane"]');
+    await page.waitForSelector('[data-testid="verdict-word"]', { timeout: 120_000 });
+    await page.waitForFunction(() => !document.querySelector('[data-testid="ask-optane"]')?.hasAttribute('disabled'), undefined, { timeout: 120_000 });
+    expect(['Yes', 'No', 'It depends']).toContain((await page.locator('[data-testid="verdict-word"]').textContent())?.trim());
+    await screenshot(page, 'live-optane-answered-desktop');
+  }, 180_000);
+
+  it('runs a short guarded benchmark whose progress reaches 100 %', async () => {
+    await page.goto(`${server.url}benchmarks`);
+    await settle(page);
+    await page.getByLabel('Profile').selectOption('sync-write-4k-qd1');
+    await page.getByLabel('Pool', { exact: true }).selectOption(POOL);
+    await page.getByLabel('Runtime (s)').fill('3');
+    await page.getByLabel('File size (MiB)').fill('16');
+    await page.click('[data-testid="dry-run"]');
+    await page.waitForSelector('[data-testid="guards"]', { timeout: 60_000 });
+    await screenshot(page, 'live-benchmarks-guards-desktop');
+    expect(await page.locator('[data-testid="guards"] h3').textContent()).toContain('all passed');
+    await page.click('[data-testid="start-bench"]');
+    await page.waitForSelector('[data-testid="live-progress"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="progress-pct"]')?.textContent?.trim() === '100 %', undefined, { timeout: 180_000 });
+    await page.waitForSelector('[data-testid="bench-result"]', { timeout: 30_000 });
+    await settle(page);
+    await screenshot(page, 'live-benchmarks-done-desktop');
+    expect(await page.locator('[data-testid="bench-history"] tbody tr').count()).toBeGreaterThan(0);
+  }, 300_000);
+});
