@@ -65,7 +65,7 @@ confirm() {
     case "$answer" in y|Y|yes|YES) return 0 ;; *) say "Nothing was changed."; exit 0 ;; esac
 }
 
-installed_version() { dpkg-query -W -f='${Status} ${Version}\n' "$PKG" 2>/dev/null | sed -n 's/^install ok installed //p'; }
+installed_version() { { dpkg-query -W -f='${Status} ${Version}\n' "$PKG" 2>/dev/null || true; } | sed -n 's/^install ok installed //p'; }
 
 if [ "$ACTION" = uninstall ]; then
     [ "$(id -u)" -eq 0 ] || die "run as root"

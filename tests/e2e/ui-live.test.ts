@@ -71,8 +71,9 @@ describe.runIf(live)('UI on a live zfs-fuse pool (Chromium)', () => {
     await page.getByLabel('Runtime (s)').fill('3');
     await page.getByLabel('File size (MiB)').fill('16');
     await page.click('[data-testid="dry-run"]');
-    await page.waitForSelector('[data-testid="guards"]', { timeout: 60_000 });
+    await page.waitForSelector('[data-testid="guards"], main .state.error', { timeout: 120_000 });
     await screenshot(page, 'live-benchmarks-guards-desktop');
+    expect(await page.locator('main .state.error').allTextContents(), 'dry run failed').toEqual([]);
     expect(await page.locator('[data-testid="guards"] h3').textContent()).toContain('all passed');
     await page.click('[data-testid="start-bench"]');
     await page.waitForSelector('[data-testid="live-progress"]');

@@ -5,8 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openStore } from '../store/db.ts';
@@ -51,18 +50,7 @@ export interface RunningServer {
 const ROOT = dirname(dirname(dirname(dirname(fileURLToPath(import.meta.url)))));
 export const DEFAULT_UI_DIR = join(ROOT, 'ui', 'dist');
 
-/** `/var/lib/zfs-advisor` for root when it can be used, else `~/.local/share/zfs-advisor`. */
-export function defaultDataDir(): string {
-  const system = '/var/lib/zfs-advisor';
-  if (process.getuid?.() === 0) {
-    try {
-      if (!existsSync(system)) mkdirSync(system, { recursive: true, mode: 0o700 });
-      accessSync(system, constants.W_OK);
-      return system;
-    } catch { /* fall through to the user directory */ }
-  }
-  return join(process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'zfs-advisor');
-}
+export { defaultDataDir } from '../data-dir.ts';
 
 /** Whether this machine can list pools (otherwise the demo snapshot is shown, and said so). */
 export async function hasLocalZfs(): Promise<boolean> {

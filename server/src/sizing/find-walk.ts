@@ -35,6 +35,7 @@ const ZERO = 0x30;
 const F = 0x66;
 const D = 0x64;
 const L = 0x6c;
+const O_OTHER = 0x6f;
 
 export const FIND_ARGS = (root: string): string[] => [
   root, '-xdev',
@@ -82,21 +83,34 @@ export async function walkWithFind(root: string, opts: WalkOptions): Promise<Fin
     if (stats.mountPointExamples.length < EXAMPLES) stats.mountPointExamples.push(path);
   };
 
-  /** Parses whole records in buf[0, end); `end` is just past a NUL. Hot loop: no strings for files. */
+  /**
+   * Parses whole records in buf[0, end); `end` is just past a NUL. Hot loop: no strings for files.
+   * A byte that is not a digit where one is expected (including running off the buffer) throws.
+   */
+  let pos = 0;
+  const num = (buf: Buffer, terminator: number): number => {
+    // Doubles are exact up to 2^53, as Node's own Stats numbers are.
+    let v = 0;
+    for (;;) {
+      const c = buf[pos++];
+      if (c === terminator) return v;
+      const digit = (c ?? -1) - ZERO;
+      if (!(digit >= 0 && digit <= 9)) throw new Error(`malformed record near byte ${pos - 1}`);
+      v = v * 10 + digit;
+    }
+  };
   const parse = (buf: Buffer, end: number) => {
-    let i = 0;
-    while (i < end) {
-      const type = buf[i]!;
+    pos = 0;
+    while (pos < end) {
+      const type = buf[pos];
+      if (buf[pos + 1] !== (type === F || type === D ? SPACE : NUL)) throw new Error(`malformed record near byte ${pos}`);
       if (type === F) {
-        // Five decimal fields; doubles are exact up to 2^53, as Node's own Stats numbers are.
-        let size = 0, blocks = 0, ino = 0, nlink = 0, dev = 0;
-        let c: number;
-        i += 2;
-        while ((c = buf[i++]!) !== SPACE) size = size * 10 + (c - ZERO);
-        while ((c = buf[i++]!) !== SPACE) blocks = blocks * 10 + (c - ZERO);
-        while ((c = buf[i++]!) !== SPACE) ino = ino * 10 + (c - ZERO);
-        while ((c = buf[i++]!) !== SPACE) nlink = nlink * 10 + (c - ZERO);
-        while ((c = buf[i++]!) !== NUL) dev = dev * 10 + (c - ZERO);
+        pos += 2;
+        const size = num(buf, SPACE);
+        const blocks = num(buf, SPACE);
+        const ino = num(buf, SPACE);
+        const nlink = num(buf, SPACE);
+        const dev = num(buf, NUL);
         if (dev !== rootDev) {
           mount(`(a file on another filesystem, inode ${ino})`);
         } else if (nlink > 1 && seenInodes.has(ino)) {
@@ -107,23 +121,22 @@ export async function walkWithFind(root: string, opts: WalkOptions): Promise<Fin
           sizes.addFile(size, blocks * 512);
         }
       } else if (type === D) {
-        let dev = 0;
-        let c: number;
-        i += 2;
-        while ((c = buf[i++]!) !== SPACE) dev = dev * 10 + (c - ZERO);
-        const nameStart = i;
-        while (buf[i] !== NUL) i++;
+        pos += 2;
+        const dev = num(buf, SPACE);
+        const nameStart = pos;
+        const nameEnd = buf.indexOf(NUL, pos);
+        pos = nameEnd + 1;
         if (rootDev < 0) rootDev = dev; // the first record is the root itself
-        if (dev !== rootDev) mount(buf.toString('utf8', nameStart, i));
+        if (dev !== rootDev) mount(buf.toString('utf8', nameStart, nameEnd));
         else { stats.dirs++; sizes.addDirectory(); }
-        i++;
       } else if (type === L) {
         stats.symlinks++;
-        i += 2;
-      } else {
+        pos += 2;
+      } else if (type === O_OTHER) {
         stats.otherEntries++;
-        while (buf[i] !== NUL) i++;
-        i++;
+        pos += 2;
+      } else {
+        throw new Error(`unknown record type near byte ${pos}`);
       }
       if (++records % PROGRESS_EVERY === 0) {
         const now = performance.now();

@@ -17,7 +17,8 @@ import { openStore, type Store } from '../../store/db.ts';
 import { BenchRequest, type ProgressEvent } from '../../bench/types.ts';
 import { beforeAfter, dryRun, history, listProfiles, recoverAbandoned, startBenchmark } from '../../bench/run.ts';
 
-export const DEFAULT_DATA_DIR = '/var/lib/zfs-advisor';
+export { defaultDataDir } from '../../data-dir.ts';
+import { defaultDataDir } from '../../data-dir.ts';
 
 const USAGE = 'usage: zfs-advisor bench PROFILE (--pool P | --path DIR | --device DEV --confirm-serial S) [--size 1G] [--runtime 30] [--wall-cap S] [--max-load L] [--dry-run] [--json] [--data-dir D]\n'
   + '       zfs-advisor bench --list | --history [--pool P] [--profile X] | --before-after --pool P PROFILE\n';
@@ -65,7 +66,7 @@ const command: CliCommand = {
     }
     const o = parsed.values;
     const json = o.json === true || !io.isTTY;
-    const dataDir = o['data-dir'] ?? process.env.ZFS_ADVISOR_DATA_DIR ?? DEFAULT_DATA_DIR;
+    const dataDir = o['data-dir'] ?? defaultDataDir();
 
     if (o.list) {
       const profiles = listProfiles();

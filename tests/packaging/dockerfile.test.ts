@@ -1,0 +1,100 @@
+/**
+ * Dockerfile lint: hadolint is not packaged for Debian, so these are our own rules, in the spirit
+ * of hadolint's DL3006/DL3007 (pinned base, no `latest`), DL3020 (no ADD of URLs), DL3002 (not
+ * root at the end), plus a HEALTHCHECK on /api/health and a multi-stage build. No Docker daemon is
+ * used; building the image is left to the release pipeline.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const DOCKERFILE = join(import.meta.dirname, '..', '..', 'plugin', 'docker', 'Dockerfile');
+
+interface Instruction { op: string; args: string; line: number }
+
+/** Instructions with continuation lines joined and comments dropped. */
+export function instructions(text: string): Instruction[] {
+  const out: Instruction[] = [];
+  let buf = '';
+  let start = 0;
+  text.split('\n').forEach((raw, i) => {
+    const line = raw.trim();
+    if (buf === '' && (line === '' || line.startsWith('#'))) return;
+    if (buf === '') start = i + 1;
+    if (line.startsWith('#')) return;
+    buf += (buf ? ' ' : '') + line.replace(/\\$/, '').trim();
+    if (!line.endsWith('\\')) {
+      const m = /^(\w+)\s+([\s\S]*)$/.exec(buf);
+      if (m) out.push({ op: m[1]!.toUpperCase(), args: m[2]!, line: start });
+      buf = '';
+    }
+  });
+  return out;
+}
+
+export function dockerfileProblems(text: string): string[] {
+  const ins = instructions(text);
+  const problems: string[] = [];
+  const args = new Map<string, string>();
+  for (const a of ins.filter((x) => x.op === 'ARG')) {
+    const m = /^(\w+)=(\S+)$/.exec(a.args);
+    if (m) args.set(m[1]!, m[2]!);
+  }
+  const stages = new Set<string>();
+  const froms = ins.filter((x) => x.op === 'FROM');
+  if (froms.length < 2) problems.push('not a multi-stage build');
+  for (const f of froms) {
+    const [imageRef, , alias] = f.args.split(/\s+/);
+    const image = (imageRef ?? '').replace(/^\$\{(\w+)\}$/, (_, n: string) => args.get(n) ?? '');
+    if (!stages.has(image)) {
+      const tag = image.includes('@') ? 'digest' : image.split(':')[1];
+      if (!tag) problems.push(`line ${f.line}: base image ${imageRef} has no tag`);
+      else if (tag === 'latest') problems.push(`line ${f.line}: base image uses latest`);
+      else if (tag !== 'digest' && !/\d+\.\d+\.\d+/.test(tag)) problems.push(`line ${f.line}: base image tag ${tag} is not an exact version`);
+    }
+    if (alias) stages.add(alias);
+  }
+  for (const a of ins.filter((x) => x.op === 'ADD')) if (/https?:\/\//.test(a.args)) problems.push(`line ${a.line}: ADD of a URL (use curl + checksum in RUN)`);
+  const lastFrom = ins.lastIndexOf(froms[froms.length - 1]!);
+  const finalStage = ins.slice(lastFrom);
+  const user = finalStage.filter((x) => x.op === 'USER').pop();
+  if (!user) problems.push('the final stage has no USER (runs as root)');
+  else if (/^(root|0)(:|$)/.test(user.args)) problems.push('the final stage runs as root');
+  const health = finalStage.find((x) => x.op === 'HEALTHCHECK');
+  if (!health) problems.push('no HEALTHCHECK in the final stage');
+  else if (!health.args.includes('/api/health')) problems.push('HEALTHCHECK does not query /api/health');
+  for (const r of ins.filter((x) => x.op === 'RUN' && /apt-get install/.test(x.args))) {
+    if (!/--no-install-recommends/.test(r.args)) problems.push(`line ${r.line}: apt-get install without --no-install-recommends`);
+    if (!/rm -rf \/var\/lib\/apt\/lists/.test(r.args)) problems.push(`line ${r.line}: apt lists not removed in the same layer`);
+  }
+  if (ins.some((x) => x.op === 'RUN' && /\bsudo\b/.test(x.args))) problems.push('sudo in RUN');
+  return problems;
+}
+
+describe('Dockerfile (own lint rules; hadolint is not in Debian)', () => {
+  const text = readFileSync(DOCKERFILE, 'utf8');
+
+  it('passes: multi-stage, pinned base, non-root USER, HEALTHCHECK on /api/health, no ADD of URLs', () => {
+    expect(dockerfileProblems(text)).toEqual([]);
+  });
+
+  it('runs as uid 568 and starts through tini and the entrypoint', () => {
+    const ins = instructions(text);
+    expect(ins.filter((i) => i.op === 'USER').pop()?.args).toBe('568:568');
+    expect(ins.find((i) => i.op === 'ENTRYPOINT')?.args).toContain('/usr/bin/tini');
+  });
+
+  it('each rule fires on a broken Dockerfile', () => {
+    const broken = text
+      .replace(/ARG NODE_IMAGE=\S+/, 'ARG NODE_IMAGE=node:latest')
+      .replace(/^USER .*$/m, 'USER root')
+      .replace(/^HEALTHCHECK[\s\S]*?\n(?=ENTRYPOINT)/m, '')
+      .concat('\nADD https://example.org/tool.tar.gz /tmp/\n');
+    const problems = dockerfileProblems(broken).join('\n');
+    expect(problems).toMatch(/latest/);
+    expect(problems).toMatch(/runs as root/);
+    expect(problems).toMatch(/no HEALTHCHECK/);
+    expect(problems).toMatch(/ADD of a URL/);
+    expect(dockerfileProblems('FROM debian:12\nRUN apt-get install -y fio\n').join('\n')).toMatch(/multi-stage[\s\S]*not an exact version[\s\S]*no USER[\s\S]*no-install-recommends[\s\S]*apt lists/);
+  });
+});
