@@ -39,6 +39,14 @@ describe('zfs-advisor parse / inventory CLI contract', () => {
     expect(bad.out).toBe('');
   });
 
+  it('a partial read still prints JSON (exit 0) and says on stderr, line by line, what it skipped', async () => {
+    const text = '  pool: tank\n state: ONLINE\nconfig:\n\n\tNAME STATE READ WRITE CKSUM\n\ttank ONLINE 0 0 0\n\t  sda ONLINE 0 0 0\n\t  @@@ garbage\n\nerrors: No known data errors\n';
+    const r = await run(['parse', 'zpool-status', '-'], text);
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.out) as { vdevs: { name: string }[] }[])[0]!.vdevs.map((v) => v.name)).toEqual(['sda']);
+    expect(r.err).toBe('<stdin>:8: warning: pool tank: not a vdev row: @@@ garbage\n');
+  });
+
   it('usage errors exit 64', async () => {
     expect((await run(['parse', 'nonsense'])).code).toBe(64);
     expect((await run(['inventory', '--bogus'])).code).toBe(64);

@@ -13,6 +13,7 @@ import { startServer, type RunningServer } from '../../server/src/api/server.ts'
 import { AssessmentRecord, BenchRunView, InventoryRecord, ObservationRecord, SizesRecord } from '../../server/src/api/contract.ts';
 import { startZfsFuse, zfsFuseAvailable, type ZfsFuseHandle } from '../support/zfs-fuse.ts';
 import { fioAvailable } from '../bench/support.ts';
+import { evidenceArtifacts } from '../../server/src/jobs/evidence-artifacts.ts';
 
 const live = zfsFuseAvailable() && fioAvailable();
 const POOL = 'hsrv_single';
@@ -97,10 +98,10 @@ describe('server on a live zfs-fuse pool', () => {
     expect(done.summary[0]).toMatch(/^Observed 2 s \(live counters\)\./);
     expect(done.commands.every((c) => c.command.startsWith('zpool '))).toBe(true);
 
-    // The assessment now runs slog-benefit with a Workload artifact (no "needs a workload observation").
-    const rec = AssessmentRecord.parse((await call('POST', '/api/hosts/local/assessments')).json);
-    const missing = rec.assessment.results.flatMap((r) => r.missing.map((m) => m.artifact));
-    expect(missing).not.toContain('Workload');
+    // What the next assessment passes as the Workload artifact is this fingerprint.
+    const h = s.handle;
+    const extra = evidenceArtifacts(h.hosts.get('local')!, { evidence: h.evidence, bench: null, demo: false, observation: () => h.settings.get().observation });
+    expect(extra.Workload).toEqual(done.fingerprint);
   }, 120_000);
 
   it.runIf(live)('a size walk of the pool\'s mountpoint names its dataset', async () => {

@@ -4,11 +4,20 @@
  */
 import { SizeHistogram } from '../model/workload.ts';
 import { METADATA_BASIS, projectCandidates, toBins } from './histogram.ts';
-import { walkTree, type WalkOptions, type WalkStats } from './walker.ts';
+import { findHasPrintf, walkWithFind } from './find-walk.ts';
+import { walkTree, type WalkOptions, type WalkResult, type WalkStats } from './walker.ts';
+
+/**
+ * 'find' streams GNU find -printf records (fast path, Linux); 'node' is the Node walker (works
+ * everywhere). 'auto' (default) uses find when it has -printf and falls back to the walker when
+ * find is missing, lacks -printf (FreeBSD / TrueNAS CORE) or fails.
+ */
+export type WalkMethod = 'auto' | 'find' | 'node';
 
 export interface MeasureOptions extends WalkOptions {
   dataset?: string | null;
   pool?: string | null;
+  method?: WalkMethod;
   /** Clock for capturedAt (tests). */
   now?: () => Date;
 }
@@ -16,6 +25,24 @@ export interface MeasureOptions extends WalkOptions {
 export interface MeasureResult {
   histogram: SizeHistogram;
   stats: WalkStats;
+  /** Which walk actually ran. */
+  method: 'find' | 'node';
+}
+
+/** Runs the requested walk; returns which one ran and, after a fallback, why. */
+async function walkBest(root: string, opts: MeasureOptions): Promise<WalkResult & { method: 'find' | 'node'; note: string }> {
+  const want = opts.method ?? 'auto';
+  if (want === 'node') return { ...(await walkTree(root, opts)), method: 'node', note: 'walked by the Node walker (requested)' };
+  let reason: string;
+  if (await findHasPrintf()) {
+    const f = await walkWithFind(root, opts);
+    if (f.ok) return { ...f.result, method: 'find', note: 'walked by GNU find -xdev -printf, records binned as they streamed in' };
+    reason = f.reason;
+  } else {
+    reason = 'find has no -printf (not GNU find)';
+  }
+  if (want === 'find') throw new Error(`the find walk is not available: ${reason}`);
+  return { ...(await walkTree(root, opts)), method: 'node', note: `walked by the Node walker (${reason})` };
 }
 
 const human = (n: number): string => {
@@ -26,7 +53,7 @@ const human = (n: number): string => {
 };
 
 export async function measureSizes(root: string, opts: MeasureOptions): Promise<MeasureResult> {
-  const { sizes, stats } = await walkTree(root, opts);
+  const { sizes, stats, method, note } = await walkBest(root, opts);
   const fileBins = toBins(sizes.fileCount, sizes.fileBytes);
   const blockBins = toBins(sizes.blockCount, sizes.blockBytes);
   const metadataBytes = sizes.metadataBytes();
@@ -35,6 +62,7 @@ export async function measureSizes(root: string, opts: MeasureOptions): Promise<
     'special_small_blocks is compared per block with the block\'s compressed physical size (zfs-facts B3–B5): with compression more blocks qualify than projected here; a threshold ≥ recordsize sends every block of the dataset to special (B10)',
     'small blocks are accepted only until the special class is 75 % full (B7): provision projected usage ÷ 0.75 plus growth (B26)',
   ];
+  notes.push(note);
   if (sizes.sparseFiles > 0) {
     notes.push(`${sizes.sparseFiles} sparse files (${human(sizes.sparseHoleBytes)} of holes) are binned by apparent size; ZFS stores no blocks for whole-record holes, so their block counts are an upper bound`);
   }
@@ -58,5 +86,5 @@ export async function measureSizes(root: string, opts: MeasureOptions): Promise<
     capturedAt: (opts.now?.() ?? new Date()).toISOString(),
     notes,
   });
-  return { histogram, stats };
+  return { histogram, stats, method };
 }

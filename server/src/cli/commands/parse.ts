@@ -60,6 +60,10 @@ const command: CliCommand = {
       io.stderr(`${name}${r.error.line !== null ? `:${r.error.line}` : ''}: ${r.error.message.split('\n')[0]}\n`);
       return EXIT.badInput;
     }
+    // A partial read is still a result, but what was skipped is said, one line each (never hidden).
+    for (const issue of r.issues) {
+      io.stderr(`${name}${issue.line !== null ? `:${issue.line}` : ''}: warning: ${issue.message.split('\n')[0]}\n`);
+    }
     io.stdout(`${JSON.stringify(r.value, null, 2)}\n`);
     return EXIT.ok;
   },
