@@ -27,6 +27,7 @@ import { snapshotFromTexts } from '../../server/src/observe/snapshot.ts';
 import type { ObserveOptions, ObserveResult } from '../../server/src/observe/collect.ts';
 import { planLayouts } from '../../server/src/planner/layouts.ts';
 import type { HostRow } from '../../server/src/store/hosts-repo.ts';
+import type { BenchmarkSummary } from '../../server/src/model/workload.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const SNAPSHOT_000 = join(ROOT, 'server/demo/000-hdd-mirror-optane');
@@ -251,7 +252,7 @@ describe('size measurements', () => {
 
 describe('evidence artifacts', () => {
   it('benchmarks go only to a local host that is not showing the demo; running jobs are failed after a restart', () => {
-    const summary = { id: 'r1', profile: 'sync-write-4k-qd1', pool: 'bench-pool', target: 'bench-pool/x', startedAt: '2026-01-01T00:00:00Z', status: 'completed', syncMode: 'property', iodepth: 1, blockSize: 4096, readIops: 0, writeIops: 900, readBytesPerSec: 0, writeBytesPerSec: 900 * 4096, writeLatency: null, readLatency: null, wallSeconds: 30, fioRuntimeSeconds: 30, wallTimeMismatch: false, topologyFingerprint: null, notes: [] } as const;
+    const summary: BenchmarkSummary = { id: 'r1', profile: 'sync-write-4k-qd1', pool: 'bench-pool', target: 'bench-pool/x', startedAt: '2026-01-01T00:00:00Z', status: 'completed', syncMode: 'property', iodepth: 1, blockSize: 4096, readIops: 0, writeIops: 900, readBytesPerSec: 0, writeBytesPerSec: 900 * 4096, writeLatency: null, readLatency: null, wallSeconds: 30, fioRuntimeSeconds: 30, wallTimeMismatch: false, topologyFingerprint: null, notes: [] };
     const bench = { history: () => [summary] };
     const local = handle.hosts.get('local')!;
     const remote: HostRow = { ...local, id: 'nas', kind: 'truenas' };
