@@ -2,7 +2,7 @@
  * Benchmark view logic: whether a run may start (every guard passed), the live state fed by the
  * SSE stream, the result charts' series, and before/after deltas.
  */
-import type { BenchProgress, BenchRunView, DryRunView } from '../../../server/src/api/contract.ts';
+import type { BenchProgress, BenchRunView, BodyOf, DryRunView } from '../../../server/src/api/contract.ts';
 import type { BenchmarkSummary } from '../../../server/src/model/workload.ts';
 
 export type Guard = DryRunView['guards'][number];
@@ -12,15 +12,41 @@ export function guardsPass(guards: readonly Guard[]): boolean {
   return guards.length > 0 && guards.every((g) => g.ok);
 }
 
-/** The dry run's commands as printable lines (the runner may send strings or {program, args}). */
+export type BenchBody = BodyOf<'benchStart'>;
+
+export interface BenchForm {
+  profile: string;
+  targetKind: 'dataset' | 'path';
+  pool: string;
+  dir: string;
+  runtimeS: number;
+  sizeMiB: number;
+}
+
+/** The request the form describes, or null while it is incomplete (no pool / relative dir). */
+export function benchRequest(f: BenchForm): BenchBody | null {
+  const target = f.targetKind === 'dataset' ? (f.pool ? { kind: 'dataset' as const, pool: f.pool } : null) : (f.dir.startsWith('/') ? { kind: 'path' as const, dir: f.dir } : null);
+  if (!target) return null;
+  return {
+    profile: f.profile as BenchBody['profile'],
+    target,
+    runtimeS: Math.min(3600, Math.max(1, Math.round(f.runtimeS))),
+    sizeBytes: Math.max(1, Math.round(f.sizeMiB)) * 1024 * 1024,
+  };
+}
+
+const quote = (a: unknown) => (typeof a === 'string' && /[\s'"$`\\]/.test(a) ? `'${a.replace(/'/g, `'\\''`)}'` : String(a));
+
+/** The dry run's commands (argv arrays) as printable shell-quoted lines. */
 export function commandLines(commands: readonly unknown[]): string[] {
   return commands.map((c) => {
     if (typeof c === 'string') return c;
+    if (Array.isArray(c)) return c.map(quote).join(' ');
     if (c && typeof c === 'object') {
       const o = c as { program?: unknown; args?: unknown; argv?: unknown; command?: unknown };
       if (typeof o.command === 'string') return o.command;
       const argv = Array.isArray(o.argv) ? o.argv : typeof o.program === 'string' ? [o.program, ...(Array.isArray(o.args) ? o.args : [])] : null;
-      if (argv) return argv.map((a) => (typeof a === 'string' && /[\s'"$`\\]/.test(a) ? `'${a.replace(/'/g, `'\\''`)}'` : String(a))).join(' ');
+      if (argv) return argv.map(quote).join(' ');
     }
     return JSON.stringify(c);
   });

@@ -4,13 +4,12 @@
  * `done`, the run's final state is fetched once.
  */
 import { shallowRef, type ShallowRef } from 'vue';
-import type { BenchRequest } from '../../../server/src/api/contract.ts';
 import type { ApiClient } from '../api/client.ts';
-import { applyEvent, idleRun, type LiveRun } from './bench-view.ts';
+import { applyEvent, idleRun, type BenchBody, type LiveRun } from './bench-view.ts';
 
 export interface BenchRunner {
   run: ShallowRef<LiveRun>;
-  start(hostId: string, request: BenchRequest): Promise<LiveRun>;
+  start(hostId: string, request: BenchBody): Promise<LiveRun>;
   cancel(): Promise<void>;
   reset(): void;
 }
@@ -19,7 +18,7 @@ export function useBenchRun(api: ApiClient): BenchRunner {
   const run = shallowRef<LiveRun>(idleRun());
   let controller: AbortController | null = null;
 
-  const start = async (hostId: string, request: BenchRequest): Promise<LiveRun> => {
+  const start = async (hostId: string, request: BenchBody): Promise<LiveRun> => {
     controller?.abort();
     controller = new AbortController();
     run.value = { ...idleRun(), phase: 'running' };
