@@ -2,7 +2,8 @@
  * Issue 8's verification: on a generated tree of 1,000,000 files (deep and wide directories, hard
  * links, sparse files, symlinks and a nested tmpfs mount) the walker's file histogram equals the
  * one computed from `find -xdev -type f -printf '%s %i %n\n'`, and its block histogram equals a
- * reference computation written here independently of server/src/sizing.
+ * reference computation written here independently of server/src/sizing. Both walks are checked on
+ * the same tree: the GNU find -printf stream (the fast path) and the Node walker (the fallback).
  *
  * find prints every name of a hard-linked file; the walker counts an inode once. So the reference
  * keeps the first line of each inode with nlink > 1 (said in the walker's notes too).
@@ -12,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../server/src/exec/runner.ts';
+import { findHasPrintf } from '../../server/src/sizing/find-walk.ts';
 import { measureSizes } from '../../server/src/sizing/measure.ts';
 import type { SizeBin } from '../../server/src/model/workload.ts';
 import { generateTree, type GeneratedTree } from './generate-tree.ts';
@@ -21,6 +23,9 @@ const RECORDSIZE = 131072;
 const ASHIFT = 12;
 const isRoot = process.getuid?.() === 0;
 const canMount = isRoot || process.env.CI === 'true'; // under CI a non-root run must fail, not skip
+// The find -printf walk is checked where GNU find exists; under CI its absence is a failure.
+const gnuFind = await findHasPrintf();
+if (!gnuFind && process.env.CI === 'true') throw new Error('GNU find with -printf is required under CI');
 
 /** Reference binning: the smallest power of two ≥ size, at least 512. */
 function refUpper(size: number): number {
@@ -99,16 +104,21 @@ describe(`walk of a ${FILES.toLocaleString('en')}-file tree`, () => {
       blockRef.set(bu, { count: b.count + count, bytes: b.bytes + count * blockBytes });
     }
 
-    const { histogram, stats } = await measureSizes(join(root, 't'), { recordsize: RECORDSIZE, ashift: ASHIFT });
     expect(files).toBe(FILES);
     expect(linkNames).toBe(tree.hardLinks);
-    expect(stats.files).toBe(FILES);
-    expect(stats.hardLinkDuplicates).toBe(tree.hardLinks);
-    expect(stats.symlinks).toBe(tree.symlinks);
-    expect(stats.mountPointsSkipped).toBe(1);
-    expect(stats.errors).toBe(0);
-    expect(histogram.fileBins).toEqual(refBins(fileRef));
-    expect(histogram.blockBins).toEqual(refBins(blockRef));
-    expect(histogram.totalBytes).toBe(histogram.fileBins.at(-1)!.cumulativeBytes);
+    // Both walks, on the same tree: the GNU find stream (fast path) and the Node walker (fallback).
+    const methods = gnuFind ? (['find', 'node'] as const) : (['node'] as const);
+    for (const method of methods) {
+      const { histogram, stats, method: ran } = await measureSizes(join(root, 't'), { recordsize: RECORDSIZE, ashift: ASHIFT, method });
+      expect(ran).toBe(method);
+      expect(stats.files).toBe(FILES);
+      expect(stats.hardLinkDuplicates).toBe(tree.hardLinks);
+      expect(stats.symlinks).toBe(tree.symlinks);
+      expect(stats.mountPointsSkipped).toBe(1);
+      expect(stats.errors).toBe(0);
+      expect(histogram.fileBins).toEqual(refBins(fileRef));
+      expect(histogram.blockBins).toEqual(refBins(blockRef));
+      expect(histogram.totalBytes).toBe(histogram.fileBins.at(-1)!.cumulativeBytes);
+    }
   }, 600_000);
 });

@@ -3,7 +3,7 @@ import { SseParser } from '../../ui/src/api/sse.ts';
 import { apiUrl, basePathFrom, fillPath } from '../../ui/src/api/base.ts';
 import { createApiClient, fileNameOf } from '../../ui/src/api/client.ts';
 import { expectationRows, logFloor, narrowVerdict } from '../../ui/src/optane/verdict-view.ts';
-import { applyEvent, change, commandLines, guardsPass, idleRun, mismatchText, pctOf, resultSeries, signedPct } from '../../ui/src/bench/bench-view.ts';
+import { applyEvent, benchRequest, change, commandLines, guardsPass, idleRun, mismatchText, pctOf, resultSeries, signedPct } from '../../ui/src/bench/bench-view.ts';
 import { binLabel, cumulativeCurve, parseSizesJson, project, specialCapacity } from '../../ui/src/sizing/sizing-view.ts';
 import type { BenchmarkSummary } from '../../server/src/model/workload.ts';
 import { fixtureText, inventory000, optane000 } from './fixtures.ts';
@@ -90,7 +90,14 @@ describe('benchmark view logic', () => {
     expect(guardsPass([])).toBe(false);
     expect(guardsPass([{ id: 'a', ok: true, message: '' }, { id: 'b', ok: false, message: 'pool is DEGRADED' }])).toBe(false);
     expect(guardsPass([{ id: 'a', ok: true, message: '' }])).toBe(true);
-    expect(commandLines(['zfs create tank/x', { program: 'fio', args: ['--name=a b', '--rw=randwrite'] }])).toEqual(['zfs create tank/x', "fio '--name=a b' --rw=randwrite"]);
+    expect(commandLines(['zfs create tank/x', ['fio', '--name=a b', '--rw=randwrite']])).toEqual(['zfs create tank/x', "fio '--name=a b' --rw=randwrite"]);
+  });
+  it('builds the runner request from the form, or null while incomplete', () => {
+    const form = { profile: 'sync-write-4k-qd1', targetKind: 'dataset' as const, pool: 'tank', dir: '', runtimeS: 3.4, sizeMiB: 16 };
+    expect(benchRequest(form)).toEqual({ profile: 'sync-write-4k-qd1', target: { kind: 'dataset', pool: 'tank' }, runtimeS: 3, sizeBytes: 16 * 1024 * 1024 });
+    expect(benchRequest({ ...form, targetKind: 'path', dir: 'relative' })).toBeNull();
+    expect(benchRequest({ ...form, targetKind: 'path', dir: '/mnt/tank/b' })!.target).toEqual({ kind: 'path', dir: '/mnt/tank/b' });
+    expect(benchRequest({ ...form, pool: '' })).toBeNull();
   });
   it('follows progress events to 100 % on done', () => {
     let r = idleRun();
