@@ -21,6 +21,8 @@ export interface BenchForm {
   dir: string;
   runtimeS: number;
   sizeMiB: number;
+  /** Refuse (and abort) above this 1-minute load average; null = the runner's default. */
+  maxLoad1?: number | null;
 }
 
 /** The request the form describes, or null while it is incomplete (no pool / relative dir). */
@@ -32,6 +34,7 @@ export function benchRequest(f: BenchForm): BenchBody | null {
     target,
     runtimeS: Math.min(3600, Math.max(1, Math.round(f.runtimeS))),
     sizeBytes: Math.max(1, Math.round(f.sizeMiB)) * 1024 * 1024,
+    ...(f.maxLoad1 !== undefined && f.maxLoad1 !== null && Number.isFinite(f.maxLoad1) && f.maxLoad1 > 0 ? { maxLoad1: f.maxLoad1 } : {}),
   };
 }
 
