@@ -10,7 +10,8 @@ import {
 } from './evidence-schemas.ts';
 import { HostParams } from './schemas.ts';
 
-const json = (schema: z.ZodType, status = 200): ResponseSpec => ({ kind: 'json', status, schema });
+// Generic so each route keeps its own schema type (ResponseOf<R> needs it); still a ResponseSpec.
+const json = <S extends z.ZodType>(schema: S, status = 200) => ({ kind: 'json' as const, status, schema }) satisfies ResponseSpec;
 const ListQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) });
 
 export const evidenceRoutes = {

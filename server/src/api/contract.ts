@@ -48,7 +48,8 @@ export interface RouteSpec {
   errors: number[];
 }
 
-const json = (schema: z.ZodType, status = 200): ResponseSpec => ({ kind: 'json', status, schema });
+// Generic so each route keeps its own schema type (ResponseOf<R> needs it); still a ResponseSpec.
+const json = <S extends z.ZodType>(schema: S, status = 200) => ({ kind: 'json' as const, status, schema }) satisfies ResponseSpec;
 
 /** Every route of the API, keyed by operation id. */
 export const routes = {
