@@ -22,8 +22,8 @@ async function node(args: string[]): Promise<{ code: number; out: string }> {
 }
 
 describe('static checks', () => {
-  it('typechecks (tsc --noEmit, strict)', async () => {
-    const r = await node(['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit']);
+  it('typechecks TypeScript and Vue single-file components (vue-tsc --noEmit, strict)', async () => {
+    const r = await node(['node_modules/vue-tsc/bin/vue-tsc.js', '-p', 'tsconfig.json', '--noEmit']);
     expect(r.out.trim(), r.out).toBe('');
     expect(r.code).toBe(0);
   }, 300_000);
