@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import vue from '@vitejs/plugin-vue';
 
@@ -7,12 +9,17 @@ export default defineConfig({
   // Compiles the UI's .vue single-file components for tests/ui (no effect on other files).
   plugins: [vue()],
   test: {
+    // No test may touch the machine's real data directory (/var/lib/zfs-advisor): commands that
+    // fall back to the default data dir get a per-run temporary one instead.
+    env: { ZFS_ADVISOR_DATA_DIR: join(tmpdir(), `zfs-advisor-test-data-${process.pid}`) },
     include: ['tests/**/*.test.ts'],
     reporters: ['default', './tests/support/summary-reporter.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Live zfs-fuse / fio tests share one daemon and real devices: keep files sequential there.
+    // Files run in parallel; the live zfs-fuse tests take turns through the harness's machine-wide
+    // lock (tests/support/zfs-fuse.ts), so they never start two daemons.
     fileParallelism: true,
+    globalSetup: ['./tests/support/global-setup.ts'],
     pool: 'forks',
   },
 });

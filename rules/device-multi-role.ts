@@ -8,6 +8,7 @@ import type { FindingDraft } from './engine/types.ts';
 import { DOC_004, doc, fact } from './lib/layout-citations.ts';
 import { isOptane, productName } from './lib/device-class.ts';
 import { distinctRoles, driveRoles } from './lib/layout-roles.ts';
+import { newDevice } from './lib/commands.ts';
 
 /** Roles where a shared device hurts: latency-critical or pool-critical. L2ARC alone beside one of them is cheap. */
 const ROLE_NAMES: Record<string, string> = { data: 'data', log: 'SLOG', special: 'special (metadata)', dedup: 'dedup table', cache: 'L2ARC' };
@@ -19,12 +20,13 @@ export default defineRule({
     category: 'device',
     defaultSeverity: 'warning',
     requiredArtifacts: ['Pools', 'Drives'],
+    optionalArtifacts: ['Host'],
     description:
       'The rule of thumb in ZFS is one physical device per role: a SLOG needs the device\'s full flush latency, a special vdev its random I/O, and when the device dies every role on it dies together. Partitioned, mirrored Optane is the one accepted exception, because it keeps its latency under mixed load. Learn more: 004_43fadf79bcce0939.txt (points 5 and 6).',
     citations: [doc(DOC_004, 'points 5–6: partitioned mirrored Optane for several roles'), fact('A27'), fact('E5')],
     appliesTo: { minVersion: null, maxVersion: null },
   },
-  check({ Pools, Drives }) {
+  check({ Pools, Drives, Host }) {
     const roles = driveRoles(Pools, Drives);
     if (roles.size === 0) return notApplicable('No pool device could be matched to a drive (needs lsblk/smartctl data).');
     const findings: FindingDraft[] = [];
@@ -38,8 +40,11 @@ export default defineRule({
       if (optane && unmirrored.length === 0) continue;
       const names = distinct.map((k) => { const [pool, cls] = k.split(':'); return `${ROLE_NAMES[cls!] ?? cls} in ${pool}`; });
       const withData = active.some((r) => r.cls === 'data');
+      // An unmirrored special/dedup/data role on the shared Optane takes the pool with it when the
+      // device dies (B13), which the 004 exception never covered: a warning, not a suggestion.
+      const poolCritical = unmirrored.some((r) => r.cls === 'special' || r.cls === 'dedup' || r.cls === 'data');
       findings.push({
-        severity: optane ? 'suggestion' : 'warning',
+        severity: optane && !poolCritical ? 'suggestion' : 'warning',
         title: `${productName(drive)} serves ${distinct.length} roles: ${names.join(', ')}`,
         subject: { kind: 'drive', id: drive.id, pool: active[0]?.pool ?? null },
         evidence: [
@@ -50,14 +55,14 @@ export default defineRule({
           { label: 'roles without redundancy', value: unmirrored.length > 0 ? unmirrored.map((r) => `${r.pool}/${r.cls}`).join(', ') : null },
         ],
         explanation: optane
-          ? `Optane is the accepted exception to "one device, one role" (004: mirrored, partitioned Optane 905Ps served SLOG and special at 255 ns–4 µs latency), but the exception assumes each role is mirrored across two devices. Here ${unmirrored.map((r) => `${r.cls} in ${r.pool}`).join(', ')} rests on this one device alone, so its failure takes ${unmirrored.some((r) => r.cls === 'special' || r.cls === 'dedup' || r.cls === 'data') ? 'the pool' : 'those roles'} with it.`
+          ? `Optane is the accepted exception to "one device, one role" (004: mirrored, partitioned Optane 905Ps served SLOG and special at 255 ns–4 µs latency), but the exception assumes each role is mirrored across two devices. Here ${unmirrored.map((r) => `${r.cls} in ${r.pool}`).join(', ')} rests on this one device alone, so its failure takes ${poolCritical ? 'the pool' : 'those roles'} with it.`
           : `This ${drive.media === 'hdd' ? 'hard disk' : 'SSD'} is partitioned into ${distinct.length} roles. NAND SSDs and hard disks lose much of their performance under sustained mixed reads and writes (004), so ${withData ? 'the log or cache competes with the pool\'s own data I/O on the same device and gains little' : 'the SLOG\'s flush latency suffers whenever the other role is busy'}; and when the device fails, every role on it fails at once${unmirrored.length > 0 ? ` — including ${unmirrored.map((r) => `${r.cls} in ${r.pool}`).join(', ')}, which has no redundancy` : ''}. OpenZFS also advises leaving the unused space of a NAND SLOG empty as over-provisioning (A27).`,
         action: {
           summary: optane
             ? 'Mirror each role across a second Optane partitioned the same way.'
             : 'Give the latency-critical role (SLOG or special) its own device; remove the extra role from this one.',
           commands: optane
-            ? unmirrored.filter((r) => r.cls !== 'data').map((r) => `zpool attach ${r.pool} ${r.leaf} /dev/disk/by-id/<second-optane>-part<N>`)
+            ? unmirrored.filter((r) => r.cls !== 'data').map((r) => `zpool attach ${r.pool} ${r.leaf} ${newDevice(Host, 'second-optane-partition')}`)
             : active.filter((r) => r.cls === 'log' || r.cls === 'cache').map((r) => `zpool remove ${r.pool} ${r.leaf}`),
           reversible: optane ? 'yes' : 'partly',
           reversibleWhy: optane

@@ -8,6 +8,7 @@ import type { Severity } from '../server/src/model/finding.ts';
 import type { Drive, Pool } from '../server/src/model/inventory.ts';
 import { isHdd, isNvme } from './lib/device-class.ts';
 import { allLeaves, driveForLeaf } from './lib/topology.ts';
+import { newDevice } from './lib/commands.ts';
 
 /** Issue 3: wear (NVMe "Percentage Used" or the ATA equivalent) ≥ 80 % warns; ≥ 100 % = rated endurance used up (NVMe spec). */
 export const WEAR_WARN_PCT = 80;
@@ -43,13 +44,13 @@ export default defineRule({
     category: 'health',
     defaultSeverity: 'warning',
     requiredArtifacts: ['Drives'],
-    optionalArtifacts: ['Pools'],
+    optionalArtifacts: ['Pools', 'Host'],
     description:
       'A drive that fails its SMART self-assessment, reports media errors or reallocated/pending sectors, has used most of its rated endurance, or runs hot is likely to fail soon; replacing it before it fails avoids running the pool degraded. Learn more: smartctl(8) and the NVMe SMART/Health log.',
     citations: [SMARTCTL_MAN, NVME_SPEC],
     appliesTo: { minVersion: null, maxVersion: null },
   },
-  check({ Drives, Pools }) {
+  check({ Drives, Pools, Host }) {
     const known = Drives.filter((d) => d.smartPassed !== null || d.wearPct !== null || d.temperatureC !== null || d.mediaErrors !== null);
     if (known.length === 0) return notApplicable('No SMART data for any drive (install smartmontools and run as root).');
     const findings: FindingDraft[] = [];
@@ -95,7 +96,7 @@ export default defineRule({
           commands: [
             `smartctl -a ${path}`,
             `smartctl -t long ${path}`,
-            ...(where && failing ? [`zpool replace ${where.pool} ${where.leaf} /dev/disk/by-id/<new-disk>`] : []),
+            ...(where && failing ? [`zpool replace ${where.pool} ${where.leaf} ${newDevice(Host, 'new-disk')}`] : []),
           ],
           reversible: 'yes',
           reversibleWhy: 'Reading SMART data and running self-tests change no data; a `zpool replace` leaves the old disk untouched until the resilver finishes.',

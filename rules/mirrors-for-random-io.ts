@@ -7,6 +7,7 @@ import type { FindingDraft } from './engine/types.ts';
 import { DOC_001, DOC_002, doc, fact } from './lib/layout-citations.ts';
 import { isZvol } from './lib/layout-dataset-props.ts';
 import { drivesOf, isParityVdev, mediaOf, realTopLevel, widthOf } from './lib/layout-geometry.ts';
+import { newDevice } from './lib/commands.ts';
 
 /** Above this share of small (≤ 32 KiB) writes a measured workload counts as random-I/O heavy [heuristic]. */
 export const SMALL_WRITE_SHARE = 0.5;
@@ -20,13 +21,13 @@ export default defineRule({
     category: 'redundancy',
     defaultSeverity: 'suggestion',
     requiredArtifacts: ['Pools', 'Datasets'],
-    optionalArtifacts: ['Drives', 'Workload'],
+    optionalArtifacts: ['Drives', 'Workload', 'Host'],
     description:
       'Virtual machine disks and databases do small random I/O. With default block sizes every raidz read touches all data disks of a vdev, so a raidz vdev delivers roughly one disk\'s random IOPS, while striped mirrors scale with the number of disks. Learn more: 001_5bdf7b1e4a49fbe8.txt ("mirrors are better for random IOPs") and zfs-facts.md C11.',
     citations: [doc(DOC_001, 'Some Random Observations: mirrors are better for random IOPs'), fact('C11'), fact('G10'), doc(DOC_002, 'zvol results')],
     appliesTo: { minVersion: null, maxVersion: null },
   },
-  check({ Pools, Datasets, Drives, Workload }) {
+  check({ Pools, Datasets, Drives, Workload, Host }) {
     const drives = Drives ?? [];
     const findings: FindingDraft[] = [];
     let parityPools = 0;
@@ -63,7 +64,7 @@ export default defineRule({
         action: {
           summary: 'For VM/database storage, put it on a pool of striped mirrors (or a flash pool) and move the zvols there with send/receive.',
           commands: [
-            'zpool create -o ashift=12 vmpool mirror /dev/disk/by-id/<disk-a> /dev/disk/by-id/<disk-b> mirror /dev/disk/by-id/<disk-c> /dev/disk/by-id/<disk-d>',
+            `zpool create -o ashift=12 vmpool mirror ${newDevice(Host, 'disk-a')} ${newDevice(Host, 'disk-b')} mirror ${newDevice(Host, 'disk-c')} ${newDevice(Host, 'disk-d')}`,
             ...zvols.slice(0, 3).map((z) => `zfs snapshot ${z.name}@move && zfs send ${z.name}@move | zfs receive vmpool/${z.name.split('/').pop()}`),
           ],
           reversible: 'partly',

@@ -7,6 +7,7 @@ import type { FindingDraft } from './engine/types.ts';
 import { DOC_001, doc, fact, man } from './lib/layout-citations.ts';
 import { realTopLevel, vdevLabel, vdevSubjectId } from './lib/layout-geometry.ts';
 import { commandPath, faultTolerance } from './lib/topology.ts';
+import { newDevice } from './lib/commands.ts';
 
 export default defineRule({
   meta: {
@@ -15,13 +16,13 @@ export default defineRule({
     category: 'redundancy',
     defaultSeverity: 'warning',
     requiredArtifacts: ['Pools'],
-    optionalArtifacts: ['Drives'],
+    optionalArtifacts: ['Drives', 'Host'],
     description:
       'A top-level data vdev made of a single disk or file survives no device failure, and a pool dies with its weakest top-level vdev: one failed disk loses every dataset in the pool. ZFS can still detect corruption there but cannot repair it. Learn more: zpoolconcepts(7) "Virtual Devices" and 001_5bdf7b1e4a49fbe8.txt.',
     citations: [man('zpoolconcepts', 7, 'Virtual Devices'), fact('C9'), doc(DOC_001, 'raid reliability'), man('zpool-attach', 8)],
     appliesTo: { minVersion: null, maxVersion: null },
   },
-  check({ Pools, Drives }) {
+  check({ Pools, Drives, Host }) {
     const drives = Drives ?? [];
     const findings: FindingDraft[] = [];
     for (const pool of Pools) {
@@ -50,7 +51,7 @@ export default defineRule({
             : `${pool.name} stores its data on ${data.length === 1 ? 'one device' : `${data.length} devices striped together`} with no redundancy: one failed device loses the pool, and checksum errors can be detected but not repaired.`,
           action: {
             summary: `Attach a second device of at least the same size to ${v.name}, turning it into a mirror.`,
-            commands: [`zpool attach ${pool.name} ${path} /dev/disk/by-id/<new-disk>`, `zpool status ${pool.name}`],
+            commands: [`zpool attach ${pool.name} ${path} ${newDevice(Host, 'new-disk')}`, `zpool status ${pool.name}`],
             reversible: 'yes',
             reversibleWhy: '`zpool detach` removes the added side again; nothing is lost by attaching.',
           },

@@ -10,7 +10,8 @@ import { vdevLabel, vdevSubjectId } from './lib/layout-geometry.ts';
 import { BAD_STATES, errorCounts, isBeingReplaced, lostLeaves } from './lib/health-vdev-state.ts';
 import { commandPath, faultTolerance } from './lib/topology.ts';
 import type { Pool, VdevNode } from '../server/src/model/inventory.ts';
-import type { Drive } from '../server/src/model/inventory.ts';
+import type { Drive, Host } from '../server/src/model/inventory.ts';
+import { newDevice } from './lib/commands.ts';
 
 /** Issue 3: flag pools not scrubbed for more than 35 days (a monthly scrub plus slack; distributions schedule monthly). */
 export const SCRUB_MAX_AGE_DAYS = 35;
@@ -20,7 +21,7 @@ const CITES = [man('zpool-status', 8), man('zpoolconcepts', 7, 'Device Failure a
 
 const isBad = (n: VdevNode): boolean => n.state !== null && BAD_STATES.has(n.state.toUpperCase());
 
-function deviceFinding(pool: Pool, v: VdevNode, drives: readonly Drive[]): FindingDraft | null {
+function deviceFinding(pool: Pool, v: VdevNode, drives: readonly Drive[], host: Host | undefined): FindingDraft | null {
   const slots = v.children.length === 0 ? [v] : v.children;
   const badSlots = slots.filter(isBad);
   if (badSlots.length === 0 && !isBad(v)) return null;
@@ -68,7 +69,7 @@ function deviceFinding(pool: Pool, v: VdevNode, drives: readonly Drive[]): Findi
           commands: [
             `zpool status -v ${pool.name}`,
             `smartctl -a ${path}`,
-            ...(replacing ? [] : [`zpool replace ${pool.name} ${path} /dev/disk/by-id/<new-disk>`]),
+            ...(replacing ? [] : [`zpool replace ${pool.name} ${path} ${newDevice(host, 'new-disk')}`]),
           ],
           reversible: 'partly',
           reversibleWhy: 'Diagnosis changes nothing; a `zpool replace` resilvers onto the new disk and the old one leaves the pool when it completes.',
@@ -84,13 +85,13 @@ export default defineRule({
     category: 'health',
     defaultSeverity: 'warning',
     requiredArtifacts: ['Pools'],
-    optionalArtifacts: ['Drives', 'Capture'],
+    optionalArtifacts: ['Drives', 'Capture', 'Host'],
     description:
       'Reads `zpool status` the way an administrator should every day: devices that are faulted, unavailable, offline or removed (also in log, cache and special vdevs), read/write/checksum errors, permanent data errors, a resilver in progress, and scrubs older than 35 days. Learn more: zpool-status(8) and zpoolconcepts(7) "Device Failure and Recovery".',
     citations: [...CITES, fact('A25')],
     appliesTo: { minVersion: null, maxVersion: null },
   },
-  check({ Pools, Drives, Capture }) {
+  check({ Pools, Drives, Capture, Host }) {
     if (Pools.length === 0) return notApplicable('No pools.');
     const drives = Drives ?? [];
     // Scrub age is judged at the moment the evidence was captured (a snapshot read a year later
@@ -113,7 +114,7 @@ export default defineRule({
         });
       }
       for (const v of pool.vdevs.filter((x) => x.type !== 'indirect' && x.type !== 'hole')) {
-        const f = deviceFinding(pool, v, drives);
+        const f = deviceFinding(pool, v, drives, Host);
         if (f) findings.push(f);
         const e = errorCounts(v);
         if (e.read + e.write + e.cksum > 0) {

@@ -9,6 +9,7 @@ import { normaliseModel, qlcOrDramless } from './lib/device-class.ts';
 import type { CheapFlashMatch } from './lib/device-class.ts';
 import { driveRoles } from './lib/layout-roles.ts';
 import type { Drive } from '../server/src/model/inventory.ts';
+import { newDevice } from './lib/commands.ts';
 
 /** Optane Memory H10: a small Optane cache in front of QLC NAND (004 point 8: "Optane cached NVRAM isn't the same as Optane SSD"). */
 const H10 = /^(INTEL )?HBRPEKNX/;
@@ -29,12 +30,13 @@ export default defineRule({
     category: 'device',
     defaultSeverity: 'warning',
     requiredArtifacts: ['Pools', 'Drives'],
+    optionalArtifacts: ['Host'],
     description:
       'QLC and DRAM-less SSDs are fast only while their SLC or DRAM cache lasts; under sustained or mixed writes they fall to hard-disk speed, with low endurance. A SLOG, special or dedup vdev sees exactly that load. Learn more: 004_43fadf79bcce0939.txt (points 2 and 8) and zfs-facts.md E8.',
     citations: [doc(DOC_004, 'points 2 and 8'), fact('E8'), fact('G3'), fact('A28')],
     appliesTo: { minVersion: null, maxVersion: null },
   },
-  check({ Pools, Drives }) {
+  check({ Pools, Drives, Host }) {
     const roles = driveRoles(Pools, Drives);
     const cheap = [...roles.values()].filter((e) => cacheOnly(e.drive) !== null);
     if (roles.size === 0) return notApplicable('No pool device could be matched to a drive (needs lsblk/smartctl data).');
@@ -74,7 +76,7 @@ export default defineRule({
             ? 'Replace it in that role with an Optane or an enterprise SSD with power-loss protection.'
             : 'Keep write-heavy datasets elsewhere; watch its wear.',
           commands: critical.length > 0
-            ? critical.map((r) => (r.cls === 'log' ? `zpool remove ${r.pool} ${r.leaf}` : `zpool replace ${r.pool} ${r.leaf} /dev/disk/by-id/<enterprise-ssd>`))
+            ? critical.map((r) => (r.cls === 'log' ? `zpool remove ${r.pool} ${r.leaf}` : `zpool replace ${r.pool} ${r.leaf} ${newDevice(Host, 'enterprise-ssd')}`))
             : [`smartctl -a ${path}`],
           reversible: critical.length > 0 ? 'partly' : 'yes',
           reversibleWhy: critical.length > 0

@@ -50,7 +50,7 @@ export default defineRule({
       if (gain < MIN_LATENCY_GAIN) continue;
       const confidence: Confidence = ev.level === 'observed' ? 'high' : ev.level === 'counters' ? 'medium' : 'low';
       const cands = slogCandidates(Pools, Drives);
-      const devs = cands.length >= 2 ? [drivePath(cands[0]!), drivePath(cands[1]!)] : cands.length === 1 ? [drivePath(cands[0]!)] : [NEW_DEVICE(1), NEW_DEVICE(2)];
+      const devs = cands.length >= 2 ? [drivePath(cands[0]!, Host), drivePath(cands[1]!, Host)] : cands.length === 1 ? [drivePath(cands[0]!, Host)] : [NEW_DEVICE(1, Host), NEW_DEVICE(2, Host)];
       const layout = devs.length === 2 ? `mirror ${devs.join(' ')}` : devs[0]!;
       findings.push({
         title: `${pool.name}: a SLOG would make sync writes ~${Math.round(gain)}× faster`,

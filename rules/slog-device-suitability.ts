@@ -8,6 +8,7 @@ import { DOC_000, DOC_004, doc, fact } from './lib/slog-citations.ts';
 import { classifyDrive } from './lib/device-class.ts';
 import { dataLatency, drivePath, hasLog } from './lib/slog-devices.ts';
 import { allLeaves, driveForLeaf } from './lib/topology.ts';
+import { newDevice } from './lib/commands.ts';
 
 /**
  * A log device must be at least this many latency-class ranks faster than the data vdevs to be
@@ -22,12 +23,13 @@ export default defineRule({
     category: 'slog',
     defaultSeverity: 'warning',
     requiredArtifacts: ['Pools', 'Drives'],
+    optionalArtifacts: ['Host'],
     description:
       'A SLOG is only as good as its flush latency: ZFS flushes the device after every log write. Consumer SSDs without power-loss protection take about a millisecond or more per flush, QLC and DRAM-less drives collapse under sustained small writes, and a log no faster than the data vdevs gains nothing. Optane and PLP data-centre drives are the right choice; PLP alone does not make a drive fast. Learn more: zfs-facts.md A19, E1–E3, E8, G3.',
     citations: [fact('A19'), fact('E1'), fact('E2'), fact('E3'), fact('E8'), fact('G3'), doc(DOC_000, 'SLOG ranking'), doc(DOC_004)],
     appliesTo: { minVersion: null, maxVersion: null },
   },
-  check({ Pools, Drives }) {
+  check({ Pools, Drives, Host }) {
     const findings: FindingDraft[] = [];
     const withLog = Pools.filter(hasLog);
     if (withLog.length === 0) return notApplicable('No pool has a log vdev.');
@@ -71,7 +73,7 @@ export default defineRule({
             `PLP status basis: ${c.plp.basis}`,
           action: {
             summary: 'Replace the log device with an Optane (P1600X, P4801X, 900P/905P) or a PLP data-centre SSD.',
-            commands: [`zpool replace ${pool.name} ${drivePath(d)} /dev/disk/by-id/<new-optane>`, 'zfs-advisor bench sync-write-4k-qd1 --pool ' + pool.name],
+            commands: [`zpool replace ${pool.name} ${drivePath(d)} ${newDevice(Host, 'new-optane')}`, 'zfs-advisor bench sync-write-4k-qd1 --pool ' + pool.name],
             reversible: 'yes',
             reversibleWhy: 'A log device can be replaced or removed at any time (zfs-facts A24); pool data is not touched.',
           },

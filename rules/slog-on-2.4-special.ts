@@ -10,6 +10,7 @@ import { hasLog, hasSpecial, leafDrives } from './lib/slog-devices.ts';
 import { syncEvidence } from './lib/slog-evidence.ts';
 import { allLeaves } from './lib/topology.ts';
 import { atLeast } from './engine/version.ts';
+import { newDevice } from './lib/commands.ts';
 
 export default defineRule({
   meta: {
@@ -55,7 +56,7 @@ export default defineRule({
         action: weak.length > 0
           ? {
               summary: 'Either add a small Optane/PLP log vdev (it takes precedence, A4) or keep an eye on the special SSDs\' wear.',
-              commands: [`zpool add -n ${pool.name} log mirror /dev/disk/by-id/<optane-1> /dev/disk/by-id/<optane-2>`, 'smartctl -a /dev/disk/by-id/<special-device>'],
+              commands: [`zpool add -n ${pool.name} log mirror ${newDevice(Host, 'optane-1')} ${newDevice(Host, 'optane-2')}`, `smartctl -a ${newDevice(Host, 'special-device')}`],
               reversible: 'yes',
               reversibleWhy: 'A log vdev can be removed again (A24); the zil_special_is_slog module parameter can be set to 0 at any time.',
             }

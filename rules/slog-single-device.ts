@@ -6,8 +6,9 @@ import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
 import { fact, man } from './lib/slog-citations.ts';
 import { hasLog } from './lib/slog-devices.ts';
-import { commandPath, driveForLeaf, topLevel } from './lib/topology.ts';
+import { commandPath, driveForLeaf, topLevel, vdevId } from './lib/topology.ts';
 import { productName } from './lib/device-class.ts';
+import { newDevice } from './lib/commands.ts';
 
 export default defineRule({
   meta: {
@@ -16,13 +17,13 @@ export default defineRule({
     category: 'slog',
     defaultSeverity: 'info',
     requiredArtifacts: ['Pools'],
-    optionalArtifacts: ['Drives'],
+    optionalArtifacts: ['Drives', 'Host'],
     description:
       'Losing a single SLOG while the system runs is harmless: the ZIL falls back to the pool. Data is lost only if the SLOG dies together with a crash or power loss before replay, and then only the last few seconds of sync writes, not the pool. Mirror it when those seconds matter (business data, databases, VM hosts). Learn more: zfs-facts.md A22, A23, A25.',
     citations: [fact('A22'), fact('A23'), fact('A25'), man('zpool-import', 8, '-m')],
     appliesTo: { minVersion: null, maxVersion: null },
   },
-  check({ Pools, Drives }) {
+  check({ Pools, Drives, Host }) {
     const findings: FindingDraft[] = [];
     const withLog = Pools.filter(hasLog);
     if (withLog.length === 0) return notApplicable('No pool has a log vdev.');
@@ -33,7 +34,7 @@ export default defineRule({
         const path = Drives ? commandPath(top, Drives) : top.name;
         findings.push({
           title: `${pool.name}: log ${d ? productName(d) : top.name} is not mirrored`,
-          subject: { kind: 'vdev', id: `${pool.name}/${top.name}`, pool: pool.name },
+          subject: { kind: 'vdev', id: vdevId(pool.name, top), pool: pool.name },
           evidence: [
             { label: 'log vdev', value: top.name },
             { label: 'type', value: 'single device' },
@@ -46,7 +47,7 @@ export default defineRule({
             '`zpool add` does not warn about a single log device (A23). For home media this is usually acceptable; for databases, VM storage or NFS with business data, mirror it.',
           action: {
             summary: 'If losing a few seconds of acknowledged sync writes in a double failure is unacceptable, attach a second device to mirror the log.',
-            commands: [`zpool attach ${pool.name} ${path} /dev/disk/by-id/<second-log-device>`],
+            commands: [`zpool attach ${pool.name} ${path} ${newDevice(Host, 'second-log-device')}`],
             reversible: 'yes',
             reversibleWhy: 'The second side can be detached again with `zpool detach`.',
           },

@@ -6,8 +6,9 @@ import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
 import { DOC_004, OPENZFS_WORKLOAD_DOC, doc, fact, man } from './lib/slog-citations.ts';
 import { isOptane, productName } from './lib/device-class.ts';
-import { drivePath, gib, hasLog } from './lib/slog-devices.ts';
-import { driveForLeaf, topLevel, leaves } from './lib/topology.ts';
+import { gib, hasLog } from './lib/slog-devices.ts';
+import { repartition } from './lib/commands.ts';
+import { driveForLeaf, topLevel, leaves, vdevId } from './lib/topology.ts';
 
 const GiB = 2 ** 30;
 /** zfs_dirty_data_max default = 10 % of RAM, capped by min(RAM/4, 4 GiB) (zfs-facts A13). */
@@ -51,6 +52,7 @@ export default defineRule({
     const withLog = Pools.filter(hasLog);
     if (withLog.length === 0) return notApplicable('No pool has a log vdev.');
     const mem = Host?.memoryBytes ?? null;
+    const unsized: string[] = [];
     for (const pool of withLog) {
       const syncBps = Workload?.zil ? Workload.zil.bytesToSlogPerSec ?? Workload.zil.itxBytesPerSec : null;
       const needed = slogBytesNeeded(mem, syncBps);
@@ -59,14 +61,17 @@ export default defineRule({
         const ls = leaves(top);
         const sizes = ls.map((l) => l.sizeBytes ?? (/-part\d+$|p\d+$/.test(l.name) ? null : driveForLeaf(l, Drives)?.sizeBytes ?? null));
         const known = sizes.filter((s): s is number => s !== null);
-        if (known.length === 0) continue;
+        if (known.length === 0 && top.sizeBytes == null) { unsized.push(`${pool.name}/${top.name}`); continue; }
         const size = top.sizeBytes ?? Math.min(...known);
         if (size <= recommended * OVERSIZE_FACTOR) continue;
         const d = driveForLeaf(ls[0]!, Drives);
         const optane = d ? isOptane(d) : false;
+        const leafName = ls[0]?.name ?? top.name;
+        // Partitioning is platform-specific (sgdisk on Linux, gpart on FreeBSD); elsewhere we say what to do, not how.
+        const part = d ? repartition(Host, d, RECOMMENDED_SLOG_GIB) : null;
         findings.push({
           title: `${pool.name}: log ${top.name} is ${gib(size)}; it will never use more than ~${gib(needed)}`,
-          subject: { kind: 'vdev', id: `${pool.name}/${top.name}`, pool: pool.name },
+          subject: { kind: 'vdev', id: vdevId(pool.name, top), pool: pool.name },
           evidence: [
             { label: 'log vdev size', value: Math.round(size / GiB), unit: 'GiB' },
             { label: 'zfs_dirty_data_max (default)', value: Math.round((dirtyDataMax(mem) / GiB) * 10) / 10, unit: 'GiB' },
@@ -82,17 +87,13 @@ export default defineRule({
               : 'OpenZFS recommends a small (~4 GB+) partition on NAND SSDs with the rest left unpartitioned as over-provisioning, which also improves endurance (A27).') +
             ' Nothing is wrong with the data; this is about using the device well.',
           action: {
-            summary: optane
+            summary: (optane
               ? `Re-partition: ~${RECOMMENDED_SLOG_GIB} GiB log partition on each Optane, the rest as a mirrored special vdev (only if the pool's data vdevs allow removal or you accept permanence).`
-              : `Re-create the log as a ~${RECOMMENDED_SLOG_GIB} GiB partition after a secure erase; leave the rest unpartitioned.`,
-            commands: d
-              ? [
-                  `zpool remove ${pool.name} ${top.name}`,
-                  `sgdisk --zap-all ${drivePath(d)}`,
-                  `sgdisk -n1:0:+${RECOMMENDED_SLOG_GIB}G -t1:BF01 ${drivePath(d)}`,
-                  `zpool add ${pool.name} log ${drivePath(d)}-part1`,
-                ]
-              : [],
+              : `Re-create the log as a ~${RECOMMENDED_SLOG_GIB} GiB partition after a secure erase; leave the rest unpartitioned.`) +
+              (part ? '' : ` Partition ${d ? leafName : top.name}'s device with the platform's own tool (no scripted command for this host).`),
+            commands: part
+              ? [`zpool remove ${pool.name} ${top.name}`, ...part.commands, `zpool add ${pool.name} log ${part.partition}`]
+              : [`zpool remove ${pool.name} ${top.name}`],
             reversible: 'yes',
             reversibleWhy: 'A log vdev can be removed and re-added at any time (A24); during the change sync writes fall back to the pool ZIL.',
           },
@@ -100,6 +101,9 @@ export default defineRule({
           confidence: 'high',
         });
       }
+    }
+    if (findings.length === 0 && unsized.length > 0) {
+      return notApplicable(`Cannot judge the size of log ${unsized.join(', ')}: no size in zpool list -v and the device size is unknown (or the log is a partition of it).`);
     }
     return fired(findings);
   },

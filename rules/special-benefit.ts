@@ -9,6 +9,7 @@ import { DOC_000, DOC_003, OPENZFS_SPECIAL_DOC, doc, fact } from './lib/slog-cit
 import { NEEDS_OBSERVATION } from './lib/slog-evidence.ts';
 import { gib, hasSpecial, isSlowDataPool } from './lib/slog-devices.ts';
 import { dataTolerance } from './lib/special-class.ts';
+import { newDevice } from './lib/commands.ts';
 
 /** Metadata share of demand ARC misses above which the pool is "metadata-heavy" [heuristic]. */
 export const METADATA_MISS_SHARE = 0.3;
@@ -32,13 +33,13 @@ export default defineRule({
     category: 'special',
     defaultSeverity: 'suggestion',
     requiredArtifacts: ['Pools', 'Drives'],
-    optionalArtifacts: ['Workload', 'ArcStats', 'SizeHistograms'],
+    optionalArtifacts: ['Workload', 'ArcStats', 'SizeHistograms', 'Host'],
     description:
       'On hard-disk pools every metadata miss costs a seek. A mirrored SSD/Optane special vdev holds all metadata (and optionally small blocks), which speeds up directory walks, many-small-file workloads, scrubs and resilvers; it is usually a bigger win than L2ARC. It does not help sequential media streaming. Learn more: zfs-facts.md B1, B25–B27; 003 §11–12; 000 (metadata walk 90 % faster).',
     citations: [fact('B1'), fact('B26'), fact('B27'), doc(DOC_003, '§11, §12'), doc(DOC_000, 'special vdev metadata walk'), OPENZFS_SPECIAL_DOC],
     appliesTo: { minVersion: null, maxVersion: null },
   },
-  check({ Pools, Drives, Workload, ArcStats, SizeHistograms }) {
+  check({ Pools, Drives, Workload, ArcStats, SizeHistograms, Host }) {
     const findings: FindingDraft[] = [];
     const targets = Pools.filter((p) => !hasSpecial(p) && isSlowDataPool(p, Drives));
     if (targets.length === 0) return notApplicable('No HDD pool without a special vdev.');
@@ -72,7 +73,7 @@ export default defineRule({
       const alloc = pool.allocBytes ?? 0;
       const size = Math.max(alloc * SPECIAL_RATIO_000 * GROWTH_FACTOR / 0.75, 32 * 2 ** 30);
       const sides = (dataTolerance(pool) ?? 1) + 1;
-      const devs = Array.from({ length: sides }, (_, i) => `/dev/disk/by-id/<ssd-${i + 1}>`).join(' ');
+      const devs = Array.from({ length: sides }, (_, i) => `${newDevice(Host, `ssd-${i + 1}`)}`).join(' ');
       findings.push({
         title: `${pool.name}: a mirrored special vdev would take metadata off the disks`,
         subject: { kind: 'pool', id: pool.name, pool: pool.name },

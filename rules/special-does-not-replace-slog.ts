@@ -8,6 +8,7 @@ import { DOC_003, doc, fact } from './lib/slog-citations.ts';
 import { NEEDS_OBSERVATION, syncEvidence } from './lib/slog-evidence.ts';
 import { dataLatency, hasLog, hasSpecial } from './lib/slog-devices.ts';
 import { atLeast } from './engine/version.ts';
+import { newDevice } from './lib/commands.ts';
 
 export default defineRule({
   meta: {
@@ -48,7 +49,7 @@ export default defineRule({
           'OpenZFS 2.4 changes this (zil_special_is_slog, A5). ' + (ev.level === 'observed' ? '' : NEEDS_OBSERVATION),
         action: {
           summary: 'If sync writes matter, add a small Optane/PLP log vdev; or plan the upgrade to OpenZFS 2.4, where the special vdev takes the ZIL.',
-          commands: [`zpool add -n ${pool.name} log mirror /dev/disk/by-id/<optane-1> /dev/disk/by-id/<optane-2>`],
+          commands: [`zpool add -n ${pool.name} log mirror ${newDevice(Host, 'optane-1')} ${newDevice(Host, 'optane-2')}`],
           reversible: 'yes',
           reversibleWhy: 'Log vdevs can always be removed (A24).',
         },

@@ -7,6 +7,7 @@ import { OPENZFS_SPECIAL_DOC, fact, man } from './lib/slog-citations.ts';
 import { AUX_CLASSES, SMALL_BLOCK_CUTOFF, classFill } from './lib/special-class.ts';
 import { gib } from './lib/slog-devices.ts';
 import { topLevel } from './lib/topology.ts';
+import { newDevice } from './lib/commands.ts';
 
 /** Warn early: 10 points before the 75 % cut-off gives time to add capacity [heuristic margin]. */
 export const EARLY_WARNING_FILL = 0.65;
@@ -20,12 +21,13 @@ export default defineRule({
     category: 'special',
     defaultSeverity: 'warning',
     requiredArtifacts: ['Pools'],
+    optionalArtifacts: ['Host'],
     description:
       'Small data blocks go to the special class only while it is below 75 % full (zfs_special_class_metadata_reserve_pct = 25). Beyond that they spill to the data vdevs silently and are never moved back, so the benefit fades unnoticed. Learn more: zfs-facts.md B7, B8, B21.',
     citations: [fact('B7'), fact('B8'), fact('B21'), man('zfs', 4, 'zfs_special_class_metadata_reserve_pct'), OPENZFS_SPECIAL_DOC],
     appliesTo: { minVersion: null, maxVersion: null },
   },
-  check({ Pools }) {
+  check({ Pools, Host }) {
     const findings: FindingDraft[] = [];
     let measured = 0;
     const withAux = Pools.filter((p) => AUX_CLASSES.some((c) => topLevel(p, c).length > 0));
@@ -58,7 +60,7 @@ export default defineRule({
             'A forecast of when the cut-off is reached needs history: re-run the assessment over time (the server records it). Fullness is computed per class from `zpool list -v` because `zfs list` does not show it (B21).',
           action: {
             summary: `Add capacity to the ${cls} class with another mirror of the same redundancy, or lower special_small_blocks on the datasets that fill it.`,
-            commands: [`zpool add -n ${pool.name} ${cls} mirror /dev/disk/by-id/<ssd-1> /dev/disk/by-id/<ssd-2>`, `zfs get -r -t filesystem special_small_blocks ${pool.name}`],
+            commands: [`zpool add -n ${pool.name} ${cls} mirror ${newDevice(Host, 'ssd-1')} ${newDevice(Host, 'ssd-2')}`, `zfs get -r -t filesystem special_small_blocks ${pool.name}`],
             reversible: 'partly',
             reversibleWhy: 'Lowering special_small_blocks is reversible but affects only new writes (B9); an added special vdev can be removed only on pools without raidz and with uniform ashift (B17).',
           },

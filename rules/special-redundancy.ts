@@ -5,7 +5,8 @@ import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
 import { DOC_000, DOC_003, OPENZFS_SPECIAL_DOC, doc, fact, man } from './lib/slog-citations.ts';
 import { AUX_CLASSES, shapeOf, underRedundant } from './lib/special-class.ts';
-import { commandPath, leaves, topLevel } from './lib/topology.ts';
+import { commandPath, leaves, topLevel, vdevId } from './lib/topology.ts';
+import { newDevice } from './lib/commands.ts';
 
 export default defineRule({
   meta: {
@@ -14,13 +15,13 @@ export default defineRule({
     category: 'special',
     defaultSeverity: 'critical',
     requiredArtifacts: ['Pools'],
-    optionalArtifacts: ['Drives'],
+    optionalArtifacts: ['Drives', 'Host'],
     description:
       'A special or dedup vdev holds all metadata (or the dedup table) of the pool: losing it loses the whole pool, and the ditto copies of metadata live on the same vdev. Its redundancy must match the data vdevs (raidz2 → 3-way mirror). A single disk can be turned into a mirror with `zpool attach`. Learn more: zfs-facts.md B13–B18, G17.',
     citations: [fact('B13'), fact('B14'), fact('B18'), fact('G17'), man('zpoolconcepts', 7, 'Special Allocation Class'), OPENZFS_SPECIAL_DOC],
     appliesTo: { minVersion: null, maxVersion: null },
   },
-  check({ Pools, Drives }) {
+  check({ Pools, Drives, Host }) {
     const findings: FindingDraft[] = [];
     const withAux = Pools.filter((p) => AUX_CLASSES.some((c) => topLevel(p, c).length > 0));
     if (withAux.length === 0) return notApplicable('No pool has a special or dedup vdev.');
@@ -29,10 +30,16 @@ export default defineRule({
         const ls = leaves(vdev);
         const existing = ls[0] ? (Drives ? commandPath(ls[0], Drives) : ls[0].name) : vdev.name;
         const extra = needed - tolerance;
-        const cmds = Array.from({ length: extra }, (_, i) => `zpool attach ${pool.name} ${existing} /dev/disk/by-id/<new-ssd-${i + 1}>`);
+        const cmds = Array.from({ length: extra }, (_, i) => `zpool attach ${pool.name} ${existing} ${newDevice(Host, `new-ssd-${i + 1}`)}`);
+        // Critical only when one failed device loses the pool while the data vdevs would have
+        // survived it; a special that still survives a failure but fewer than the data vdevs (a
+        // 2-way mirror beside 3-way data mirrors or raidz2, which 003 §13's "2/3-way mirror"
+        // advice allows) is a warning: the pool is less robust than its data vdevs, not fragile.
+        const fragile = tolerance === 0;
         findings.push({
+          severity: fragile ? 'critical' : 'warning',
           title: `${pool.name}: ${vdev.class} vdev ${vdev.name} survives ${tolerance} failure${tolerance === 1 ? '' : 's'}, the data vdevs ${needed}`,
-          subject: { kind: 'vdev', id: `${pool.name}/${vdev.name}`, pool: pool.name },
+          subject: { kind: 'vdev', id: vdevId(pool.name, vdev), pool: pool.name },
           evidence: [
             { label: `${vdev.class} vdev`, value: `${vdev.name} (${shapeOf(vdev)})` },
             { label: `${vdev.class} vdev fault tolerance`, value: tolerance, unit: 'devices' },
@@ -42,6 +49,9 @@ export default defineRule({
           explanation:
             `${vdev.name} holds ${vdev.class === 'dedup' ? 'the dedup table' : 'all metadata (and any small blocks)'} of ${pool.name}. If it fails, the pool is lost, whatever the data vdevs' parity (B13); metadata ditto copies live on the same vdev, so they do not help (B20, G17). ` +
             `The data vdevs tolerate ${needed} failed device${needed === 1 ? '' : 's'} but ${vdev.name} only ${tolerance}. ` +
+            (fragile
+              ? `A single failed device in ${vdev.name} therefore loses the pool, although every data vdev would have survived it: critical. `
+              : `${vdev.name} still survives ${tolerance} failure${tolerance === 1 ? '' : 's'}, so this is a warning rather than critical: the pool is as weak as this vdev, less robust than its data vdevs (003 §13 asks for "a similar redundancy level as the pool (2/3-way mirror)"). `) +
             '`zpool add` refuses such a layout without -f (B14); TrueNAS refuses it outright (B15). ' +
             (tolerance === 0 ? '(000 ran a single P1600X special vdev only for a throw-away benchmark pool and said so: "it is critical that it is at least a mirror".) ' : '') +
             'Hot spares do not protect special vdevs in released versions (G12).',

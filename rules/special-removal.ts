@@ -6,6 +6,7 @@ import type { FindingDraft } from './engine/types.ts';
 import { DOC_003, OPENZFS_SPECIAL_DOC, doc, fact, man } from './lib/slog-citations.ts';
 import { AUX_CLASSES, isRaidzLike } from './lib/special-class.ts';
 import { topLevel } from './lib/topology.ts';
+import { newDevice } from './lib/commands.ts';
 
 export default defineRule({
   meta: {
@@ -14,12 +15,13 @@ export default defineRule({
     category: 'special',
     defaultSeverity: 'info',
     requiredArtifacts: ['Pools'],
+    optionalArtifacts: ['Host'],
     description:
       'A special or dedup vdev can be removed only if the pool has no raidz/dRAID top-level vdev and all top-level vdevs share one ashift. Otherwise it is permanent: its redundancy and health matter for the life of the pool, and undoing it means rebuilding the pool. Learn more: zfs-facts.md B17, C22; 003 §1.',
     citations: [fact('B17'), fact('C22'), man('zpool-remove', 8), doc(DOC_003, '§1 (ashift and removal)'), OPENZFS_SPECIAL_DOC],
     appliesTo: { minVersion: null, maxVersion: null },
   },
-  check({ Pools }) {
+  check({ Pools, Host }) {
     const findings: FindingDraft[] = [];
     const withAux = Pools.filter((p) => AUX_CLASSES.some((c) => topLevel(p, c).length > 0));
     if (withAux.length === 0) return notApplicable('No pool has a special or dedup vdev.');
@@ -46,7 +48,7 @@ export default defineRule({
           '003 also reports an OS crash when removing an ashift=9 special vdev from an ashift=12 pool.',
         action: {
           summary: 'Nothing to do now; treat these vdevs as permanent. Before adding special vdevs to other raidz pools, test with `zpool add -n` and a checkpoint.',
-          commands: [`zpool checkpoint ${pool.name}`, `zpool add -n ${pool.name} special mirror /dev/disk/by-id/<ssd-1> /dev/disk/by-id/<ssd-2>`],
+          commands: [`zpool checkpoint ${pool.name}`, `zpool add -n ${pool.name} special mirror ${newDevice(Host, 'ssd-1')} ${newDevice(Host, 'ssd-2')}`],
           reversible: 'no',
           reversibleWhy: 'B17: removal is refused on pools with raidz/dRAID top-level vdevs or mixed ashift; only re-creating the pool undoes it.',
         },

@@ -6,7 +6,7 @@
 import type { Drive, Pool, VdevNode } from '../../server/src/model/inventory.ts';
 import { draidEfficiency, raidzEfficiency, raidzNominalEfficiency } from '../../server/src/zfsmath/raidz.ts';
 import { isHdd, isSsd } from './device-class.ts';
-import { driveForLeaf, faultTolerance, leaves, topLevel } from './topology.ts';
+import { driveForLeaf, faultTolerance, leaves, topLevel, vdevId } from './topology.ts';
 
 /** When the pool reports ashift 0 (auto) or nothing, rules assume 12: the auto value for 4K and flash devices (C21). */
 export const ASSUMED_ASHIFT = 12;
@@ -50,7 +50,8 @@ export function vdevLabel(v: VdevNode): string {
 }
 
 /** Subject id for a vdev: `pool/vdev`. */
-export const vdevSubjectId = (pool: Pool, v: VdevNode): string => `${pool.name}/${v.name}`;
+/** `pool/vdev-name` with a leaf's short name (see topology.vdevId). */
+export const vdevSubjectId = (pool: Pool, v: VdevNode): string => vdevId(pool.name, v);
 
 export interface BlockEfficiency {
   /** Share of allocated space that holds data for this block size (psize/asize). */

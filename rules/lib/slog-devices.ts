@@ -3,7 +3,8 @@
  * the data vdevs), how fast that is, and which drives in the box have no pool role at all
  * (candidates for a SLOG). Shared by the SLOG rules and the Optane verdict.
  */
-import type { Drive, Pool, VdevNode } from '../../server/src/model/inventory.ts';
+import type { Drive, Host, Pool, VdevNode } from '../../server/src/model/inventory.ts';
+import { devicePath, newDevice } from './commands.ts';
 import { atLeast } from '../engine/version.ts';
 import { allLeaves, driveForLeaf, topLevel } from './topology.ts';
 import { LATENCY_CLASSES, isOptane, slowestLatency, syncWriteLatency, type SyncLatencyAssessment } from './device-class.ts';
@@ -68,11 +69,11 @@ export function slogCandidates(pools: readonly Pool[], drives: readonly Drive[])
     .sort((a, b) => syncWriteLatency(a).rank - syncWriteLatency(b).rank || a.id.localeCompare(b.id));
 }
 
-/** Stable path for a drive in a printed command. */
-export const drivePath = (d: Drive): string => d.byIdPath ?? d.devPath ?? d.id;
+/** Stable path for a drive in a printed command (platform-aware when the Host is known: lib/commands.ts). */
+export const drivePath = (d: Drive, host?: Host | null): string => (host ? devicePath(host, d) : d.byIdPath ?? d.devPath ?? d.id);
 
 /** A placeholder path for a device the owner still has to buy. */
-export const NEW_DEVICE = (n: number) => `/dev/disk/by-id/<new-optane-${n}>`;
+export const NEW_DEVICE = (n: number, host?: Host | null) => newDevice(host, `new-optane-${n}`);
 
 /** Bytes → "12.3 GiB". */
 export function gib(bytes: number): string {

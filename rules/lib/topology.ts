@@ -3,6 +3,7 @@
  * the redundancy of a vdev in one number (how many devices can fail without data loss).
  */
 import type { Drive, Pool, VdevClass, VdevNode } from '../../server/src/model/inventory.ts';
+import { baseName, parentDiskName } from '../../server/src/gather/device-names.ts';
 
 /** Top-level vdevs of one allocation class. */
 export const topLevel = (pool: Pool, cls: VdevClass): VdevNode[] => pool.vdevs.filter((v) => v.class === cls);
@@ -61,8 +62,19 @@ export function describeVdev(v: VdevNode): string {
   return `${v.name} (${v.children.length} wide ${v.type})`;
 }
 
-/** The path to print in a command for a leaf or drive: prefer /dev/disk/by-id. */
+/**
+ * The path to print in a command for a leaf or drive: prefer /dev/disk/by-id. A partition leaf
+ * (`…-part1`, `sda1`, `c13t1d0p1`) keeps its own name: the drive's by-id path names the whole
+ * disk, which is not the vdev.
+ */
 export function commandPath(leaf: VdevNode, drives: readonly Drive[]): string {
+  if (leaf.children.length === 0 && parentDiskName(leaf.name) !== null) return leaf.name;
   const d = driveForLeaf(leaf, drives);
   return d?.byIdPath ?? leaf.name;
 }
+
+/** A vdev's name in subject ids: leaves by their last path component (`sda1`, not `/dev/sda1`). */
+export const vdevShortName = (v: VdevNode): string => (v.children.length === 0 ? baseName(v.name) : v.name);
+
+/** Subject id of a vdev: `pool/vdev-name`, never `pool//dev/disk/…`. */
+export const vdevId = (poolName: string, v: VdevNode): string => `${poolName}/${vdevShortName(v)}`;

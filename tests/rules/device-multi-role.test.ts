@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import rule from '../../rules/device-multi-role.ts';
 import { ruleTester } from '../support/rule-tester.ts';
-import { group, inClass, leaf } from '../support/builders.ts';
+import { group, host, inClass, leaf } from '../support/builders.ts';
 import { documentedHdds, smartDrive, statusPools } from '../fixtures/rules/layout-load.ts';
 import type { Drive, Pool, VdevNode } from '../../server/src/model/inventory.ts';
 
@@ -35,8 +35,14 @@ ruleTester(rule, {
     },
     {
       name: 'single Optane split into SLOG + unmirrored special: the 004 exception does not cover it',
-      artifacts: { Pools: withVdevs([inClass('log', part(optA, 1)), inClass('special', part(optA, 2))]), Drives: [...hdds, optA] },
-      findings: [{ severity: 'suggestion', mentions: ['Optane', 'the pool'], commandIncludes: ['zpool attach storage /dev/disk/by-id/nvme-INTEL_SSDPED1D280GA_A-part2'], check: (f) => expect(f.evidence.find((e) => e.label === 'Optane')?.value).toBe(true) }],
+      // An unmirrored special on the shared Optane loses the pool with the device: a warning (003-hd's layout).
+      artifacts: { Pools: withVdevs([inClass('log', part(optA, 1)), inClass('special', part(optA, 2))]), Drives: [...hdds, optA], Host: host() },
+      findings: [{ severity: 'warning', mentions: ['Optane', 'the pool'], commandIncludes: ['zpool attach storage /dev/disk/by-id/nvme-INTEL_SSDPED1D280GA_A-part2 /dev/disk/by-id/<second-optane-partition>'], check: (f) => expect(f.evidence.find((e) => e.label === 'Optane')?.value).toBe(true) }],
+    },
+    {
+      name: 'single Optane split into an unmirrored SLOG + a mirrored special: only the log rests on it → suggestion',
+      artifacts: { Pools: withVdevs([inClass('log', part(optA, 1)), inClass('special', group('mirror', 'mirror-2', [part(optA, 2), part(optB, 2)]))]), Drives: [...hdds, optA, optB] },
+      findings: [{ severity: 'suggestion', subjectId: optA.id, mentions: ['those roles'], commandIncludes: ['zpool attach storage /dev/disk/by-id/nvme-INTEL_SSDPED1D280GA_A-part1 <second-optane-partition>'] }],
     },
   ],
 });

@@ -1,6 +1,6 @@
 import rule from '../../rules/no-redundancy.ts';
 import { ruleTester } from '../support/rule-tester.ts';
-import { drive, leaf } from '../support/builders.ts';
+import { drive, host, leaf } from '../support/builders.ts';
 import { statusPools } from '../fixtures/rules/layout-load.ts';
 
 const raidz2 = statusPools('layout-001-12x4tb-raidz2-status.txt');
@@ -17,7 +17,7 @@ ruleTester(rule, {
   invalid: [
     {
       name: 'msgdoc 8A: two single disks striped',
-      artifacts: { Pools: statusPools('health-msgdoc-8A-permanent-errors-file-status.txt') },
+      artifacts: { Pools: statusPools('health-msgdoc-8A-permanent-errors-file-status.txt'), Host: host() },
       findings: [
         { severity: 'warning', subjectId: 'test/sda', commandIncludes: ['zpool attach test sda /dev/disk/by-id/<new-disk>'], reversible: 'yes' },
         { severity: 'warning', subjectId: 'test/sdb' },

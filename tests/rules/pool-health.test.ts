@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import rule from '../../rules/pool-health.ts';
 import { ruleTester } from '../support/rule-tester.ts';
-import { drive } from '../support/builders.ts';
+import { drive, host } from '../support/builders.ts';
 import { statusPools } from '../fixtures/rules/layout-load.ts';
 
 const daysAgo = (d: number) => new Date(Date.now() - d * 86_400_000).toISOString();
@@ -22,7 +22,7 @@ ruleTester(rule, {
   invalid: [
     {
       name: 'msgdoc 3C: pool FAULTED, single disk sdb FAULTED',
-      artifacts: { Pools: statusPools('health-msgdoc-3C-faulted-insufficient-replicas-status.txt') },
+      artifacts: { Pools: statusPools('health-msgdoc-3C-faulted-insufficient-replicas-status.txt'), Host: host() },
       findings: [
         { severity: 'critical', subjectId: 'test', mentions: ['FAULTED', 'insufficient'], check: (f) => expect(f.citations.some((c) => c.url === 'https://openzfs.github.io/openzfs-docs/msg/ZFS-8000-3C')).toBe(true) },
         { severity: 'critical', subjectId: 'test/sdb', mentions: ['sdb FAULTED'], commandIncludes: ['zpool replace test sdb /dev/disk/by-id/<new-disk>'] },

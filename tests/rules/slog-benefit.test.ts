@@ -20,7 +20,8 @@ ruleTester(rule, {
       artifacts: artifacts000(),
       findings: [{
         severity: 'suggestion', subjectId: 'bench-pool', mentions: ['no log vdev', 'sync=always', 'P1600X', 'Needs a workload observation'],
-        commandIncludes: ['zpool add -n bench-pool log /dev/disk/by-id/nvme-INTEL_SSDPEK1A058GA_PHOC209200KC058A'], reversible: 'yes',
+        // 000 is TrueNAS CORE (FreeBSD): the device's own /dev node, never a Linux by-id path.
+        commandIncludes: ['zpool add -n bench-pool log /dev/nvd1'], reversible: 'yes',
         check: (f) => {
           expect(f.confidence).toBe('low');
           const now = f.evidence.find((e) => e.label === 'expected QD16 sync IOPS now → with SLOG')!.value as string;

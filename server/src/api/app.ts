@@ -21,9 +21,8 @@ import { createBenchRuns, type BenchRuns } from '../jobs/bench-runs.ts';
 import { renderMetrics, newestPerPoolAndProfile } from '../metrics/prometheus.ts';
 import { routes, type AssessmentRecord, type FindingView, type HostCreate, type HostView } from './contract.ts';
 import { OptaneVerdictView } from './schemas.ts';
-import { buildOpenApiDocument } from './openapi.ts';
-import { reportJsonSchema } from '../report/schema.ts';
-import { bindRoute } from './route.ts';
+import { bindRoute, prepareJson } from './route.ts';
+import { createFindingsCache } from './findings-cache.ts';
 import { HttpError, notFound } from './errors.ts';
 import type { Logger } from './logger.ts';
 import type { LoadedInventory, Services } from './services.ts';
@@ -34,7 +33,9 @@ import { createEvidenceRepo } from '../store/evidence-repo.ts';
 import { createObserveJob, type Observer } from '../jobs/observe-job.ts';
 import { createSizesJob } from '../jobs/sizes-job.ts';
 import { evidenceArtifacts } from '../jobs/evidence-artifacts.ts';
-import { defaultRemoteClients, type RemoteClients } from '../remote/clients.ts';
+import type { RemoteClients } from '../remote/clients.ts';
+import { lazyRemoteClients } from './lazy-remote.ts';
+import { lazy } from './lazy.ts';
 
 export interface AppConfig {
   /** '/' or '/prefix' (no trailing slash). */
@@ -72,7 +73,7 @@ export function normaliseBasePath(p: string | undefined): string {
 
 export function createApp(deps: AppDeps) {
   const { store, secrets, services, logger, config } = deps;
-  const remote = deps.remote ?? defaultRemoteClients();
+  const remote = deps.remote ?? lazyRemoteClients();
   const hosts = createHostsRepo(store.db);
   const history = createHistoryRepo(store.db);
   const settings = createSettingsRepo(store.db);
@@ -110,6 +111,7 @@ export function createApp(deps: AppDeps) {
   const benchLimiter = createRateLimiter(config.benchStartsPerMinute ?? 6, 60_000);
   const authLimiter = createRateLimiter(config.authFailuresPerMinute ?? 20, 60_000);
 
+  const findingsCache = createFindingsCache();
   const hostView = (h: HostRow): HostView => ({ ...h, lastAssessment: history.latestAssessmentSummary(h.id) });
   const getHost = (id: string): HostRow => {
     const h = hosts.get(id);
@@ -135,8 +137,10 @@ export function createApp(deps: AppDeps) {
     version: APP_VERSION, basePath, authRequired: config.token !== null, demo: config.demo,
     features: { assess: services.assess !== null && services.loadInventory !== null, bench: services.bench !== null, reports: services.renderReport !== null, optane: services.assess !== null },
   }));
-  const openapi = buildOpenApiDocument({ basePath });
-  bindRoute(api, routes.openapi, () => openapi);
+  // Generated from the zod schemas on first request (then kept): building it at start costs memory
+  // on every server, and most never serve it.
+  const openapi = lazy(async () => (await import('./openapi.ts')).buildOpenApiDocument({ basePath }));
+  bindRoute(api, routes.openapi, () => openapi());
 
   // ---- hosts
   bindRoute(api, routes.listHosts, () => hosts.list().map(hostView));
@@ -208,6 +212,7 @@ export function createApp(deps: AppDeps) {
   bindRoute(api, routes.deleteHost, ({ params }) => {
     getHost(params.hostId);
     hosts.delete(params.hostId);
+    findingsCache.invalidate(params.hostId);
     secrets.delete(params.hostId);
     remote.forget(params.hostId);
     logger.info('host removed', { host: params.hostId });
@@ -250,28 +255,35 @@ export function createApp(deps: AppDeps) {
   });
 
   // ---- findings
+  // Served from findingsCache (validated and serialised once per host state and query).
   bindRoute(api, routes.listFindings, ({ params, query }) => {
     getHost(params.hostId);
     const latest = history.latestAssessment(params.hostId);
-    if (!latest) return { assessmentId: null, generatedAt: null, demo: false, findings: [] };
-    const acks = history.acks(params.hostId);
-    const firstSeen = history.firstSeen(params.hostId);
-    const findings: FindingView[] = latest.assessment.findings
-      .filter((f) => (query.severity ? f.severity === query.severity : true))
-      .filter((f) => (query.pool ? f.subject.pool === query.pool : true))
-      .map((f) => ({ ...f, ack: acks.get(f.fingerprint) ?? null, firstSeenAt: firstSeen.get(f.fingerprint) ?? null }))
-      .filter((f) => query.status === 'all' || (query.status === 'open' ? f.ack === null : f.ack?.state === query.status))
-      .sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
-    return { assessmentId: latest.id, generatedAt: latest.generatedAt, demo: latest.demo, findings };
+    return findingsCache.get(params.hostId, latest, query, () => {
+      if (!latest) return prepareJson(routes.listFindings, { assessmentId: null, generatedAt: null, demo: false, findings: [] });
+      const acks = history.acks(params.hostId);
+      const firstSeen = history.firstSeen(params.hostId);
+      const findings: FindingView[] = latest.assessment.findings
+        .filter((f) => (query.severity ? f.severity === query.severity : true))
+        .filter((f) => (query.pool ? f.subject.pool === query.pool : true))
+        .map((f) => ({ ...f, ack: acks.get(f.fingerprint) ?? null, firstSeenAt: firstSeen.get(f.fingerprint) ?? null }))
+        .filter((f) => query.status === 'all' || (query.status === 'open' ? f.ack === null : f.ack?.state === query.status))
+        .sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+      return prepareJson(routes.listFindings, { assessmentId: latest.id, generatedAt: latest.generatedAt, demo: latest.demo, findings });
+    });
   });
   bindRoute(api, routes.ackFinding, ({ params, body }) => {
     getHost(params.hostId);
     if (!history.knowsFingerprint(params.hostId, params.fingerprint)) throw notFound(`finding ${params.fingerprint} on host "${params.hostId}"`);
-    return history.setAck(params.hostId, params.fingerprint, body.state, body.note ?? null);
+    const ack = history.setAck(params.hostId, params.fingerprint, body.state, body.note ?? null);
+    findingsCache.invalidate(params.hostId);
+    return ack;
   });
   bindRoute(api, routes.unackFinding, ({ params }) => {
     getHost(params.hostId);
-    if (!history.clearAck(params.hostId, params.fingerprint)) throw notFound(`acknowledgement of ${params.fingerprint}`);
+    const cleared = history.clearAck(params.hostId, params.fingerprint);
+    findingsCache.invalidate(params.hostId);
+    if (!cleared) throw notFound(`acknowledgement of ${params.fingerprint}`);
     return undefined;
   });
 
@@ -380,9 +392,10 @@ export function createApp(deps: AppDeps) {
     return undefined;
   });
 
-  // The JSON report's schema, published beside the OpenAPI document (pure: no service needed).
-  const reportSchema = reportJsonSchema();
-  bindRoute(api, routes.reportSchema, () => reportSchema);
+  // The JSON report's schema, published beside the OpenAPI document (pure: no service needed),
+  // generated on first request like the OpenAPI document.
+  const reportSchema = lazy(async () => (await import('../report/schema.ts')).reportJsonSchema());
+  bindRoute(api, routes.reportSchema, () => reportSchema());
 
   // ---- settings
   bindRoute(api, routes.getSettings, () => settings.get());

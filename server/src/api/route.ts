@@ -2,8 +2,10 @@
  * Binds a route of the contract to a handler: params, query and body are parsed with the route's
  * zod schemas and handed to the handler already typed (never re-parsed); a JSON answer is
  * validated against the response schema before it is sent — a handler that drifts from the
- * contract fails loudly in tests instead of silently in the UI.
+ * contract fails loudly in tests instead of silently in the UI. A handler may instead return a
+ * `PreparedJson` (validated and serialised once by `prepareJson`, then served from a cache).
  */
+import { createHash } from 'node:crypto';
 import type { Request, Response, Router } from 'express';
 import type { z } from 'zod';
 import type { RouteSpec } from './contract.ts';
@@ -36,6 +38,35 @@ function parsePart(schema: z.ZodType | undefined, value: unknown, where: string)
   return r.data;
 }
 
+/**
+ * A JSON answer validated and serialised once, to be sent many times (the findings list is read
+ * far more often than it changes). Built by `prepareJson()` with the route's own response schema,
+ * so sending it skips nothing: it was checked when it was made.
+ */
+export class PreparedJson {
+  /** Same weak ETag format as Express computes for a body (`W/"<length hex>-<sha1 base64 27>"`). */
+  readonly etag: string;
+  constructor(readonly body: string) {
+    this.etag = `W/"${Buffer.byteLength(body).toString(16)}-${createHash('sha1').update(body, 'utf8').digest('base64').slice(0, 27)}"`;
+  }
+}
+
+/** Validates `value` against the route's JSON response schema and serialises it. */
+export function prepareJson(spec: RouteSpec, value: unknown): PreparedJson {
+  const resp = spec.response;
+  if (resp.kind !== 'json') throw new Error(`${spec.method.toUpperCase()} ${spec.path} does not answer JSON`);
+  return new PreparedJson(JSON.stringify(checkResponse(spec, resp.schema, value)));
+}
+
+function checkResponse(spec: RouteSpec, schema: z.ZodType, out: unknown): unknown {
+  const checked = schema.safeParse(out);
+  if (!checked.success) {
+    // A contract violation is our bug: log the detail, answer generically.
+    throw Object.assign(new Error(`response of ${spec.method.toUpperCase()} ${spec.path} does not match the contract: ${checked.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`), { contract: true });
+  }
+  return checked.data;
+}
+
 export function bindRoute<R extends RouteSpec>(router: Router, spec: R, handler: Handler<R>): void {
   router[spec.method](spec.path, async (req, res, next) => {
     try {
@@ -52,13 +83,13 @@ export function bindRoute<R extends RouteSpec>(router: Router, spec: R, handler:
       const out = await handler(input);
       if (res.headersSent) return;
       const resp = spec.response;
-      if (resp.kind === 'json') {
-        const checked = resp.schema.safeParse(out);
-        if (!checked.success) {
-          // A contract violation is our bug: log the detail, answer generically.
-          throw Object.assign(new Error(`response of ${spec.method.toUpperCase()} ${spec.path} does not match the contract: ${checked.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`), { contract: true });
-        }
-        res.status(resp.status).json(checked.data);
+      if (resp.kind === 'json' && out instanceof PreparedJson) {
+        // Already validated by prepareJson(); sent as res.json() would send it (304 when fresh).
+        res.status(resp.status).setHeader('ETag', out.etag);
+        if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
+        res.send(out.body);
+      } else if (resp.kind === 'json') {
+        res.status(resp.status).json(checkResponse(spec, resp.schema, out));
       } else if (resp.kind === 'empty') {
         res.status(204).end();
       }

@@ -5,8 +5,6 @@
  */
 import type { Request, Response, Router } from 'express';
 import type { Dataset } from '../model/inventory.ts';
-import { planAddVdev } from '../planner/add-vdev.ts';
-import { planLayouts } from '../planner/layouts.ts';
 import type { EvidenceRepo } from '../store/evidence-repo.ts';
 import type { HistoryRepo } from '../store/history-repo.ts';
 import type { HostRow } from '../store/hosts-repo.ts';
@@ -124,8 +122,9 @@ export function bindEvidenceRoutes(api: Router, ctx: EvidenceRouteContext): void
   });
 
   // ---- planner
-  bindRoute(api, routes.planLayouts, ({ body }) => planLayouts(body));
-  bindRoute(api, routes.planAddVdev, ({ params, body }) => {
+  // The planner is loaded on its first use: most servers never plan, and idle memory matters on a NAS.
+  bindRoute(api, routes.planLayouts, async ({ body }) => (await import('../planner/layouts.ts')).planLayouts(body));
+  bindRoute(api, routes.planAddVdev, async ({ params, body }) => {
     ctx.getHost(params.hostId);
     const snap = ctx.history.latestSnapshot(params.hostId);
     if (!snap) throw new HttpError('not-found', `no inventory of host "${params.hostId}" yet: run an assessment first (POST ${routes.runAssessment.path})`);
@@ -143,6 +142,7 @@ export function bindEvidenceRoutes(api: Router, ctx: EvidenceRouteContext): void
     } else {
       datasets = poolDatasets.filter((d) => d.type === 'filesystem');
     }
+    const { planAddVdev } = await import('../planner/add-vdev.ts');
     let plan;
     try {
       plan = planAddVdev({

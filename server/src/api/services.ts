@@ -7,9 +7,8 @@
  * the expected exports, so the server still starts (and says what is missing with a 503) when a
  * part is absent from a build.
  */
-import { pathToFileURL } from 'node:url';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
 import type { Assessment } from '../model/finding.ts';
 import type { Inventory } from '../model/inventory.ts';
 import type { Artifacts } from '../model/artifacts.ts';
@@ -17,6 +16,7 @@ import type { BenchmarkSummary } from '../model/workload.ts';
 import type { Profile } from '../bench/profiles.ts';
 import type { Database } from 'better-sqlite3';
 import * as bench from '../bench/run.ts';
+import { HttpError } from './errors.ts';
 import type { BeforeAfterView, BenchProgress, BenchRequest, DryRunView, ReportFormat } from './schemas.ts';
 
 export interface LoadedInventory {
@@ -68,14 +68,36 @@ export interface Services {
   missing: Record<string, string>;
 }
 
-const SRC = dirname(dirname(fileURLToPath(import.meta.url)));
-
-async function importOptional(rel: string): Promise<{ mod: Record<string, unknown> } | { error: string }> {
+/**
+ * Imports one optional part. Each caller passes a literal `import('../x.ts')` so a bundler can see
+ * (and include) the module; a part missing from this build still only costs its service.
+ */
+async function importOptional(rel: string, load: () => Promise<unknown>): Promise<{ mod: Record<string, unknown> } | { error: string }> {
   try {
-    return { mod: (await import(pathToFileURL(join(SRC, rel)).href)) as Record<string, unknown> };
+    return { mod: (await load()) as Record<string, unknown> };
   } catch (err) {
     return { error: `${rel} could not be loaded: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}` };
   }
+}
+
+/** `true` when the module's source file is present (checked without loading it), otherwise why not. */
+function moduleExists(rel: string): true | string {
+  return existsSync(fileURLToPath(new URL(`../${rel}`, import.meta.url))) ? true : `${rel} could not be loaded: the file is missing from this build`;
+}
+
+function lazyRenderReport(): NonNullable<Services['renderReport']> {
+  let loaded: Promise<NonNullable<Services['renderReport']>> | null = null;
+  return async (input, opts) => {
+    loaded ??= importOptional('report/render.ts', () => import('../report/render.ts')).then((r) => {
+      const f = 'mod' in r ? fn(r.mod, 'renderReport') : null;
+      if (!f) {
+        loaded = null;
+        throw new HttpError('unavailable', `reports are not available in this build (${'error' in r ? r.error : 'report/render.ts has no renderReport()'})`);
+      }
+      return f as unknown as NonNullable<Services['renderReport']>;
+    });
+    return (await loaded)(input, opts);
+  };
 }
 
 type AnyFn = (...args: never[]) => unknown;
@@ -92,22 +114,24 @@ export async function loadServices(benchContext: { db: Database }): Promise<Serv
   const missing: Record<string, string> = {};
   const services: Services = { loadInventory: null, assess: null, bench: null, renderReport: null, missing };
 
-  const load = await importOptional('gather/load.ts');
+  const load = await importOptional('gather/load.ts', () => import('../gather/load.ts'));
   if ('mod' in load && fn(load.mod, 'loadInventory')) {
     const f = fn(load.mod, 'loadInventory') as unknown as (o: { demo?: boolean; snapshot?: string }) => Promise<LoadedInventory>;
     services.loadInventory = (o) => f(o);
   } else missing.loadInventory = 'error' in load ? load.error : 'gather/load.ts has no loadInventory()';
 
-  const assess = await importOptional('assess/assess.ts');
+  const assess = await importOptional('assess/assess.ts', () => import('../assess/assess.ts'));
   if ('mod' in assess && fn(assess.mod, 'assess')) {
     const f = fn(assess.mod, 'assess') as unknown as (inv: Inventory, extra?: Artifacts) => Promise<AssessOutcome> | AssessOutcome;
     services.assess = (inv, extra) => f(inv, extra);
   } else missing.assess = 'error' in assess ? assess.error : 'assess/assess.ts has no assess()';
 
-  const report = await importOptional('report/render.ts');
-  if ('mod' in report && fn(report.mod, 'renderReport')) {
-    services.renderReport = fn(report.mod, 'renderReport') as unknown as NonNullable<Services['renderReport']>;
-  } else missing.renderReport = 'error' in report ? report.error : 'report/render.ts has no renderReport()';
+  // The report renderers (and pdfkit with its fonts) are loaded on the first report request: a
+  // server that never exports a report should not carry them. The module's presence is still
+  // checked here, so a build without it says so at start and in /api/info.
+  const reportAvailable = moduleExists('report/render.ts');
+  if (reportAvailable === true) services.renderReport = lazyRenderReport();
+  else missing.renderReport = reportAvailable;
 
   services.bench = benchService(benchContext.db);
 

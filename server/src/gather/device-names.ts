@@ -13,7 +13,8 @@ export const baseName = (name: string): string => name.slice(name.lastIndexOf('/
 /**
  * The whole-disk name of a partition name, or null when the name has no partition suffix.
  * Linux: `sda1`→`sda`, `nvme0n1p2`→`nvme0n1`, `…-part3`→`…`; FreeBSD: `ada0p2`→`ada0`,
- * `da0s1a`→`da0`, `nvd1p1`→`nvd1`.
+ * `da0s1a`→`da0`, `nvd1p1`→`nvd1`; illumos: `c13t1d0p1`→`c13t1d0` (fdisk partition),
+ * `c0t5000CCA26145FF21d0s0`→`c0t5000CCA26145FF21d0` (slice).
  */
 export function parentDiskName(name: string): string | null {
   const n = stripDev(name);
@@ -24,6 +25,9 @@ export function parentDiskName(name: string): string | null {
   m = /^((?:[sv]d|xvd|hd)[a-z]+)\d+$/.exec(n);
   if (m) return m[1]!;
   m = /^((?:ada|da|nvd|nda|vtbd|mfid|mfisyspd|ad)\d+)(?:p\d+|s\d+[a-h]?)$/.exec(n);
+  if (m) return m[1]!;
+  // illumos cXtYdZ (target may be a WWN in hex): pN is an fdisk partition, sN a VTOC/EFI slice.
+  m = /^((?:.*\/)?c\d+(?:t[0-9A-Fa-f]+)?d\d+)(?:p\d+|s\d+)$/.exec(n);
   if (m) return m[1]!;
   return null;
 }

@@ -8,10 +8,12 @@ import { z } from 'zod';
 import type { Artifacts } from '../model/artifacts.ts';
 import type { Assessment } from '../model/finding.ts';
 import type { Drive, Pool } from '../model/inventory.ts';
-import { isOptane, productName } from '../../../rules/lib/device-class.ts';
+import { isOptane, productName, syncWriteLatency } from '../../../rules/lib/device-class.ts';
 import { syncEvidence, type SyncEvidence } from '../../../rules/lib/slog-evidence.ts';
 import { NEW_DEVICE, drivePath, slogCandidates, zilPath, type ZilPath } from '../../../rules/lib/slog-devices.ts';
-import { IopsRange, forecast, impliedDeviceLatencyUs, latencyOfClass, measuredIops, predictSyncIops, type DeviceLatency } from './latency-model.ts';
+import {
+  IopsRange, forecast, impliedDeviceLatencyUs, latencyOfClass, measuredIops, measuredProductLatency, predictSyncIops, type DeviceLatency, type ProductLatency,
+} from './latency-model.ts';
 
 /** Optane must beat the current ZIL path by at least this factor at QD1 to be worth buying [heuristic, cheat-sheet ~10×]. */
 export const MIN_QD1_GAIN = 3;
@@ -40,6 +42,7 @@ export type OptaneVerdict = z.infer<typeof OptaneVerdict>;
 /** What to buy when nothing suitable is in the box (optane-models.json; zfs-facts E5, E6). */
 export const PURCHASE_P1600X = {
   product: 'Intel Optane SSD P1600X 118GB (SSDPEK1A118GA)',
+  model: 'INTEL SSDPEK1A118GA',
   capacityGb: 118,
   why: 'M.2 2280 PCIe 3.0 x4, ~10 µs writes, 6 DWPD (1.3 PB), no volatile write cache; named by OpenZFS as a model that performs well as SLOG; 000 measured 13.7k sync IOPS at QD1 as SLOG.',
 };
@@ -67,7 +70,30 @@ function measuredQd1(a: Artifacts, pool: string): number | null {
   return b ? b.writeIops : null;
 }
 
-function viewPool(pool: Pool, a: Artifacts): PoolView {
+/** The Optane the forecast is for, with its latency and where that figure comes from. */
+interface ForecastTarget extends ProductLatency {
+  product: string;
+}
+
+/**
+ * What "with Optane" means in the forecast: the Optane already in the box when there is one
+ * (its measured figures when a document measured that product, else its class), otherwise the
+ * product the verdict recommends buying.
+ */
+export function forecastTarget(candidates: readonly Drive[]): ForecastTarget {
+  const inBox = candidates.find(isOptane);
+  if (inBox) {
+    const measured = measuredProductLatency(inBox.model);
+    if (measured) return { product: productName(inBox), ...measured };
+    const cls = syncWriteLatency(inBox);
+    return { product: productName(inBox), latency: latencyOfClass(cls.cls), basis: `${cls.label} class (${cls.citation})` };
+  }
+  const buy = measuredProductLatency(PURCHASE_P1600X.model);
+  if (!buy) throw new Error(`no measured latency for the recommended ${PURCHASE_P1600X.product}`);
+  return { product: PURCHASE_P1600X.product, ...buy };
+}
+
+function viewPool(pool: Pool, a: Artifacts, target: ForecastTarget): PoolView {
   const drives = a.Drives ?? [];
   const ev = syncEvidence(pool, { Datasets: a.Datasets, Workload: a.Workload, ZilStats: a.ZilStats, poolCount: a.Pools?.length ?? 1 });
   const path = zilPath(pool, drives, a.Host?.zfs.openzfs);
@@ -75,7 +101,7 @@ function viewPool(pool: Pool, a: Artifacts): PoolView {
   const now: DeviceLatency | null = m !== null
     ? { typicalUs: impliedDeviceLatencyUs(m), lowUs: impliedDeviceLatencyUs(m * 1.1), highUs: impliedDeviceLatencyUs(m * 0.9) }
     : path.latency && path.latency.cls !== 'unknown' ? latencyOfClass(path.latency.cls) : null;
-  const gain = now ? predictSyncIops(latencyOfClass('optane-dc'), 1).iops / (m ?? predictSyncIops(now, 1).iops) : null;
+  const gain = now ? predictSyncIops(target.latency, 1).iops / (m ?? predictSyncIops(now, 1).iops) : null;
   return { pool, ev, path, now, measuredQd1: m, gain };
 }
 
@@ -98,7 +124,12 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
       candidates: [], purchase: [], layout: { commands: [], reversible: 'yes' }, unknowns, findings: related, confidence: 'low',
     };
   }
-  const views = pools.map((p) => viewPool(p, a)).sort((x, y) => score(y) - score(x) || x.pool.name.localeCompare(y.pool.name));
+  // Candidates already in the box.
+  const cands = slogCandidates(pools, drives);
+  const optaneCands = cands.filter(isOptane);
+  const picked = (optaneCands.length > 0 ? optaneCands : cands).slice(0, 2);
+  const target = forecastTarget(picked);
+  const views = pools.map((p) => viewPool(p, a, target)).sort((x, y) => score(y) - score(x) || x.pool.name.localeCompare(y.pool.name));
   const v = views[0]!;
   const name = v.pool.name;
   const probe = `zfs-advisor bench sync-write-4k-qd1 --pool ${name}`;
@@ -110,21 +141,18 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
     { label: 'sync-write evidence', value: v.ev.level },
     { label: 'ZIL commits/s', value: v.ev.commitsPerSec },
     { label: 'measured QD1 sync IOPS', value: v.measuredQd1 },
+    { label: 'forecast "with Optane" for', value: `${target.product} (${target.basis})` },
   ];
-  const expected = v.now ? forecast(v.now) : null;
+  const expected = v.now ? forecast(v.now, target.latency) : null;
   if (expected && v.measuredQd1 !== null) expected.qd1.now = measuredIops(v.measuredQd1);
 
-  // Candidates already in the box.
-  const cands = slogCandidates(pools, drives);
-  const optaneCands = cands.filter(isOptane);
-  const picked = (optaneCands.length > 0 ? optaneCands : cands).slice(0, 2);
   const candidates = picked.map((d: Drive) => ({
-    device: drivePath(d),
+    device: drivePath(d, a.Host),
     product: productName(d),
     role: isOptane(d) ? 'SLOG (and, partitioned and mirrored, special vdev: 004)' : 'SLOG',
     layout: picked.length >= 2 ? 'mirror with the other candidate' : 'single device (mirror it for business data, A25)',
   }));
-  const devs = picked.length >= 2 ? [drivePath(picked[0]!), drivePath(picked[1]!)] : picked.length === 1 ? [drivePath(picked[0]!)] : [NEW_DEVICE(1), NEW_DEVICE(2)];
+  const devs = picked.length >= 2 ? [drivePath(picked[0]!, a.Host), drivePath(picked[1]!, a.Host)] : picked.length === 1 ? [drivePath(picked[0]!, a.Host)] : [NEW_DEVICE(1, a.Host), NEW_DEVICE(2, a.Host)];
   const spec = devs.length === 2 ? `mirror ${devs.join(' ')}` : devs[0]!;
   const layout = { commands: [`zpool add -n ${name} log ${spec}`, `zpool add ${name} log ${spec}`], reversible: 'yes' as const };
   const purchase = picked.length > 0 ? [] : [PURCHASE_P1600X, { ...PURCHASE_P1600X, why: `Second unit to mirror the SLOG: ${'protects the last seconds of sync writes if the SLOG dies together with a crash (zfs-facts A25).'}` }];

@@ -53,14 +53,17 @@ export async function walkWithFind(root: string, opts: WalkOptions): Promise<Fin
     opts.onProgress?.({ files: stats.files, dirs: stats.dirs, bytes: sizes.totalBytes, elapsedMs: performance.now() - started });
   };
 
+  // Our own stop, for output we cannot parse: no point letting find walk on.
+  const stop = new AbortController();
   const r = await runStreaming('find', findRecordArgs(root), {
-    signal, timeoutMs: FIND_TIMEOUT_MS,
+    signal: signal ? AbortSignal.any([signal, stop.signal]) : stop.signal, timeoutMs: FIND_TIMEOUT_MS,
     onStdoutChunk: (chunk) => {
       if (broken) return;
       try {
         parser.push(chunk);
       } catch (err) {
         broken = (err as Error).message;
+        stop.abort();
         return;
       }
       const now = performance.now();
@@ -73,8 +76,8 @@ export async function walkWithFind(root: string, opts: WalkOptions): Promise<Fin
   });
   signal?.throwIfAborted();
   const cmd = `find ${root} -xdev -printf`;
-  if (r.error) return { ok: false, reason: `${cmd}: ${r.error.message}` };
   if (broken) return { ok: false, reason: `${cmd}: ${broken}` };
+  if (r.error) return { ok: false, reason: `${cmd}: ${r.error.message}` };
   if (parser.partial) return { ok: false, reason: `${cmd}: output ended inside a record` };
   // Exit 1 with per-entry errors is a completed walk; anything else (or no root record) is not.
   if (!parser.sawRoot || (r.exitCode !== 0 && !(r.exitCode === 1 && stats.errors > 0))) {

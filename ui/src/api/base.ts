@@ -6,7 +6,7 @@
 export function basePathFrom(doc: Pick<Document, 'querySelector'>): string {
   const raw = doc.querySelector('meta[name="zfs-advisor-base"]')?.getAttribute('content') ?? '/';
   // Only a plain absolute path is accepted; anything else falls back to the root.
-  if (!/^\/[A-Za-z0-9._~\/-]*$/.test(raw)) return '/';
+  if (!/^\/[A-Za-z0-9._~/-]*$/.test(raw)) return '/';
   return raw.endsWith('/') ? raw : `${raw}/`;
 }
 

@@ -113,7 +113,9 @@ export const drivesCollector: Collector<Drive[]> = {
         for (const d of r.value) {
           if (!(d.type === 'disk' || d.type === null) || NOT_A_DRIVE.test(d.name)) continue;
           const base = fill(get(d.name), fromLsblk(d), 'lsblk');
-          const parts = flattenLsblk(d.children).map((c) => c.path);
+          // TrueNAS SCALE names pool leaves by partition UUID (`/dev/disk/by-partuuid/<uuid>`,
+          // bare `<uuid>` in zpool list): both resolve through this alias of the parent disk.
+          const parts = flattenLsblk(d.children).flatMap((c) => [c.path, ...(c.partuuid ? [`/dev/disk/by-partuuid/${c.partuuid}`] : [])]);
           drives.set(d.name, { ...base, aliases: [...new Set([...base.aliases, ...parts])] });
         }
       } else gaps.push(gap(A, 'lsblk.json', `unreadable lsblk output: ${r.error.message}`, 'warning', r.error.line));

@@ -91,10 +91,25 @@ function zdbAshifts(raw: RawSet, gaps: Gap[]): Map<string, ZdbVdev[]> {
 
 const num = (pv: PropertyValue | undefined): number | null => (pv ? parseHumanNumber(pv.value) : null);
 
+/**
+ * The `zpool list -v` row of a status node. `zpool status -P` names leaves by full path
+ * (`/dev/disk/by-id/ata-X-part1`, `/dev/disk/by-partuuid/…`) while `zpool list -v` prints the
+ * bare name (`ata-X-part1`), so leaves fall back to the last path component — only when that
+ * picks exactly one row of the same class, never a guess between two.
+ */
+function listRow(node: VdevNode, list: ZpoolListPool | undefined): ZpoolListPool['vdevs'][number] | undefined {
+  if (!list) return undefined;
+  const exact = list.vdevs.find((v) => v.name === node.name && v.class === node.class);
+  if (exact || node.children.length > 0) return exact;
+  const base = baseName(stripDev(node.name));
+  const byBase = list.vdevs.filter((v) => v.class === node.class && baseName(stripDev(v.name)) === base);
+  return byBase.length === 1 ? byBase[0] : undefined;
+}
+
 function enrich(node: VdevNode, list: ZpoolListPool | undefined, zdb: ZdbVdev[], top: boolean): VdevNode {
   const out: VdevNode = { ...node, children: node.children.map((c) => enrich(c, list, zdb, false)) };
   if (node.type === 'draid') out.draid = parseDraidName(node.name);
-  const row = list?.vdevs.find((v) => v.name === node.name && v.class === node.class);
+  const row = listRow(node, list);
   if (row) { out.sizeBytes = row.sizeBytes; out.allocBytes = row.allocBytes; }
   if (top && zdb.length > 0) {
     const mine = leafKeys(leavesOf(node));

@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+// Bundles the server (`zfs-advisor serve|start`) into dist/server.mjs with esbuild, so
+// `npm start` runs plain JavaScript instead of compiling TypeScript through tsx at startup
+// (measured: see BENCHMARKS.md, server section). The CLI itself stays on tsx.
+//
+// What a bundle must keep working, and how:
+// - Files read relative to their own module (demo snapshots, package.json, migrations, the
+//   report schema, the CLI path): every module's `import.meta.url` is replaced by that source
+//   file's own URL, so those paths resolve into this checkout exactly as under tsx.
+// - Migrations are discovered from server/src/store/migrations/*.ts at run time; plain Node
+//   cannot import .ts, so the bundle imports them statically and hands the list to the
+//   discovery function through a build-time table (the same files, the same order check).
+// - Native or file-reading packages stay external: better-sqlite3, pdfkit (reads its font
+//   files from its own directory).
+// `node scripts/build-server.mjs --if-stale` rebuilds only when a source is newer than the bundle.
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const out = join(root, 'dist', 'server.mjs');
+const srcDirs = [join(root, 'server', 'src'), join(root, 'rules')];
+const MIGRATIONS_DIR = join(root, 'server', 'src', 'store', 'migrations');
+const CHUNK_DIR = 'server-chunks';
+const MIGRATION_FILE = /^(\d{4})-([a-z0-9][a-z0-9-]*)\.ts$/;
+
+function newest(path) {
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let m = 0;
+  for (const e of readdirSync(path)) {
+    if (e === 'node_modules' || e.startsWith('.')) continue;
+    m = Math.max(m, newest(join(path, e)));
+  }
+  return m;
+}
+
+export function bundleIsFresh() {
+  if (!existsSync(out)) return false;
+  const built = statSync(out).mtimeMs;
+  return srcDirs.every((d) => !existsSync(d) || newest(d) <= built) && statSync(join(root, 'package.json')).mtimeMs <= built;
+}
+
+/** Each module keeps its own import.meta.url (paths relative to the source file keep working). */
+const ownUrlPlugin = {
+  name: 'own-import-meta-url',
+  setup(build) {
+    build.onLoad({ filter: /\.(ts|mts|js|mjs)$/ }, (args) => {
+      if (args.path.includes(`${join('node_modules', '')}`)) return undefined;
+      let text = readFileSync(args.path, 'utf8');
+      const url = JSON.stringify(pathToFileURL(args.path).href);
+      text = text.replaceAll('import.meta.url', url).replaceAll('import.meta.dirname', JSON.stringify(dirname(args.path)));
+      if (args.path === join(root, 'server', 'src', 'store', 'db.ts')) text = withStaticMigrations(text);
+      return { contents: text, loader: args.path.endsWith('ts') ? 'ts' : 'js' };
+    });
+  },
+};
+
+/** db.ts imports each migration by computed URL; the bundle answers from a static table instead. */
+function withStaticMigrations(text) {
+  const needle = 'await import(pathToFileURL(join(dir, name)).href)';
+  if (!text.includes(needle)) throw new Error(`build-server: server/src/store/db.ts no longer contains \`${needle}\`; update scripts/build-server.mjs`);
+  const names = readdirSync(MIGRATIONS_DIR).filter((n) => MIGRATION_FILE.test(n)).sort();
+  const imports = names.map((n, i) => `import * as __migration${i} from ${JSON.stringify(`./migrations/${n}`)};`).join('\n');
+  const table = `const __MIGRATIONS = { ${names.map((n, i) => `${JSON.stringify(n)}: __migration${i}`).join(', ')} };`;
+  // Outside the migrations directory (tests pass their own) the bundle still fails plainly.
+  const lookup = `(dir === MIGRATIONS_DIR && Object.hasOwn(__MIGRATIONS, name) ? __MIGRATIONS[name] : await import(pathToFileURL(join(dir, name)).href))`;
+  return `${imports}\n${table}\n${text.replace(needle, lookup)}`;
+}
+
+export async function buildServer({ entry = join(root, 'server', 'src', 'api', 'bundle-entry.ts'), outdir = join(root, 'dist') } = {}) {
+  const { build } = await import('esbuild');
+  // Chunks of an earlier build would linger: start from an empty chunk directory.
+  rmSync(join(outdir, CHUNK_DIR), { recursive: true, force: true });
+  const result = await build({
+    entryPoints: { server: entry },
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    // Modules the server imports on first use (reports, pdfkit, remote clients, planner) become
+    // chunks loaded only then, as under tsx.
+    splitting: true,
+    chunkNames: `${CHUNK_DIR}/[name]-[hash]`,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    charset: 'ascii',
+    external: ['better-sqlite3', 'pdfkit'],
+    plugins: [ownUrlPlugin],
+    // Packages bundled from CommonJS call require(); give the ESM bundle one.
+    banner: { js: "import { createRequire as __zfsaCreateRequire } from 'node:module'; const require = __zfsaCreateRequire(import.meta.url);" },
+    logLevel: 'warning',
+    metafile: true,
+    legalComments: 'none',
+    minifyWhitespace: true,
+    minifySyntax: true,
+  });
+  const outputs = Object.keys(result.metafile.outputs);
+  return { out: join(outdir, 'server.mjs'), files: outputs.length, inputs: Object.keys(result.metafile.inputs).length, bytes: outputs.reduce((n, f) => n + statSync(join(root, f)).size, 0) };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  if (process.argv.includes('--if-stale') && bundleIsFresh()) process.exit(0);
+  try {
+    const r = await buildServer();
+    process.stdout.write(`built ${relative(root, r.out)} (${r.files} files, ${(r.bytes / 1024).toFixed(0)} KiB, from ${r.inputs} sources)\n`);
+  } catch (err) {
+    process.stderr.write(`server build failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  }
+}
