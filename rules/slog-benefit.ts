@@ -5,7 +5,7 @@
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
 import type { Confidence } from '../server/src/model/finding.ts';
-import { forecast, latencyOfClass } from '../server/src/optane/latency-model.ts';
+import { RECOMMENDED_OPTANE, forecast, forecastTarget, latencyOfClass } from '../server/src/optane/latency-model.ts';
 import { DOC_000, DOC_003, OPENZFS_CACHING_DOC, doc, fact, man } from './lib/slog-citations.ts';
 import { NEEDS_OBSERVATION, syncEvidence } from './lib/slog-evidence.ts';
 import { NEW_DEVICE, dataLatency, drivePath, hasLog, hasSpecial, isSlowDataPool, slogCandidates } from './lib/slog-devices.ts';
@@ -45,11 +45,12 @@ export default defineRule({
       const ev = syncEvidence(pool, { Datasets, Workload, ZilStats, poolCount: Pools.length });
       if (ev.level === 'none-observed' || ev.level === 'unknown') continue;
       const now = dataLatency(pool, Drives)!;
-      const f = forecast(latencyOfClass(now.cls));
+      const cands = slogCandidates(Pools, Drives);
+      // Forecast for the Optane in the box (000 measured the P1600X at 13.7k), else the one to buy.
+      const f = forecast(latencyOfClass(now.cls), forecastTarget(cands, RECOMMENDED_OPTANE).latency);
       const gain = f.qd1.withOptane.iops / f.qd1.now.iops;
       if (gain < MIN_LATENCY_GAIN) continue;
       const confidence: Confidence = ev.level === 'observed' ? 'high' : ev.level === 'counters' ? 'medium' : 'low';
-      const cands = slogCandidates(Pools, Drives);
       const devs = cands.length >= 2 ? [drivePath(cands[0]!, Host), drivePath(cands[1]!, Host)] : cands.length === 1 ? [drivePath(cands[0]!, Host)] : [NEW_DEVICE(1, Host), NEW_DEVICE(2, Host)];
       const layout = devs.length === 2 ? `mirror ${devs.join(' ')}` : devs[0]!;
       findings.push({

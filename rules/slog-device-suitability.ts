@@ -5,9 +5,9 @@
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
 import { DOC_000, DOC_004, doc, fact } from './lib/slog-citations.ts';
-import { classifyDrive } from './lib/device-class.ts';
-import { dataLatency, drivePath, hasLog } from './lib/slog-devices.ts';
-import { allLeaves, driveForLeaf } from './lib/topology.ts';
+import { classifyDrive, plpSummary } from './lib/device-class.ts';
+import { dataLatency, hasLog } from './lib/slog-devices.ts';
+import { allLeaves, commandPath, driveForLeaf } from './lib/topology.ts';
 import { newDevice } from './lib/commands.ts';
 
 /**
@@ -63,17 +63,19 @@ export default defineRule({
             { label: 'log device', value: c.product },
             { label: 'latency class', value: c.latency.label },
             { label: 'typical 4K sync write', value: c.latency.typicalUs, unit: 'µs' },
-            { label: 'power-loss protection', value: c.plp.plp },
+            { label: 'power-loss protection', value: plpSummary(c.plp) },
+            { label: 'power-loss protection basis', value: c.plp.basis },
             { label: 'QLC/DRAM-less', value: c.cheapFlash ? c.cheapFlash.kind : 'no known match' },
             { label: 'data vdevs', value: data?.label ?? 'unknown' },
           ],
           explanation:
-            `${leaf.name} in ${pool.name}'s log: ${problems.join('; ')}. ZFS issues a cache flush after every log write (A19), so the flush latency is the sync-write latency. ` +
-            'Measured in 000: a consumer Samsung 850 EVO as SLOG gave 6.3k IOPS at QD16 against 39–49k for Optane P1600X/P4800X and 27–43k for PLP SAS/SATA SSDs. ' +
-            `PLP status basis: ${c.plp.basis}`,
+            `${leaf.name} in ${pool.name}'s log: ${problems.map((x) => x.replace(/\.\s*$/, '')).join('; ')}. ZFS issues a cache flush after every log write (A19), so the flush latency is the sync-write latency. ` +
+            'Measured in 000: a consumer Samsung 850 EVO as SLOG gave 6.3k IOPS at QD16 against 39–49k for Optane P1600X/P4800X and 27–43k for PLP SAS/SATA SSDs.' +
+            // The firmware-flushed-only case already quoted the basis as its problem: say it once.
+            (problems.includes(c.plp.basis) ? '' : ` Power-loss protection: ${c.plp.basis}`),
           action: {
             summary: 'Replace the log device with an Optane (P1600X, P4801X, 900P/905P) or a PLP data-centre SSD.',
-            commands: [`zpool replace ${pool.name} ${drivePath(d)} ${newDevice(Host, 'new-optane')}`, 'zfs-advisor bench sync-write-4k-qd1 --pool ' + pool.name],
+            commands: [`zpool replace ${pool.name} ${commandPath(leaf, Drives)} ${newDevice(Host, 'new-optane')}`, 'zfs-advisor bench sync-write-4k-qd1 --pool ' + pool.name],
             reversible: 'yes',
             reversibleWhy: 'A log device can be replaced or removed at any time (zfs-facts A24); pool data is not touched.',
           },

@@ -14,8 +14,9 @@ export default defineRule({
     title: 'SLOG on a pool without sync writes',
     category: 'slog',
     defaultSeverity: 'info',
-    requiredArtifacts: ['Pools', 'Workload'],
-    optionalArtifacts: ['Datasets'],
+    requiredArtifacts: ['Pools'],
+    // Optional so a pool without a log vdev is "not applicable" rather than "needs a workload".
+    optionalArtifacts: ['Workload', 'Datasets'],
     description:
       'A SLOG only holds the ZIL, which only synchronous writes use; asynchronous writes go from RAM to the data vdevs at txg sync and never touch it. A log vdev on a pool with no sync writes is idle. It is not a write cache. Learn more: zfs-facts.md A1, G1.',
     citations: [fact('A1'), fact('G1'), OPENZFS_CACHING_DOC],
@@ -25,6 +26,9 @@ export default defineRule({
     const findings: FindingDraft[] = [];
     const withLog = Pools.filter(hasLog);
     if (withLog.length === 0) return notApplicable('No pool has a log vdev.');
+    if (!Workload) {
+      return notApplicable(`${withLog.map((p) => p.name).join(', ')} ${withLog.length === 1 ? 'has a log vdev' : 'have log vdevs'}, but whether ${withLog.length === 1 ? 'it sees' : 'they see'} sync writes needs a workload observation: run \`zfs-advisor observe --duration 10m\` during normal use.`);
+    }
     for (const pool of withLog) {
       const ev = syncEvidence(pool, { Workload, Datasets, poolCount: Pools.length });
       if (ev.level !== 'none-observed') continue;

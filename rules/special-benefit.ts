@@ -43,8 +43,12 @@ export default defineRule({
     const findings: FindingDraft[] = [];
     const targets = Pools.filter((p) => !hasSpecial(p) && isSlowDataPool(p, Drives));
     if (targets.length === 0) return notApplicable('No HDD pool without a special vdev.');
+    const unjudged: string[] = [];
     for (const pool of targets) {
       const signals: string[] = [];
+      const histograms = (SizeHistograms ?? []).filter((x) => x.pool === pool.name || (x.dataset ?? '').split('/')[0] === pool.name);
+      // No ARC counters, no observed ARC misses and no size histogram: nothing to judge the benefit on.
+      if (!ArcStats && !Workload?.arc && histograms.length === 0) { unjudged.push(pool.name); continue; }
       const evidence: FindingDraft['evidence'] = [];
       let confidence: Confidence = 'low';
       const w = Workload?.arc;
@@ -61,7 +65,7 @@ export default defineRule({
           confidence = 'medium';
         }
       }
-      for (const h of (SizeHistograms ?? []).filter((x) => x.pool === pool.name || (x.dataset ?? '').split('/')[0] === pool.name)) {
+      for (const h of histograms) {
         const small = h.fileBins.filter((b) => b.upperBytes <= SMALL_FILE_BYTES).reduce((s, b) => s + b.count, 0);
         if (h.files > 0 && small / h.files >= SMALL_FILE_SHARE) {
           signals.push(`${Math.round((small / h.files) * 100)} % of the ${h.files} files in ${h.target} are ≤ 64 KiB`);
@@ -99,6 +103,10 @@ export default defineRule({
         confidence,
       });
     }
-    return findings.length > 0 ? fired(findings) : { status: 'passed', message: `No metadata-heavy or small-file evidence on the HDD pools. ${NEEDS_OBSERVATION}` };
+    if (findings.length > 0) return fired(findings);
+    if (unjudged.length === targets.length) {
+      return notApplicable(`Cannot judge a special vdev for ${unjudged.join(', ')}: no ARC statistics, no workload observation and no size histogram. Run \`zfs-advisor observe --duration 10m\` (ARC metadata misses) or \`zfs-advisor sizes ${unjudged[0]}\` (file sizes).`);
+    }
+    return { status: 'passed', message: `No metadata-heavy or small-file evidence on the HDD pools${unjudged.length > 0 ? ` (not judged, no evidence: ${unjudged.join(', ')})` : ''}. ${NEEDS_OBSERVATION}` };
   },
 });

@@ -19,6 +19,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist', 'server.mjs');
+/** The bundle's entry; `node dist/server.mjs start|serve [options]` behaves like `zfs-advisor start|serve`. */
+export const BUNDLE_FILE = out;
 const srcDirs = [join(root, 'server', 'src'), join(root, 'rules')];
 const MIGRATIONS_DIR = join(root, 'server', 'src', 'store', 'migrations');
 const CHUNK_DIR = 'server-chunks';
@@ -35,10 +37,12 @@ function newest(path) {
   return m;
 }
 
+/** The bundle exists and is newer than every server/rules source, package.json and the lockfile. */
 export function bundleIsFresh() {
   if (!existsSync(out)) return false;
   const built = statSync(out).mtimeMs;
-  return srcDirs.every((d) => !existsSync(d) || newest(d) <= built) && statSync(join(root, 'package.json')).mtimeMs <= built;
+  const files = [join(root, 'package.json'), join(root, 'package-lock.json')].filter((f) => existsSync(f));
+  return srcDirs.every((d) => !existsSync(d) || newest(d) <= built) && files.every((f) => statSync(f).mtimeMs <= built);
 }
 
 /** Each module keeps its own import.meta.url (paths relative to the source file keep working). */

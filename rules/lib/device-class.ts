@@ -105,6 +105,17 @@ export interface PlpAssessment {
   basis: string;
 }
 
+/** One human value for "power-loss protection" that never contradicts the latency class. */
+export function plpSummary(p: PlpAssessment): string {
+  if (p.plp === 'yes') {
+    if (p.kind === 'capacitor') return 'yes (capacitor-backed)';
+    if (p.kind === 'no-volatile-cache') return 'not needed (no volatile write cache)';
+    if (p.kind === 'firmware-flushed-only') return 'partial: firmware protects flushed data only';
+    return 'yes';
+  }
+  return p.plp;
+}
+
 /**
  * OpenZFS's non-exhaustive PLP list (zfs-facts E10, docs "Performance and Tuning/Hardware"),
  * as model-string patterns. Each pattern names the product it stands for.
@@ -257,7 +268,7 @@ export const LATENCY_CLASSES: Record<LatencyClass, LatencyClassInfo> = {
   // Intel 710: 158 µs (4 K) (E1).
   'plp-sata': { cls: 'plp-sata', rank: 3, typicalUs: 150, lowUs: 60, highUs: 250, label: 'SATA/SAS SSD with power-loss protection', citation: 'zfs-facts.md E1 (Intel 710, FreeBSD r320683)' },
   // 950 PRO 2090 µs, 990 Pro ~891 µs (E1); consumer SATA same order [heuristic].
-  'consumer-flash': { cls: 'consumer-flash', rank: 4, typicalUs: 1500, lowUs: 800, highUs: 2500, label: 'consumer SSD without PLP', citation: 'zfs-facts.md E1, G3 (consumer NVMe ~0.9–2.1 ms; SATA [heuristic])' },
+  'consumer-flash': { cls: 'consumer-flash', rank: 4, typicalUs: 1500, lowUs: 800, highUs: 2500, label: 'consumer-grade SSD (no capacitor PLP)', citation: 'zfs-facts.md E1, G3 (consumer NVMe ~0.9–2.1 ms; SATA [heuristic])' },
   // 7200 rpm: 4.17 ms rotation + ~8 ms seek ≈ 12 ms (E1); 000: "sync write latencies in the 13
   // millisecond range", "8-15 milliseconds". Low end 4 ms: rotation only, when the ZIL writes land near the head.
   hdd: { cls: 'hdd', rank: 5, typicalUs: 12000, lowUs: 4000, highUs: 15000, label: 'hard disk', citation: 'zfs-facts.md E1; 000_a5b8e6cc27024805.txt ("8-15 milliseconds")' },

@@ -3,12 +3,12 @@
  * the Node walker fallback) vs the seed pipeline of 000
  *   find . -type f -print0 | xargs -0 ls -l | awk '{ n=int(log($5)/log(2)); … }'
  * vs `find . -type f -printf '%s\n' | awk …`, on the same generated tree (1,000,000 files unless
- * SIZING_BENCH_FILES says otherwise), warm cache, REPEATS runs each, medians and ratios, peak RSS.
+ * SIZING_BENCH_FILES says otherwise), warm cache, REPEATS interleaved rounds, medians and ratios, peak RSS.
  *
  * No shell anywhere: each pipeline stage runs through the runner and hands its output to the next
  * stage through a file (`xargs -a FILE`, `awk … FILE`); a stage's time is its own process time, so
- * a pipeline's time is the sum of its stages (a real shell pipe overlaps them: the seed pipeline
- * is, if anything, favoured by at most the overlap).
+ * a pipeline's time is the sum of its stages. A real shell pipe overlaps its stages, so summing
+ * them favours our method over the pipelines by at most that overlap (the awk stages are short).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -18,7 +18,7 @@ import { measureSizes, type WalkMethod } from '../../server/src/sizing/measure.t
 import { generateTree } from '../../tests/sizing/generate-tree.ts';
 
 const FILES = Number(process.env.SIZING_BENCH_FILES ?? 1_000_000);
-const REPEATS = 3;
+const REPEATS = 5;
 const SEED_AWK = '{ n=int(log($5)/log(2)); if (n<10) { n=10; } size[n]++ } END { for (i in size) printf("%d %d\\n", 2^i, size[i]) }';
 const PRINTF_AWK = '{ n=int(log($1)/log(2)); if (n<10) { n=10; } size[n]++ } END { for (i in size) printf("%d %d\\n", 2^i, size[i]) }';
 const BIG = { timeoutMs: 1_800_000, maxBytes: 1024 * 1024 * 1024 };
@@ -44,32 +44,36 @@ export default async function sizingBench(): Promise<string> {
     const genS = (performance.now() - g0) / 1000;
     await stage('find', ['.', '-type', 'f', '-printf', '%s\\n'], root, null); // warm the dentry/inode caches
 
-    // Both of our methods, find stream first: maxRSS is a high-water mark, read after each.
+    // Peak RSS first, before the pipelines' large outputs pass through this process: one untimed
+    // run of each of our methods (find stream first; maxRSS is a high-water mark, read after each).
     const rssStart = process.resourceUsage().maxRSS / 1024;
-    const runOurs = async (method: WalkMethod): Promise<number[]> => {
-      const times: number[] = [];
-      for (let i = 0; i < REPEATS; i++) {
-        const t = performance.now();
-        const r = await measureSizes(root, { recordsize: 131072, ashift: 12, method });
-        times.push(performance.now() - t);
-        if (r.stats.files !== FILES) throw new Error(`${r.method} walk counted ${r.stats.files} files, expected ${FILES}`);
-        if (method === 'auto' && r.method !== 'find') throw new Error('auto did not pick the find stream on this machine');
-      }
-      return times;
+    const once = async (method: WalkMethod): Promise<number> => {
+      const t = performance.now();
+      const r = await measureSizes(root, { recordsize: 131072, ashift: 12, method });
+      const ms = performance.now() - t;
+      if (r.stats.files !== FILES) throw new Error(`${r.method} walk counted ${r.stats.files} files, expected ${FILES}`);
+      if (method === 'auto' && r.method !== 'find') throw new Error('auto did not pick the find stream on this machine');
+      return ms;
     };
-    const ours = await runOurs('auto');
+    await once('auto');
     const rssFind = process.resourceUsage().maxRSS / 1024;
-    const walker = await runOurs('node');
+    await once('node');
     const rssWalker = process.resourceUsage().maxRSS / 1024;
     const peakRssMb = Math.max(rssFind, rssWalker);
 
+    // Timed runs interleaved round by round, so a change of load on this shared machine hits every
+    // method alike instead of whichever block happened to run then.
     const list = join(dir, 'list0');
     const lsOut = join(dir, 'ls.txt');
     const sizes = join(dir, 'sizes.txt');
+    const ours: number[] = [];
+    const walker: number[] = [];
     const seed: number[] = [];
     const printf: number[] = [];
     const findOnly: number[] = [];
     for (let i = 0; i < REPEATS; i++) {
+      ours.push(await once('auto'));
+      walker.push(await once('node'));
       seed.push(
         (await stage('find', ['.', '-type', 'f', '-print0'], root, list)) +
         (await stage('xargs', ['-0', '-a', list, 'ls', '-l'], root, lsOut)) +
@@ -84,7 +88,7 @@ export default async function sizingBench(): Promise<string> {
     return [
       `## sizing: size histogram of a ${FILES.toLocaleString('en')}-file tree (issue 8)`,
       '',
-      `Tree: ${FILES.toLocaleString('en')} files from tests/sizing/generate-tree.ts (generated in ${genS.toFixed(0)} s), warm cache (caches not dropped: the machine is shared), ${REPEATS} runs each, medians. Load average at start: ${loadStart}, at end: ${loadavg().map((x) => x.toFixed(1)).join(' ')}.`,
+      `Tree: ${FILES.toLocaleString('en')} files from tests/sizing/generate-tree.ts (generated in ${genS.toFixed(0)} s), warm cache (caches not dropped: the machine is shared), ${REPEATS} rounds, each running every method once in turn, medians. Load average at start: ${loadStart}, at end: ${loadavg().map((x) => x.toFixed(1)).join(' ')}.`,
       '',
       '| method | median s | runs (s) | ours is … faster |',
       '|---|---|---|---|',
@@ -94,7 +98,7 @@ export default async function sizingBench(): Promise<string> {
       `| find -printf '%s\\n' \\| awk | ${(p / 1000).toFixed(2)} | ${runs(printf)} | ${(p / o).toFixed(2)}× |`,
       `| (floor) find -printf '%s\\n' alone, no binning | ${(fo / 1000).toFixed(2)} | ${runs(findOnly)} | ${(fo / o).toFixed(2)}× |`,
       '',
-      `Peak RSS of the bench process (includes Node/tsx; ${rssStart.toFixed(0)} MiB before any walk): ${rssFind.toFixed(0)} MiB after the find-stream runs, ${rssWalker.toFixed(0)} MiB after the walker runs.`,
+      `Peak RSS of the bench process (includes Node/tsx; ${rssStart.toFixed(0)} MiB before any walk): ${rssFind.toFixed(0)} MiB after a find-stream run, ${rssWalker.toFixed(0)} MiB after a walker run (measured before any pipeline ran).`,
       `Targets (issue 8), default method: ≥ 3× faster than the seed pipeline — ${s / o >= 3 ? 'met' : 'NOT met'} (${(s / o).toFixed(2)}×); no slower than find -printf | awk — ${o <= p ? 'met' : 'NOT met'} (${(p / o).toFixed(2)}×); peak RSS < 150 MB — ${peakRssMb * 1.048576 < 150 ? 'met' : 'NOT met'} (${(peakRssMb * 1.048576).toFixed(0)} MB).`,
       `Fallback walker: ${(s / w).toFixed(2)}× faster than the seed, ${(p / w).toFixed(2)}× the speed of find -printf | awk.`,
       'Pipeline stages run one after another through files (no shell), so their times are sums of stage times.',

@@ -78,6 +78,15 @@ const CASES: GoldenCase[] = [
       expect(one(fs, 'recordsize-too-small', 'fiotestpool/testenc/4k').severity).toBe('suggestion');
       expect(one(fs, 'no-redundancy').severity).toBe('warning');
       expect(fs.filter((f) => f.ruleId === 'recordsize-too-small').map((f) => f.subject.id)).toEqual(['fiotestpool/testenc/4k']);
+      // Subject ids use the leaf's short name, never `fiotestpool//dev/disk/…`.
+      expect(one(fs, 'no-redundancy').subject.id).toBe('fiotestpool/ata-ST5000LM000-2AN170_WCXXXXGQ-part1');
+      // 254 GiB MX300 partition (size from zpool list -v), Linux host: sgdisk on the whole disk, log on its part1.
+      const size = one(fs, 'slog-size', 'fiotestpool/ata-Crucial_CT275MX300SSD1_17191A2B3C4D-part1');
+      expect(size.action?.commands).toContain('sgdisk -n1:0:+16G -t1:BF01 /dev/disk/by-id/ata-Crucial_CT275MX300SSD1_17191A2B3C4D');
+      // Consistent PLP evidence: partial (flushed data only), said once.
+      const suit = one(fs, 'slog-device-suitability');
+      expect(suit.evidence.find((e) => e.label === 'power-loss protection')?.value).toBe('partial: firmware protects flushed data only');
+      expect(suit.explanation).not.toContain('..');
     },
   },
   {
@@ -98,14 +107,16 @@ const CASES: GoldenCase[] = [
     name: '003-hd-single-disk-optane-special-slog',
     dir: referenceSnapshot('003-hd-single-disk-optane-special-slog'),
     // Judged right: "no" — the log is a partition of the Optane 900P (c13t1d0p1), so the ZIL
-    // already lands on Optane (003 §5: 100 → 600 MB/s sync with it). The engine cannot resolve
-    // illumos partition names (c13t1d0p1) to the drive c13t1d0, answers "depends" and offers
-    // that same, busy Optane as an unused candidate (see the golden); reported to the lead.
+    // already lands on Optane (003 §5: 100 → 600 MB/s sync with it). illumos partition names
+    // (c13t1d0p1, c13t1d0p3) resolve to the drive c13t1d0.
     verdict: 'no',
     why: 'the log is already a partition of an Optane 900P',
-    currentlyWrong: true,
     check: (fs) => {
       expect(one(fs, 'no-redundancy').severity).toBe('warning');
+      // One unmirrored Optane holds special + log: its loss takes the pool (004 approves only mirrored).
+      expect(one(fs, 'device-multi-role', 'ms:INTEL_SSDPED1D280GA:PHMB7466015Y280CGN').severity).toBe('warning');
+      // illumos host: no Linux by-id placeholders in any command.
+      for (const f of fs) for (const cmd of f.action?.commands ?? []) expect(cmd).not.toMatch(/by-id|sgdisk/);
       // A single-disk data vdev with a single special: equal (zero) redundancy, not critical.
       none(fs, 'special-redundancy');
     },
@@ -120,8 +131,13 @@ const CASES: GoldenCase[] = [
       const sr = one(fs, 'special-redundancy', 'tank/25d418f8-92bd-4327-b59f-7ef5d5f50d81');
       expect(sr.severity).toBe('critical');
       expect(sr.action?.commands[0]).toMatch(/^zpool attach tank 25d418f8-92bd-4327-b59f-7ef5d5f50d81 /);
-      // raidz top-level vdev: special and dedup vdevs can never be removed (B17).
-      expect(one(fs, 'special-removal', 'tank').action?.reversible).toBe('no');
+      // raidz top-level vdev: special and dedup vdevs can never be removed (B17); the pool already
+      // has them, so nothing proposes adding another.
+      const removal = one(fs, 'special-removal', 'tank');
+      expect(removal.action?.reversible).toBe('no');
+      expect(removal.action?.commands.join('\n')).not.toContain('zpool add');
+      // 3 × 4 TB WD40EFZX (resolved through lsblk partuuids): raidz1 on ≥ 4 TB disks warns.
+      expect(one(fs, 'raidz1-large-disks', 'tank/raidz1-0').severity).toBe('warning');
     },
   },
   {
@@ -170,30 +186,28 @@ describe('golden assessments', () => {
     });
   }
 
-  // Rule problems found while reading the goldens (reported to the lead). Each states the right
-  // judgement; `it.fails` keeps the suite green until the rule or collector is fixed, and turns
-  // red as soon as it is, so the golden and this list get updated together.
-  it.fails('003-hd: one Optane partitioned for special + log, unmirrored → device-multi-role fires (004)', async () => {
+  // Rule problems found while reading the goldens, now fixed; each pins the right judgement.
+  it('003-hd: one Optane partitioned for special + log, unmirrored → device-multi-role fires (004)', async () => {
     const { result } = await loadAndAssess(referenceSnapshot('003-hd-single-disk-optane-special-slog'));
     expect(result.assessment.findings.filter((f) => f.ruleId === 'device-multi-role')).toHaveLength(1);
   });
-  it.fails('003-av: a 2-way special mirror beside 3-way data mirrors still survives one failure → warning, not critical', async () => {
+  it('003-av: a 2-way special mirror beside 3-way data mirrors still survives one failure → warning, not critical', async () => {
     const { result } = await loadAndAssess(referenceSnapshot('003-av-mirrors-p3600-special-optane-slog'));
     expect(one(result.assessment.findings, 'special-redundancy', 'av/mirror-6').severity).toBe('warning');
   });
-  it.fails('002: the 254 GiB MX300 log partition is far above what a SLOG holds → slog-size fires', async () => {
+  it('002: the 254 GiB MX300 log partition is far above what a SLOG holds → slog-size fires', async () => {
     // zpool-list.txt has the log row, but `zpool list -v` names it without /dev/disk/by-id/ while
     // `zpool status -P` names it with the path, so the vdev never gets its size.
     const { result } = await loadAndAssess(referenceSnapshot('002-proxmox-zvols'));
     expect(one(result.assessment.findings, 'slog-size').severity).toBe('suggestion');
   });
-  it.fails('000: with the P1600X in the box, the QD1 forecast is the P1600X measured in 000 (13.7k), not the P4800X (20.2k)', async () => {
+  it('000: with the P1600X in the box, the QD1 forecast is the P1600X measured in 000 (13.7k), not the P4800X (20.2k)', async () => {
     const { result } = await loadAndAssess(demoSnapshot('000-hdd-mirror-optane'));
     const iops = result.optane.expected?.qd1.withOptane.iops ?? 0;
     expect(iops).toBeGreaterThan(11_000);
     expect(iops).toBeLessThan(16_000);
   });
-  it.fails('raidz1 of 4 TB WD40EFZX (TrueNAS partuuid leaves) → raidz1-large-disks fires', async () => {
+  it('raidz1 of 4 TB WD40EFZX (TrueNAS partuuid leaves) → raidz1-large-disks fires', async () => {
     const { result } = await loadAndAssess(referenceSnapshot('raidz1-4tb-single-special'));
     expect(one(result.assessment.findings, 'raidz1-large-disks').severity).toBe('warning');
   });

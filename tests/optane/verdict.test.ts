@@ -17,15 +17,21 @@ describe('Optane verdict', () => {
     const v = verdict(artifacts000({ Workload: workload('bench-pool', 300) }));
     expect(v.verdict).toBe('yes');
     expect(v.pool).toBe('bench-pool');
-    expect(v.candidates).toEqual([{ device: p1600x.byIdPath, product: 'Intel Optane SSD P1600X 58GB', role: expect.stringContaining('SLOG'), layout: expect.stringContaining('single') }]);
+    // 000 is TrueNAS CORE (FreeBSD): the candidate is named by its /dev node, not a Linux by-id path.
+    expect(v.candidates).toEqual([{ device: p1600x.devPath, product: 'Intel Optane SSD P1600X 58GB', role: expect.stringContaining('SLOG'), layout: expect.stringContaining('single') }]);
     expect(v.purchase).toEqual([]);
-    expect(v.layout.commands).toContain(`zpool add bench-pool log ${p1600x.byIdPath}`);
+    expect(v.layout.commands).toContain(`zpool add bench-pool log ${p1600x.devPath}`);
     expect(v.layout.reversible).toBe('yes');
     // Now = the 000 HDD mirror at QD16: 894 IOPS (model calibrated there).
     expect(v.expected!.qd16.now.iops).toBeGreaterThan(800);
     expect(v.expected!.qd16.now.iops).toBeLessThan(1000);
+    // The forecast is for the P1600X in the box: 000 measured it at 13.7k IOPS at QD1 as SLOG
+    // (the P4800X's 20.2k is a different device).
+    expect(v.expected!.qd1.withOptane.iops).toBe(13_700);
     expect(v.expected!.qd1.withOptane.low).toBeLessThanOrEqual(13_700);
-    expect(v.expected!.qd1.withOptane.high).toBeGreaterThanOrEqual(20_200);
+    expect(v.expected!.qd1.withOptane.high).toBeGreaterThanOrEqual(13_700);
+    expect(v.expected!.qd1.withOptane.high).toBeLessThan(25_000);
+    expect(v.evidence.find((e) => e.label.startsWith('forecast'))?.value).toContain('P1600X');
     expect(v.findings.map((f) => f.ruleId)).toContain('slog-benefit');
   });
 
@@ -34,6 +40,24 @@ describe('Optane verdict', () => {
     expect(v.verdict).toBe('depends');
     expect(v.unknowns.map((u) => u.howToMeasure)).toContain('zfs-advisor bench sync-write-4k-qd1 --pool bench-pool');
     expect(v.headline).toContain('probably');
+    // Sentences start with a capital; the single bench probe is listed once.
+    expect(v.headline).not.toMatch(/\. [a-z]/);
+    const probes = v.unknowns.filter((u) => u.howToMeasure === 'zfs-advisor bench sync-write-4k-qd1 --pool bench-pool');
+    expect(probes).toHaveLength(1);
+  });
+
+  it('nothing in the box: the forecast is for the recommended purchase (P1600X), with Linux by-id placeholders on Linux', () => {
+    const v = verdict({ ...artifacts000({ Workload: workload('bench-pool', 300) }), Drives: [da1, da3], Host: host('2.2.6') });
+    expect(v.purchase[0]?.product).toContain('P1600X');
+    expect(v.expected!.qd1.withOptane.iops).toBe(13_700);
+    expect(v.layout.commands[0]).toBe('zpool add -n bench-pool log mirror /dev/disk/by-id/<new-optane-1> /dev/disk/by-id/<new-optane-2>');
+  });
+
+  it('a P4800X in the box: forecast with the P4800X measured in 000 (20.2k at QD1)', () => {
+    const p4800x = drive('ms:INTEL_SSDPED1K375GA:X', { model: 'INTEL SSDPED1K375GA', media: 'nvme', transport: 'nvme', rotational: false, rpm: null, devPath: '/dev/nvd0', byIdPath: null, sizeBytes: 375e9 });
+    const v = verdict({ ...artifacts000({ Workload: workload('bench-pool', 300) }), Drives: [da1, da3, p4800x] });
+    expect(v.candidates[0]?.device).toBe('/dev/nvd0');
+    expect(v.expected!.qd1.withOptane.iops).toBe(20_200);
   });
 
   it('no sync writes observed: no', () => {

@@ -1,10 +1,14 @@
 import rule from '../../rules/slog-device-suitability.ts';
 import { ruleTester } from '../support/rule-tester.ts';
 import { benchPool, benchPoolEvoLog, benchPoolOptaneLog, da1, da3, evo850, p1600x } from '../fixtures/rules/slog-fixtures.ts';
-import { drive, inClass, leaf } from '../support/builders.ts';
+import { expect } from 'vitest';
+import { drive, host, inClass, leaf } from '../support/builders.ts';
 
 const a400 = drive('ata-KINGSTON_SA400S37240G', { model: 'KINGSTON SA400S37240G', media: 'ssd', rotational: false, rpm: null });
 const s3500 = drive('ata-INTEL_SSDSC2BB480G4', { model: 'INTEL SSDSC2BB480G4', media: 'ssd', rotational: false, rpm: null });
+// 002: the log is partition 1 of a Crucial MX300 (on OpenZFS's PLP list, but flushed-data-only firmware).
+const mx300 = drive('ms:Crucial_CT275MX300SSD1:17191A2B3C4D', { model: 'Crucial_CT275MX300SSD1', media: 'ssd', rotational: false, rpm: null, byIdPath: '/dev/disk/by-id/ata-Crucial_CT275MX300SSD1_17191A2B3C4D' });
+const mx300Part = `${mx300.byIdPath}-part1`;
 const withLog = (d: typeof a400) => ({ ...benchPool, vdevs: [...benchPool.vdevs, inClass('log', leaf('da9', { driveId: d.id }))] });
 
 ruleTester(rule, {
@@ -18,6 +22,22 @@ ruleTester(rule, {
       name: '000: Samsung 850 EVO as SLOG (PLP unknown → assumed consumer flush latency)',
       artifacts: { Pools: [benchPoolEvoLog], Drives: [da1, da3, evo850] },
       findings: [{ severity: 'suggestion', subjectId: evo850.id, mentions: ['850 EVO', 'unknown'], commandIncludes: ['zpool replace bench-pool /dev/disk/by-id/ata-Samsung_SSD_850_EVO_500GB'], check: (f) => { if (f.confidence !== 'low') throw new Error('expected low confidence'); } }],
+    },
+    {
+      name: '002: MX300 partition as SLOG → one consistent PLP value with its basis, said once, clean text, the partition replaced',
+      artifacts: { Pools: [{ ...benchPool, vdevs: [...benchPool.vdevs, inClass('log', leaf(mx300Part, { driveId: mx300.id }))] }], Drives: [da1, da3, mx300], Host: host() },
+      findings: [{
+        severity: 'warning', subjectId: mx300.id, mentions: ['flushed data only'],
+        commandIncludes: [`zpool replace bench-pool ${mx300Part} /dev/disk/by-id/<new-optane>`],
+        check: (f) => {
+          const ev = (label: string) => f.evidence.find((e) => e.label === label)?.value;
+          expect(ev('power-loss protection')).toBe('partial: firmware protects flushed data only');
+          expect(String(ev('latency class'))).not.toMatch(/without PLP/);
+          expect(String(ev('power-loss protection basis'))).toContain('MX300');
+          expect(f.explanation.split('firmware protects flushed data only').length - 1).toBe(1);
+          expect(f.explanation).not.toMatch(/\.\.|\s$/);
+        },
+      }],
     },
     {
       name: 'Kingston A400 (DRAM-less, real smartctl model string) as SLOG',

@@ -1,4 +1,7 @@
+import { describe, expect, it } from 'vitest';
 import rule from '../../rules/slog-without-sync-writes.ts';
+import { runRule } from '../../rules/engine/engine.ts';
+import type { AnyRule } from '../../rules/engine/types.ts';
 import { ruleTester } from '../support/rule-tester.ts';
 import { benchPool, benchPoolOptaneLog, workload } from '../fixtures/rules/slog-fixtures.ts';
 import { dataset } from '../support/builders.ts';
@@ -7,6 +10,8 @@ ruleTester(rule, {
   valid: [
     { name: 'SLOG pool with observed sync commits (constructed)', artifacts: { Pools: [benchPoolOptaneLog], Workload: workload('bench-pool', 120) } },
     { name: 'no log vdev', status: 'not-applicable', artifacts: { Pools: [benchPool], Workload: workload('bench-pool', 0) } },
+    { name: 'no log vdev and no workload: not applicable, not "needs Workload"', status: 'not-applicable', artifacts: { Pools: [benchPool] } },
+    { name: 'log vdev but no workload observation', status: 'not-applicable', artifacts: { Pools: [benchPoolOptaneLog] } },
   ],
   invalid: [
     {
@@ -15,4 +20,13 @@ ruleTester(rule, {
       findings: [{ severity: 'info', subjectId: 'bench-pool', mentions: ['no synchronous writes', 'sync=disabled'], commandIncludes: ['zpool remove bench-pool nvd1'], reversible: 'yes' }],
     },
   ],
+});
+
+describe('slog-without-sync-writes without a workload observation', () => {
+  it('a pool with a log vdev says it needs `zfs-advisor observe`', () => {
+    const res = runRule(rule as AnyRule, { Pools: [benchPoolOptaneLog] });
+    expect(res.status).toBe('not-applicable');
+    expect(res.message).toContain('bench-pool has a log vdev');
+    expect(res.message).toContain('zfs-advisor observe');
+  });
 });

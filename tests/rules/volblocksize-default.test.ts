@@ -17,6 +17,15 @@ ruleTester(rule, {
       findings: [{ subjectId: 'rpool/data/vm-100-disk-0', mentions: ['pre-2.2 default', 'OpenZFS 2.2.6'], commandIncludes: ['zfs create -s -V 34359738368 -o volblocksize=16K rpool/data/vm-100-disk-0-16k', 'oflag=direct'], reversible: 'partly' }],
     },
     {
+      // 002 benchmarked a volblocksize=4k zvol (fiotestpool/testenc/zvol4k) on OpenZFS 2.0.
+      name: '4K zvol (002): below even the old default, whatever the version',
+      artifacts: { Datasets: [dataset('fiotestpool/testenc/zvol4k', { type: 'volume', volblocksize: 4096, volsize: 107374182400 })], Host: host('2.0.3') },
+      findings: [{
+        subjectId: 'fiotestpool/testenc/zvol4k', mentions: ['volblocksize=4K', 'below even the old 8K default', 'never save anything', '4× the indirect metadata', 'D6'],
+        commandIncludes: ['-o volblocksize=16K fiotestpool/testenc/zvol4k-16k'],
+      }],
+    },
+    {
       name: '8K zvol on a 2.1 host (Proxmox 7 era)',
       artifacts: { Datasets: [old], Host: host('2.1.6') },
       findings: [{ mentions: ['still 8K', '2.2 raised it to 16K'] }],

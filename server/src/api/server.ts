@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openStore } from '../store/db.ts';
 import { openSecretStore } from '../store/secrets.ts';
+import { withCachedValues } from './cached-secrets.ts';
 import { runCommand } from '../exec/runner.ts';
 import { createApp, normaliseBasePath, type AppHandle } from './app.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -65,7 +66,7 @@ export async function startServer(opts: ServeOptions): Promise<{ ok: true; serve
   const opened = await openStore(opts.dataDir);
   if (!opened.ok) return { ok: false, message: opened.error.message };
   const store = opened.store;
-  const secrets = openSecretStore(opts.dataDir);
+  const secrets = withCachedValues(openSecretStore(opts.dataDir));
 
   let token: string | null = null;
   let tokenCreated = false;

@@ -25,7 +25,8 @@
  * machine; HDD latency varies with seek distance. Ranges carry that uncertainty.
  */
 import { z } from 'zod';
-import { LATENCY_CLASSES, type LatencyClass } from '../../../rules/lib/device-class.ts';
+import type { Drive } from '../model/inventory.ts';
+import { LATENCY_CLASSES, isOptane, productName, syncWriteLatency, type LatencyClass } from '../../../rules/lib/device-class.ts';
 
 /** ZFS per-commit software overhead at QD1, µs (000: 34.5 and 46.4 µs on the two Optane runs). */
 export const ZFS_COMMIT_OVERHEAD_US = { typical: 40, low: 32, high: 48 } as const;
@@ -126,3 +127,29 @@ export function measuredProductLatency(model: string | null | undefined): Produc
     basis: `measured ${p.qd1Iops.toLocaleString("en-US")} sync IOPS at QD1 as SLOG: ${p.source}`,
   };
 }
+
+/** The Optane the forecast is for, with its latency and where that figure comes from. */
+export interface ForecastTarget extends ProductLatency {
+  product: string;
+}
+
+/**
+ * What "with Optane" means in a forecast: the Optane already in the box when there is one (its
+ * measured figures when a document measured that product, else its class), otherwise the
+ * product recommended for purchase (`buy`, whose model must have a measurement).
+ */
+export function forecastTarget(candidates: readonly Drive[], buy: { product: string; model: string }): ForecastTarget {
+  const inBox = candidates.find(isOptane);
+  if (inBox) {
+    const measured = measuredProductLatency(inBox.model);
+    if (measured) return { product: productName(inBox), ...measured };
+    const cls = syncWriteLatency(inBox);
+    return { product: productName(inBox), latency: latencyOfClass(cls.cls), basis: `${cls.label} class (${cls.citation})` };
+  }
+  const bought = measuredProductLatency(buy.model);
+  if (!bought) throw new Error(`no measured latency for the recommended ${buy.product}`);
+  return { product: buy.product, ...bought };
+}
+
+/** The Optane recommended for purchase (verdict.ts PURCHASE_P1600X), as the forecast target when none is in the box. */
+export const RECOMMENDED_OPTANE = { product: 'Intel Optane SSD P1600X 118GB (SSDPEK1A118GA)', model: 'INTEL SSDPEK1A118GA' } as const;

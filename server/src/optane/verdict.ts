@@ -8,11 +8,11 @@ import { z } from 'zod';
 import type { Artifacts } from '../model/artifacts.ts';
 import type { Assessment } from '../model/finding.ts';
 import type { Drive, Pool } from '../model/inventory.ts';
-import { isOptane, productName, syncWriteLatency } from '../../../rules/lib/device-class.ts';
+import { isOptane, productName } from '../../../rules/lib/device-class.ts';
 import { syncEvidence, type SyncEvidence } from '../../../rules/lib/slog-evidence.ts';
 import { NEW_DEVICE, drivePath, slogCandidates, zilPath, type ZilPath } from '../../../rules/lib/slog-devices.ts';
 import {
-  IopsRange, forecast, impliedDeviceLatencyUs, latencyOfClass, measuredIops, measuredProductLatency, predictSyncIops, type DeviceLatency, type ProductLatency,
+  IopsRange, RECOMMENDED_OPTANE, forecast, forecastTarget, impliedDeviceLatencyUs, latencyOfClass, measuredIops, predictSyncIops, type DeviceLatency, type ForecastTarget,
 } from './latency-model.ts';
 
 /** Optane must beat the current ZIL path by at least this factor at QD1 to be worth buying [heuristic, cheat-sheet ~10×]. */
@@ -41,8 +41,7 @@ export type OptaneVerdict = z.infer<typeof OptaneVerdict>;
 
 /** What to buy when nothing suitable is in the box (optane-models.json; zfs-facts E5, E6). */
 export const PURCHASE_P1600X = {
-  product: 'Intel Optane SSD P1600X 118GB (SSDPEK1A118GA)',
-  model: 'INTEL SSDPEK1A118GA',
+  ...RECOMMENDED_OPTANE,
   capacityGb: 118,
   why: 'M.2 2280 PCIe 3.0 x4, ~10 µs writes, 6 DWPD (1.3 PB), no volatile write cache; named by OpenZFS as a model that performs well as SLOG; 000 measured 13.7k sync IOPS at QD1 as SLOG.',
 };
@@ -68,29 +67,6 @@ function measuredQd1(a: Artifacts, pool: string): number | null {
     .filter((x) => x.pool === pool && x.status === 'completed' && x.iodepth === 1 && x.syncMode !== 'async' && x.blockSize === 4096)
     .sort((x, y) => y.startedAt.localeCompare(x.startedAt))[0];
   return b ? b.writeIops : null;
-}
-
-/** The Optane the forecast is for, with its latency and where that figure comes from. */
-interface ForecastTarget extends ProductLatency {
-  product: string;
-}
-
-/**
- * What "with Optane" means in the forecast: the Optane already in the box when there is one
- * (its measured figures when a document measured that product, else its class), otherwise the
- * product the verdict recommends buying.
- */
-export function forecastTarget(candidates: readonly Drive[]): ForecastTarget {
-  const inBox = candidates.find(isOptane);
-  if (inBox) {
-    const measured = measuredProductLatency(inBox.model);
-    if (measured) return { product: productName(inBox), ...measured };
-    const cls = syncWriteLatency(inBox);
-    return { product: productName(inBox), latency: latencyOfClass(cls.cls), basis: `${cls.label} class (${cls.citation})` };
-  }
-  const buy = measuredProductLatency(PURCHASE_P1600X.model);
-  if (!buy) throw new Error(`no measured latency for the recommended ${PURCHASE_P1600X.product}`);
-  return { product: PURCHASE_P1600X.product, ...buy };
 }
 
 function viewPool(pool: Pool, a: Artifacts, target: ForecastTarget): PoolView {
@@ -128,7 +104,7 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   const cands = slogCandidates(pools, drives);
   const optaneCands = cands.filter(isOptane);
   const picked = (optaneCands.length > 0 ? optaneCands : cands).slice(0, 2);
-  const target = forecastTarget(picked);
+  const target = forecastTarget(picked, PURCHASE_P1600X);
   const views = pools.map((p) => viewPool(p, a, target)).sort((x, y) => score(y) - score(x) || x.pool.name.localeCompare(y.pool.name));
   const v = views[0]!;
   const name = v.pool.name;
@@ -194,11 +170,12 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   }
   // 5. Evidence missing: depends.
   if (v.ev.level !== 'observed') unknowns.push({ what: `Does ${name} receive sync writes, and how many per second?`, howToMeasure: 'zfs-advisor observe --duration 10m (during normal use)' });
-  if (v.measuredQd1 === null) unknowns.push({ what: `Current sync-write latency of ${name}`, howToMeasure: probe });
-  const lean = v.ev.level === 'configured' || v.ev.level === 'counters' ? ' It probably would: ' : ' ';
+  // One probe answers both "device classes unknown" and "current latency": list it once.
+  if (v.measuredQd1 === null && !unknowns.some((u) => u.howToMeasure === probe)) unknowns.push({ what: `Current sync-write latency of ${name}`, howToMeasure: probe });
+  const lean = v.ev.level === 'configured' || v.ev.level === 'counters' ? ' Sync writes are configured, so an Optane SLOG probably helps.' : '';
   return {
     ...base, verdict: 'depends',
-    headline: `It depends on ${name}'s sync writes.${lean}${gainText ? `if they happen, expect ${gainText}.` : 'measure first.'}`.replace(/\s+/g, ' ').trim(),
+    headline: `It depends on ${name}'s sync writes.${lean}${gainText ? ` If they happen, expect ${gainText}.` : ' Measure first.'}`,
     reasons: [...reasons, `Run \`${probe}\` (guarded, on a throw-away dataset) and \`zfs-advisor observe --duration 10m\` to decide.`],
     unknowns, confidence: 'low',
   };

@@ -1,118 +1,220 @@
 /**
- * Consistent redaction for snapshots and reports: serials, WWNs/EUIs, GUIDs, hostnames, IP
- * addresses and (optionally) pool names become tokens (`SERIAL-1`, `WWN-2`, `HOST-1`, `POOL-1`…).
- * The same input always gets the same token, across every file and the inventory, so a redacted
- * snapshot still resolves leaves to drives and rebuilds the same inventory shape.
+ * The one redactor of the project, used by `capture --redact` (raw outputs) and by every report
+ * format (the report document): serials, WWNs/EUIs/NVMe ids, GUIDs, host and domain names, IPv4,
+ * IPv6 and MAC addresses, and optionally pool and dataset names become tokens (`SERIAL-1`,
+ * `WWN-2`, `HOST-1`, `DOMAIN-1`, `IP-1`, `MAC-1`, `POOL-1`, `POOL-1/DATASET-2`). The same value
+ * gets the same token in every file and in the inventory, so a redacted snapshot still resolves
+ * leaves to drives.
  *
- * Use: `const r = createRedactor({poolNames: true}); r.learnRawSet(raw); r.redactRawSet(raw)`;
- * `r.redactInventory(inv)` learns from the inventory itself first. Literal secrets (serials,
- * hostnames, pool names) are learned from the outputs; WWN/EUI, GUID-in-context and IPv4 are
- * recognised by pattern.
+ * How: `learn*` collects literal secrets where tools print them (learn.ts), then `redactText`
+ * replaces (1) those literals wherever they occur, also without context, and (2) what is
+ * recognisable by shape alone (WWN spellings, guid-labelled numbers, IP and MAC addresses).
+ * Use: `const r = createRedactor({poolNames: true}); r.learnRawSet(raw); r.learnInventory(inv);
+ * r.redactRawSet(raw)` / `r.redactValue(doc)`.
+ *
+ * Known limits (README "Redaction"): a pool or dataset named with an ordinary word (`data`) is
+ * also replaced where that word stands alone in prose; the vendor default host names (`truenas`,
+ * `pve`…) are matched case-sensitively so that product names in prose survive; a custom
+ * mountpoint that does not contain the dataset's name is not a name and is kept.
  */
-import { Inventory } from '../model/inventory.ts';
+import { Inventory, type VdevNode } from '../model/inventory.ts';
 import type { RawSet } from '../snapshot/raw-set.ts';
+import { GUID_CONTEXT_RE, HEX_ID_RE, NVME_ID_RE, acceptable, hostParts, learnFromText, serialOfById, smartctlWwnHex, type Learned } from './learn.ts';
+import { IPV4_RE, IPV6_RE, MAC_RE, keepIpv4, keepIpv6, keepMac } from './addresses.ts';
+import { createTokenTable, type Kind } from './tokens.ts';
 
 export interface RedactOptions {
-  /** Also replace pool names (and with them the first component of dataset names). */
+  /** Also replace pool names and the dataset components below them. */
   poolNames?: boolean;
 }
 
 export interface Redactor {
-  learnText(text: string): void;
+  learnText(text: string, fileName?: string): void;
   learnRawSet(raw: RawSet): void;
   learnInventory(inv: Inventory): void;
   redactText(text: string): string;
+  /** Every string inside a JSON-like value (object keys included), copied. */
+  redactValue<T>(value: T): T;
   redactRawSet(raw: RawSet): RawSet;
   redactInventory(inv: Inventory): Inventory;
   /** original → token, for a person who wants to map findings back (never written to a snapshot). */
   mapping(): ReadonlyMap<string, string>;
+  /** Distinct values replaced per kind, e.g. `{SERIAL: 2, HOST: 1}`. */
+  counts(): Partial<Record<Kind, number>>;
 }
 
-type Kind = 'SERIAL' | 'WWN' | 'GUID' | 'HOST' | 'IP' | 'POOL';
-
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** Serials and names shorter than this are too likely to hit ordinary words and numbers. */
-const MIN_LITERAL = 4;
-const NOT_SECRET = new Set(['REDACTED', 'unknown', 'none', '-', 'Not Specified', 'To Be Filled By O.E.M.', 'localhost']);
+/** Default host names of the platforms: also product names in prose, so only matched as spelled. */
+const VENDOR_HOSTNAMES = new Set(['truenas', 'freenas', 'pve', 'proxmox']);
+
+/** Literal classes differ in where a match may start and end. */
+type Group = 'serial' | 'wwn' | 'guid' | 'host' | 'hostExact' | 'dataset' | 'pool';
+const BOUNDS: Record<Group, { left: string; right: string; flags: string }> = {
+  serial: { left: '(?<![A-Za-z0-9])', right: '', flags: 'gi' },
+  wwn: { left: '(?<![0-9A-Fa-f])', right: '(?![0-9A-Fa-f])', flags: 'gi' },
+  guid: { left: '(?<!\\d)', right: '(?!\\d)', flags: 'g' },
+  host: { left: '(?<![A-Za-z0-9_-])', right: '(?![A-Za-z0-9_-])', flags: 'gi' },
+  hostExact: { left: '(?<![A-Za-z0-9_-])', right: '(?![A-Za-z0-9_-])', flags: 'g' },
+  // Dataset paths: no boundary on the right, names derived from a dataset (`vm-100-disk-0-16k`) reveal it too.
+  dataset: { left: '(?<![A-Za-z0-9_.:-])', right: '', flags: 'g' },
+  pool: { left: '(?<![A-Za-z0-9_.:-])', right: '(?![A-Za-z0-9_:-]|\\.[A-Za-z0-9])', flags: 'g' },
+};
+/** Replacement order: datasets before their pool component; serials before shapes that could contain them. */
+const ORDER: Group[] = ['dataset', 'serial', 'wwn', 'guid', 'host', 'hostExact', 'pool'];
+
+/** A bare JSON number replaced by a token must become a string to keep the JSON valid. */
+function jsonSafe(text: string, offset: number, length: number, token: string): string {
+  const before = text.slice(0, offset).trimEnd().at(-1);
+  const after = text.slice(offset + length).trimStart()[0];
+  const quoted = text[offset - 1] === '"';
+  return !quoted && (before === ':' || before === '[' || before === ',') && (after === ',' || after === '}' || after === ']') ? `"${token}"` : token;
+}
+
+function walkStrings(value: unknown, f: (s: string) => string): unknown {
+  if (typeof value === 'string') return f(value);
+  if (Array.isArray(value)) return value.map((v) => walkStrings(v, f));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, x]) => [f(k), walkStrings(x, f)]));
+  return value;
+}
 
 export function createRedactor(opts: RedactOptions = {}): Redactor {
-  const tokens = new Map<string, string>();
-  const counters: Record<Kind, number> = { SERIAL: 0, WWN: 0, GUID: 0, HOST: 0, IP: 0, POOL: 0 };
-  const literals = new Map<string, Kind>();
-  const token = (kind: Kind, value: string): string => {
-    const key = `${kind}:${kind === 'WWN' || kind === 'GUID' ? value.toLowerCase() : value}`;
-    let t = tokens.get(key);
-    if (!t) { t = `${kind}-${++counters[kind]}`; tokens.set(key, t); }
-    return t;
-  };
-  const learn = (kind: Kind, value: string | null | undefined) => {
-    const v = value?.trim();
-    if (!v || v.length < MIN_LITERAL && kind !== 'POOL' && kind !== 'HOST' || NOT_SECRET.has(v) || /^(SERIAL|WWN|GUID|HOST|IP|POOL)-\d+$/.test(v)) return;
-    if (!literals.has(v)) literals.set(v, kind);
-    token(kind, v);
+  const names = opts.poolNames === true;
+  const table = createTokenTable();
+  /** group → lower-or-exact key → replacement */
+  const literals = new Map<Group, Map<string, string>>(ORDER.map((g) => [g, new Map()]));
+  let compiled: Array<{ group: Group; re: RegExp; lookup: Map<string, string> }> | null = null;
+
+  const put = (group: Group, value: string, replacement: string) => {
+    const key = BOUNDS[group].flags.includes('i') ? value.toLowerCase() : value;
+    const m = literals.get(group)!;
+    if (!m.has(key)) { m.set(key, replacement); compiled = null; }
   };
 
-  function learnText(text: string): void {
-    for (const m of text.matchAll(/"serial_number"\s*:\s*"([^"]+)"/g)) learn('SERIAL', m[1]);
-    for (const m of text.matchAll(/"(?:serial|SerialNumber)"\s*:\s*"([^"]+)"/g)) learn('SERIAL', m[1]);
-    for (const m of text.matchAll(/^\s*(?:Serial Number|Serial number):\s*(\S+)/gm)) learn('SERIAL', m[1]);
-    for (const m of text.matchAll(/^\s*(\S+)\s+# Disk ident\./gm)) learn('SERIAL', m[1]);
-    const uname = /^(?:Linux|FreeBSD|Darwin|SunOS)\s+(\S+)\s/m.exec(text);
-    if (uname) { learn('HOST', uname[1]); learn('HOST', uname[1]!.split('.')[0]); }
-    for (const m of text.matchAll(/"hostname"\s*:\s*"([^"]+)"/g)) { learn('HOST', m[1]); learn('HOST', m[1]!.split('.')[0]); }
-    for (const m of text.matchAll(/^\s*hostname:\s*'([^']+)'/gm)) learn('HOST', m[1]);
-    if (opts.poolNames) for (const m of text.matchAll(/^\s*pool:\s*(\S+)/gm)) learn('POOL', m[1]);
+  function learn({ kind, value: raw }: Learned): void {
+    if (!names && (kind === 'POOL' || kind === 'DATASET')) return;
+    const value = acceptable(kind, raw);
+    if (!value) return;
+    switch (kind) {
+      case 'SERIAL': put('serial', value, table.token('SERIAL', value)); break;
+      case 'WWN': put('wwn', value.toLowerCase(), table.token('WWN', value.toLowerCase())); break;
+      case 'GUID': put('guid', value, table.token('GUID', value)); break;
+      case 'HOST': case 'DOMAIN':
+        put(VENDOR_HOSTNAMES.has(value) ? 'hostExact' : 'host', value, table.token(kind, value)); break;
+      case 'POOL': put('pool', value, table.token('POOL', value)); break;
+      case 'DATASET': {
+        const parts = value.split('/');
+        learn({ kind: 'POOL', value: parts[0]! });
+        // `tank/vm/disk0` → `tank/DATASET-1/DATASET-2`: one token per path prefix, parents first.
+        for (let i = 2; i <= parts.length; i++) {
+          const prefix = parts.slice(0, i).join('/');
+          const tokens = parts.slice(1, i).map((_, j) => table.token('DATASET', parts.slice(0, j + 2).join('/')));
+          put('dataset', prefix, [parts[0]!, ...tokens].join('/'));
+        }
+        break;
+      }
+      default: put('serial', value, table.token(kind, value));
+    }
+  }
+
+  function compile() {
+    compiled = [];
+    for (const group of ORDER) {
+      const lookup = literals.get(group)!;
+      if (lookup.size === 0) continue;
+      const alts = [...lookup.keys()].sort((a, b) => b.length - a.length).map(escape).join('|');
+      const { left, right, flags } = BOUNDS[group];
+      compiled.push({ group, re: new RegExp(`${left}(?:${alts})${right}`, flags), lookup });
+    }
+    return compiled;
   }
 
   function redactText(text: string): string {
     let out = text;
-    // Longest first, so a serial inside a longer by-id name is replaced as part of it consistently.
-    const lits = [...literals.entries()].sort((a, b) => b[0].length - a[0].length);
-    for (const [value, kind] of lits) {
-      const bounded = kind === 'POOL' || kind === 'HOST'
-        ? new RegExp(`(?<![A-Za-z0-9_.:-])${escape(value)}(?![A-Za-z0-9_:-]|\\.[A-Za-z0-9])`, 'g')
-        : new RegExp(escape(value), 'g');
-      out = out.replace(bounded, () => token(kind, value));
-    }
-    // smartctl JSON spells the WWN as numbers {naa, oui, id}: replace the unit id by a stable fake.
-    out = out.replace(/("wwn"\s*:\s*\{[^}]*?"id"\s*:\s*)(\d+)/g, (_m, p: string, id: string) => `${p}${900000000 + Number(token('WWN', `id:${id}`).slice(4))}`);
-    out = out.replace(/\b(wwn-0x|0x|naa\.|eui\.)([0-9a-f]{16,32})\b/gi, (_m, p: string, hex: string) => `${p}${token('WWN', hex)}`);
-    out = out.replace(/\b(guid\W{1,24})(\d{6,20})\b/gi, (_m, p: string, g: string) => `${p}${token('GUID', g)}`);
-    out = out.replace(/("(?:pool_guid|guid|vdev_guid)"\s*:\s*"?)(\d{6,20})/g, (_m, p: string, g: string) => `${p}${token('GUID', g)}`);
-    out = out.replace(/\b((?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3})\b(?!\.\d)/g, (ip: string) => (ip.startsWith('127.') || ip === '0.0.0.0' ? ip : token('IP', ip)));
+    const passes = compiled ?? compile();
+    const serialPass = passes.find((p) => p.group === 'serial');
+    const replaceLiterals = (p: NonNullable<typeof serialPass>) => {
+      out = out.replace(p.re, (m: string, offset: number, whole: string) => {
+        const r = p.lookup.get(p.re.flags.includes('i') ? m.toLowerCase() : m) ?? m;
+        return p.group === 'guid' ? jsonSafe(whole, offset, m.length, r) : r;
+      });
+    };
+    for (const p of passes) if (p.group === 'dataset') replaceLiterals(p);
+    if (serialPass) replaceLiterals(serialPass);
+    // Shapes: smartctl's numeric WWN object, NVMe ids, hex WWN spellings, guid-labelled numbers.
+    out = out.replace(/"wwn"\s*:\s*\{[^{}]*\}/g, (obj) => {
+      const hex = smartctlWwnHex(obj);
+      return hex ? obj.replace(/("id"\s*:\s*)(\d+)/, (_m, head: string) => `${head}"${table.token('WWN', hex)}"`) : obj;
+    });
+    out = out.replace(NVME_ID_RE, (id) => table.token('WWN', id.toLowerCase()));
+    out = out.replace(HEX_ID_RE, (m: string, hex: string) => `${m.slice(0, m.length - hex.length)}${table.token('WWN', hex.toLowerCase())}`);
+    out = out.replace(GUID_CONTEXT_RE, (_m, head: string, g: string, offset: number, whole: string) => {
+      const t = table.token('GUID', g.toLowerCase());
+      return `${head}${g.startsWith('0x') ? t : jsonSafe(whole, offset + head.length, g.length, t)}`;
+    });
+    for (const p of passes) if (p.group !== 'dataset' && p.group !== 'serial') replaceLiterals(p);
+    out = out.replace(IPV4_RE, (ip: string) => (keepIpv4(ip) ? ip : table.token('IP', ip)));
+    out = out.replace(IPV6_RE, (ip: string) => (keepIpv6(ip) ? ip : table.token('IP', ip)));
+    out = out.replace(MAC_RE, (mac: string) => (keepMac(mac) ? mac : table.token('MAC', mac.replace(/-/g, ':'))));
     return out;
   }
 
+  function learnVdevs(nodes: VdevNode[]): void {
+    for (const n of nodes) {
+      if (n.guid) learn({ kind: 'GUID', value: n.guid });
+      if (/^\d{15,20}$/.test(n.name)) learn({ kind: 'GUID', value: n.name });
+      const s = serialOfById(n.name.slice(n.name.lastIndexOf('/') + 1));
+      if (s) learn({ kind: 'SERIAL', value: s });
+      learnVdevs(n.children);
+    }
+  }
+
   const redactor: Redactor = {
-    learnText,
-    learnRawSet(raw) { for (const r of Object.values(raw)) learnText(r.text); },
+    learnText(text, fileName = '') { for (const l of learnFromText(text, fileName, { names })) learn(l); },
+    learnRawSet(raw) {
+      for (const [name, r] of Object.entries(raw)) {
+        redactor.learnText(r.text, name);
+        redactor.learnText(r.stderr, name);
+      }
+    },
     learnInventory(inv) {
-      for (const d of inv.drives) { learn('SERIAL', d.serial); }
-      learn('HOST', inv.host.hostname);
-      learn('HOST', inv.host.hostname?.split('.')[0]);
-      if (opts.poolNames) for (const p of inv.pools) learn('POOL', p.name);
+      for (const d of inv.drives) {
+        learn({ kind: 'SERIAL', value: d.serial ?? '' });
+        const hex = d.wwn?.replace(/^(?:0x|naa\.|eui\.)/i, '');
+        if (hex && /^[0-9a-f]{16,32}$/i.test(hex)) learn({ kind: 'WWN', value: hex });
+        for (const a of [...d.aliases, d.byIdPath ?? '']) {
+          const s = serialOfById(a.slice(a.lastIndexOf('/') + 1));
+          if (s) learn({ kind: 'SERIAL', value: s });
+        }
+      }
+      for (const l of hostParts(inv.host.hostname ?? '')) learn(l);
+      for (const p of inv.pools) {
+        if (p.guid) learn({ kind: 'GUID', value: p.guid });
+        learnVdevs(p.vdevs);
+        learn({ kind: 'POOL', value: p.name });
+      }
+      for (const d of inv.datasets) {
+        const name = d.name.split(/[@#]/)[0]!;
+        learn(name.includes('/') ? { kind: 'DATASET', value: name } : { kind: 'POOL', value: name });
+      }
     },
     redactText,
+    redactValue: <T>(value: T): T => walkStrings(value, redactText) as T,
     redactRawSet(raw) {
       const out: RawSet = {};
       for (const [name, r] of Object.entries(raw)) {
-        out[redactText(name)] = { ...r, text: redactText(r.text), stderr: redactText(r.stderr), command: r.command?.map(redactText) ?? null };
+        out[redactText(name)] = { ...r, text: redactText(r.text), stderr: redactText(r.stderr), command: r.command?.map(redactText) ?? null, error: r.error === null ? null : redactText(r.error) };
       }
       return out;
     },
     redactInventory(inv) {
       redactor.learnInventory(inv);
-      const wwns = inv.drives.map((d) => d.wwn).filter((w): w is string => Boolean(w));
-      let text = redactText(JSON.stringify(inv));
-      for (const w of wwns) text = text.split(w).join(token('WWN', w.replace(/^0x/i, '')));
-      const redacted = Inventory.parse(JSON.parse(text));
+      const redacted = Inventory.parse(redactor.redactValue(inv));
       return { ...redacted, source: { ...redacted.source, redacted: true } };
     },
     mapping() {
-      const m = new Map<string, string>();
-      for (const [k, v] of tokens) m.set(k.slice(k.indexOf(':') + 1), v);
-      return m;
+      return new Map(table.entries().map((e) => [e.value, e.token]));
     },
+    counts: () => table.counts(),
   };
   return redactor;
 }

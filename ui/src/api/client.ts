@@ -4,12 +4,7 @@
  * bodies and answers are the contract's inferred types. Failures are values, never throws:
  * `{ok: false, status, code, message}` with the server's own error message.
  */
-import type {
-  Ack, AppInfo, AssessmentRecord, BeforeAfterView, BodyOf, BenchRunView, DryRunView, FindingsList, HostView, InventoryRecord,
-  OptaneVerdictView, ParamsOf, QueryOf, RouteId, routes,
-} from '../../../server/src/api/contract.ts';
-import type { Profile } from '../../../server/src/bench/profiles.ts';
-import type { BenchmarkSummary } from '../../../server/src/model/workload.ts';
+import type { BodyOf, ParamsOf, QueryOf, ResponseOf, RouteId, routes } from '../../../server/src/api/contract.ts';
 import { apiUrl, fillPath } from './base.ts';
 import { readSse, type SseEvent } from './sse.ts';
 
@@ -35,35 +30,28 @@ export const ROUTES = {
   benchHistory: { method: 'get', path: '/api/hosts/:hostId/bench/history' },
   benchBeforeAfter: { method: 'get', path: '/api/hosts/:hostId/bench/before-after' },
   report: { method: 'get', path: '/api/reports/:format' },
+  startObservation: { method: 'post', path: '/api/hosts/:hostId/observations' },
+  listObservations: { method: 'get', path: '/api/hosts/:hostId/observations' },
+  getObservation: { method: 'get', path: '/api/observations/:observationId' },
+  observationEvents: { method: 'get', path: '/api/observations/:observationId/events' },
+  cancelObservation: { method: 'post', path: '/api/observations/:observationId/cancel' },
+  startSizes: { method: 'post', path: '/api/hosts/:hostId/sizes' },
+  listSizes: { method: 'get', path: '/api/hosts/:hostId/sizes' },
+  getSizes: { method: 'get', path: '/api/sizes/:sizesId' },
+  sizesEvents: { method: 'get', path: '/api/sizes/:sizesId/events' },
+  cancelSizes: { method: 'post', path: '/api/sizes/:sizesId/cancel' },
+  planLayouts: { method: 'post', path: '/api/plan/layouts' },
+  planAddVdev: { method: 'post', path: '/api/hosts/:hostId/plan/add-vdev' },
 } as const satisfies { [K in RouteId]?: Route<K> };
 
 export type UiRouteId = keyof typeof ROUTES;
 
 /**
- * JSON answers per route, from the contract's exported schema types. (The contract's own
- * `ResponseOf` resolves to `never` while its `json()` helper returns the wide `ResponseSpec`.)
+ * The JSON a route answers with, from the contract's schemas (`ResponseOf`). Routes that answer
+ * with no JSON (204, event streams, documents) resolve to `null` here: `call` is not meant for
+ * them (use `stream` or `download`).
  */
-export interface Responses {
-  info: AppInfo;
-  listHosts: HostView[];
-  getInventory: InventoryRecord;
-  runAssessment: AssessmentRecord;
-  latestAssessment: AssessmentRecord;
-  listFindings: FindingsList;
-  ackFinding: Ack;
-  unackFinding: null;
-  optane: OptaneVerdictView;
-  benchProfiles: Profile[];
-  benchDryRun: DryRunView;
-  benchStart: BenchRunView;
-  benchRun: BenchRunView;
-  benchEvents: null;
-  benchCancel: BenchRunView;
-  benchHistory: BenchmarkSummary[];
-  benchBeforeAfter: BeforeAfterView;
-  report: null;
-}
-type ResponseOf<K extends UiRouteId> = Responses[K];
+export type AnswerOf<K extends UiRouteId> = [ResponseOf<K>] extends [never] ? null : ResponseOf<K>;
 
 export interface ApiFailure {
   ok: false;
@@ -82,7 +70,7 @@ export interface CallOptions<K extends UiRouteId> {
 }
 
 export interface ApiClient {
-  call<K extends UiRouteId>(id: K, opts?: CallOptions<K>): Promise<ApiResult<ResponseOf<K>>>;
+  call<K extends UiRouteId>(id: K, opts?: CallOptions<K>): Promise<ApiResult<AnswerOf<K>>>;
   /** Downloads a generated document (reports): the bytes and the file name the server proposes. */
   download<K extends UiRouteId>(id: K, opts?: CallOptions<K>): Promise<ApiResult<{ blob: Blob; fileName: string; contentType: string }>>;
   /** Follows an SSE route until the server ends it. */
@@ -144,9 +132,9 @@ export function createApiClient(base: string, getToken: () => string | null, fet
       const res = await request(id, opts, 'application/json');
       if (!(res instanceof Response)) return res;
       if (!res.ok) return failureOf(res);
-      if (res.status === 204) return { ok: true, value: null as ResponseOf<typeof id> };
+      if (res.status === 204) return { ok: true, value: null as AnswerOf<typeof id> };
       try {
-        return { ok: true, value: (await res.json()) as ResponseOf<typeof id> };
+        return { ok: true, value: (await res.json()) as AnswerOf<typeof id> };
       } catch {
         return { ok: false, status: res.status, code: 'bad-response', message: 'the server answered with something that is not JSON' };
       }
