@@ -50,7 +50,8 @@ const VENDOR_HOSTNAMES = new Set(['truenas', 'freenas', 'pve', 'proxmox']);
 /** Literal classes differ in where a match may start and end. */
 type Group = 'serial' | 'wwn' | 'guid' | 'host' | 'hostExact' | 'dataset' | 'pool';
 const BOUNDS: Record<Group, { left: string; right: string; flags: string }> = {
-  serial: { left: '(?<![A-Za-z0-9])', right: '', flags: 'gi' },
+  // Serials also hide inside longer ids (an NVMe NQN `…:80868086PHOC2092…`), so no boundary at all.
+  serial: { left: '', right: '', flags: 'gi' },
   wwn: { left: '(?<![0-9A-Fa-f])', right: '(?![0-9A-Fa-f])', flags: 'gi' },
   guid: { left: '(?<!\\d)', right: '(?!\\d)', flags: 'g' },
   host: { left: '(?<![A-Za-z0-9_-])', right: '(?![A-Za-z0-9_-])', flags: 'gi' },

@@ -1,0 +1,118 @@
+/**
+ * The planner view's logic: layout candidates as table rows and chart series, and the devices
+ * the "add SLOG / add special" form offers (the inventory's drives no pool uses). The numbers are
+ * the server planner's (`server/src/planner/*`); nothing is re-estimated here. The contract passes
+ * the planner's nested detail through as-is, so those fields are read defensively (unknown → null).
+ */
+import type { AddVdevPlanView, LayoutPlanView } from '../../../server/src/api/contract.ts';
+import type { Drive, Pool } from '../../../server/src/model/inventory.ts';
+import { driveRows, kindOf } from '../overview/drives-table.ts';
+
+export { parseDiskSize } from '../../../server/src/planner/space.ts';
+
+type Candidate = LayoutPlanView['candidates'][number];
+
+/** A number at a path of nested objects, or null. */
+function numAt(o: unknown, ...path: string[]): number | null {
+  let v: unknown = o;
+  for (const k of path) {
+    if (typeof v !== 'object' || v === null) return null;
+    v = (v as Record<string, unknown>)[k];
+  }
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+export interface LayoutRow {
+  id: string;
+  label: string;
+  rank: number;
+  recommended: boolean;
+  disksUsed: number;
+  spareDisks: number;
+  usableBytes: number;
+  /** Usable space for the workload's block size (after raidz padding), null when not given. */
+  effectiveBytes: number | null;
+  /** Block-fit efficiency for the workload's block size (1 = no padding loss). */
+  efficiency: number | null;
+  fillGuidanceBytes: number;
+  /** Disks that can fail in every vdev / fewest failures that can lose the pool. */
+  tolerancePerVdev: number | null;
+  worstCaseLoss: number | null;
+  randomReadIops: number | null;
+  randomWriteIops: number | null;
+  seqReadMBps: number | null;
+  seqWriteMBps: number | null;
+  resilverHours: [number, number] | null;
+  reasons: string[];
+  warnings: string[];
+}
+
+export function layoutRow(c: Candidate): LayoutRow {
+  const lo = numAt(c, 'resilver', 'hours', '0');
+  const hi = numAt(c, 'resilver', 'hours', '1');
+  return {
+    id: c.id,
+    label: c.label,
+    rank: c.rank,
+    recommended: c.recommended,
+    disksUsed: c.disksUsed,
+    spareDisks: c.spareDisks,
+    usableBytes: c.space.usableBytes,
+    effectiveBytes: numAt(c, 'fit', 'effectiveUsableBytes'),
+    efficiency: numAt(c, 'fit', 'efficiency'),
+    fillGuidanceBytes: c.fillGuidanceBytes,
+    tolerancePerVdev: numAt(c, 'faultTolerance', 'perVdev'),
+    worstCaseLoss: numAt(c, 'faultTolerance', 'worstCaseLoss'),
+    randomReadIops: numAt(c, 'performance', 'randomReadIops'),
+    randomWriteIops: numAt(c, 'performance', 'randomWriteIops'),
+    seqReadMBps: numAt(c, 'performance', 'seqReadMBps'),
+    seqWriteMBps: numAt(c, 'performance', 'seqWriteMBps'),
+    resilverHours: lo !== null && hi !== null ? [lo, hi] : null,
+    reasons: c.reasons,
+    warnings: c.warnings,
+  };
+}
+
+/** Rows in rank order (the server ranks; ties keep its order). */
+export function layoutRows(plan: LayoutPlanView): LayoutRow[] {
+  return plan.candidates.map(layoutRow).sort((a, b) => a.rank - b.rank);
+}
+
+/** Series for the comparison chart: usable TB for the workload, and random-write IOPS. */
+export function chartSeries(rows: readonly LayoutRow[]): { labels: string[]; usableTB: number[]; randomWriteIops: (number | null)[] } {
+  return {
+    labels: rows.map((r) => r.label),
+    usableTB: rows.map((r) => Math.round(((r.effectiveBytes ?? r.usableBytes) / 1e12) * 100) / 100),
+    randomWriteIops: rows.map((r) => r.randomWriteIops),
+  };
+}
+
+export interface DeviceChoice {
+  /** The path the commands will use: /dev/disk/by-id/… when known. */
+  path: string;
+  label: string;
+  optane: boolean;
+}
+
+/** Drives in no pool, as device choices; Optane first, then by name. */
+export function unusedDevices(drives: readonly Drive[], pools: readonly Pool[]): DeviceChoice[] {
+  return driveRows(drives, pools)
+    .filter((r) => r.roles.length === 0 && (r.drive.byIdPath ?? r.drive.devPath) !== null)
+    .map((r) => {
+      const size = r.drive.sizeBytes ? ` · ${(r.drive.sizeBytes / 1e9).toFixed(0)} GB` : '';
+      return { path: (r.drive.byIdPath ?? r.drive.devPath)!, label: `${r.name} — ${r.drive.model ?? 'unknown model'} (${kindOf(r.drive)}${size})`, optane: r.optane };
+    })
+    .sort((a, b) => Number(b.optane) - Number(a.optane) || a.path.localeCompare(b.path));
+}
+
+/** Which devices the plan needs to be redundancy-matched (from the server's answer). */
+export function redundancyText(plan: AddVdevPlanView): string {
+  const r = plan.redundancy;
+  const required = numAt(r, 'requiredSides');
+  const data = numAt(r, 'dataTolerance');
+  if (r.matched) return `Redundancy matched: the new ${plan.kind === 'slog' ? 'log' : 'special'} vdev survives as many device failures as the data vdevs${data !== null ? ` (${data})` : ''}.`;
+  return `Not redundancy-matched: ${required !== null ? `pick ${required} devices (a ${required}-way mirror)` : 'pick more devices'} to survive as many failures as the data vdevs${data !== null ? ` (${data})` : ''}.`;
+}
+
+/** special_small_blocks choices offered by the form, bytes (0 = metadata only). */
+export const SMALL_BLOCK_CHOICES = [0, 4096, 8192, 16384, 32768, 65536] as const;
