@@ -71,7 +71,8 @@ describe('redacted reports', async () => {
     const doc = reportDocument(reportInput(fixture), { poolNames: true });
     expect(doc.redaction.applied).toBe(true);
     expect(doc.redaction.names).toBe(true);
-    expect(doc.redaction.replaced).toMatchObject({ SERIAL: 2, HOST: 2, IP: 1, POOL: 2, DATASET: 1 });
+    // pve-garage.lab.example.net → HOST-1.DOMAIN-1 (the short name, lab.example.net and example.net).
+    expect(doc.redaction.replaced).toMatchObject({ SERIAL: 2, HOST: 1, DOMAIN: 2, IP: 1, POOL: 2, DATASET: 1 });
     const sda = doc.drives.find((d) => d.path === '/dev/sda')!;
     const token = sda.serial!;
     expect(token).toMatch(/^SERIAL-\d+$/);

@@ -11,6 +11,7 @@ export const VIEWS = [
   { path: '/optane', name: 'optane', title: 'Should I add Optane?' },
   { path: '/benchmarks', name: 'benchmarks', title: 'Benchmarks' },
   { path: '/sizing', name: 'sizing', title: 'Special-vdev sizing' },
+  { path: '/planner', name: 'planner', title: 'Planner' },
   { path: '/reports', name: 'reports', title: 'Reports' },
 ] as const;
 
@@ -20,6 +21,7 @@ const routes: RouteRecordRaw[] = [
   { path: '/optane', name: 'optane', component: () => import('./optane/OptaneView.vue') },
   { path: '/benchmarks', name: 'benchmarks', component: () => import('./bench/BenchView.vue') },
   { path: '/sizing', name: 'sizing', component: () => import('./sizing/SizingView.vue') },
+  { path: '/planner', name: 'planner', component: () => import('./planner/PlannerView.vue') },
   { path: '/reports', name: 'reports', component: () => import('./reports/ReportsView.vue') },
   { path: '/:rest(.*)*', redirect: '/' },
 ];

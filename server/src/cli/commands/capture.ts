@@ -6,7 +6,7 @@
 import { EXIT, type CliCommand } from '../command.ts';
 import { collectLocal } from '../../gather/collect-local.ts';
 import { buildInventory } from '../../gather/build.ts';
-import { createRedactor } from '../../redact/redactor.ts';
+import { redactSnapshot } from '../../redact/snapshot.ts';
 import { writeSnapshot } from '../../snapshot/directory.ts';
 import { APP_VERSION } from '../../version.ts';
 
@@ -26,11 +26,7 @@ const command: CliCommand = {
     const inv = buildInventory(raw, { kind: 'local', label: 'capture', capturedAt: new Date().toISOString(), demo: false, redacted: false });
     let hostname = inv.host.hostname;
     if (redact) {
-      const r = createRedactor({ poolNames: flags.has('--redact-pools') });
-      r.learnRawSet(raw);
-      r.learnInventory(inv);
-      raw = r.redactRawSet(raw);
-      hostname = hostname ? r.redactText(hostname) : null;
+      ({ raw, hostname } = redactSnapshot(raw, inv, { poolNames: flags.has('--redact-pools') }));
     }
     const files = await writeSnapshot(dir, raw, {
       capturedAt: new Date().toISOString(), hostname, platform: inv.host.platform,
