@@ -12,7 +12,10 @@
 //   discovery function through a build-time table (the same files, the same order check).
 // - Native or file-reading packages stay external: better-sqlite3, pdfkit (reads its font
 //   files from its own directory).
-// `node scripts/build-server.mjs --if-stale` rebuilds only when a source is newer than the bundle.
+// - Modules the server loads on first use (reports with pdfkit, remote clients, planner, OpenAPI
+//   document) become separate chunks in dist/server-chunks/, loaded only then.
+// `node scripts/build-server.mjs --if-stale` (npm's prestart) rebuilds only when a source is newer
+// than the bundle, and a failed build there only warns: `start` then falls back to tsx.
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -74,11 +77,14 @@ function withStaticMigrations(text) {
 
 export async function buildServer({ entry = join(root, 'server', 'src', 'api', 'bundle-entry.ts'), outdir = join(root, 'dist') } = {}) {
   const { build } = await import('esbuild');
-  // Chunks of an earlier build would linger: start from an empty chunk directory.
+  // Chunks of an earlier build would linger, and a failed build must not leave an entry whose
+  // chunks are gone (it would look fresh): remove both first.
   rmSync(join(outdir, CHUNK_DIR), { recursive: true, force: true });
+  rmSync(join(outdir, 'server.mjs'), { force: true });
   const result = await build({
     entryPoints: { server: entry },
     outdir,
+    absWorkingDir: root,
     outExtension: { '.js': '.mjs' },
     // Modules the server imports on first use (reports, pdfkit, remote clients, planner) become
     // chunks loaded only then, as under tsx.
@@ -110,6 +116,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     process.stdout.write(`built ${relative(root, r.out)} (${r.files} files, ${(r.bytes / 1024).toFixed(0)} KiB, from ${r.inputs} sources)\n`);
   } catch (err) {
     process.stderr.write(`server build failed: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(1);
+    // As `prestart` a failed build must not stop the app: `start` then runs the sources through tsx.
+    if (process.argv.includes('--if-stale')) process.stderr.write('npm start continues with the TypeScript sources (tsx).\n');
+    else process.exit(1);
   }
 }

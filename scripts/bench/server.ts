@@ -9,7 +9,7 @@
  * shares the machine's cores with the server, so the load average is recorded with the result,
  * and the server's own CPU time per request is given as the figure least affected by other work.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { runStreaming } from '../../server/src/exec/runner.ts';
@@ -31,7 +31,7 @@ function cpuMs(pid: number): number {
 }
 
 interface Round { p50: number; p99: number; errors: number }
-interface Measured { label: string; rssMb: number; rounds: Round[]; cpuPerRequestMs: number }
+interface Measured { label: string; rssMb: number; rounds: Round[]; cpuPerRequestMs: number; body: string }
 
 async function oneRound(url: string): Promise<Round> {
   const times: number[] = [];
@@ -47,6 +47,42 @@ async function oneRound(url: string): Promise<Round> {
   }));
   times.sort((a, b) => a - b);
   return { p50: percentile(times, 50), p99: percentile(times, 99), errors };
+}
+
+/**
+ * The floor on this machine: a bare node:http server answering the same bytes, measured with the
+ * same client. What no Express app can beat here; it shows how much of p99 is client and machine.
+ */
+async function measureFloor(body: string): Promise<Round[]> {
+  // The body goes through a file: the runner refuses arguments over 4 KiB.
+  const dir = mkdtempSync(join(tmpdir(), 'zfsa-bench-floor-'));
+  const file = join(dir, 'body.json');
+  writeFileSync(file, body);
+  const code = `const b=require('node:fs').readFileSync(process.argv[1]);require('node:http').createServer((q,r)=>{r.setHeader('Content-Type','application/json; charset=utf-8');r.end(b)}).listen(0,'127.0.0.1',function(){console.log('running at http://127.0.0.1:'+this.address().port+'/')})`;
+  const abort = new AbortController();
+  let url = '';
+  let exited: Promise<unknown> = Promise.resolve();
+  const ready = new Promise<void>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error('bare server did not start within 30 s')), 30_000);
+    exited = runStreaming(process.execPath, ['-e', code, file], {
+      signal: abort.signal,
+      timeoutMs: 5 * 60_000,
+      onStdoutLine: (line) => {
+        const m = /running at (http:\/\/\S+)/.exec(line);
+        if (m) { url = m[1]!; clearTimeout(t); resolve(); }
+      },
+    });
+  });
+  try {
+    await ready;
+    const rounds: Round[] = [];
+    for (let i = 0; i < ROUNDS; i++) rounds.push(await oneRound(url));
+    return rounds;
+  } finally {
+    abort.abort();
+    await exited;
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 async function measure(label: string, command: string[]): Promise<Measured> {
@@ -82,7 +118,8 @@ async function measure(label: string, command: string[]): Promise<Measured> {
     const rounds: Round[] = [];
     for (let i = 0; i < ROUNDS; i++) rounds.push(await oneRound(url));
     const cpuPerRequestMs = (cpuMs(pid) - cpu0) / (ROUNDS * CONCURRENT);
-    return { label, rssMb: rssKb / 1024, rounds, cpuPerRequestMs };
+    const body = await (await fetch(new URL('api/hosts/demo/findings', url))).text();
+    return { label, rssMb: rssKb / 1024, rounds, cpuPerRequestMs, body };
   } finally {
     abort.abort();
     await exited;
@@ -99,6 +136,7 @@ export default async function serverBench(): Promise<string> {
     await measure('`zfs-advisor serve` (tsx)', [join(ROOT, 'server', 'bin', 'zfs-advisor.js')]),
     await measure('`npm start` (bundle dist/server.mjs)', [join(ROOT, 'dist', 'server.mjs')]),
   ];
+  const floor = await measureFloor(results[1]!.body);
   const loadAfter = loadavg();
 
   const rows: string[] = [];
@@ -115,6 +153,11 @@ export default async function serverBench(): Promise<string> {
       `| ${r.label} | server CPU time per request (user + system) | ${r.cpuPerRequestMs.toFixed(2)} ms | — |`,
     );
   }
+  const floorMedian = [...floor].sort((a, b) => a.p99 - b.p99)[Math.floor(floor.length / 2)]!;
+  rows.push(
+    `| bare \`node:http\` server, same ${Buffer.byteLength(results[1]!.body)} bytes (floor) | ${CONCURRENT} concurrent GETs, first round: p50 / p99 | ${floor[0]!.p50.toFixed(1)} / ${floor[0]!.p99.toFixed(1)} ms | — |`,
+    `| bare \`node:http\` server (floor) | same, median of ${ROUNDS} rounds (by p99): p50 / p99 | ${floorMedian.p50.toFixed(1)} / ${floorMedian.p99.toFixed(1)} ms | — |`,
+  );
   return [
     '### Server (issue 5)',
     '',

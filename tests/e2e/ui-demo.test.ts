@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { chromiumAvailable, launchChromium, type BrowserHandle } from './support/browser.ts';
 import { startServer, type ServerHandle } from './support/server.ts';
-import { axeSeriousViolations, horizontalOverflow, screenshot, settle, VIEW_PATHS, VIEWPORTS } from './support/ui-checks.ts';
+import { join } from 'node:path';
+import { axeSeriousViolations, docsScreenshot, headerIsOneRow, horizontalOverflow, screenshot, settle, VIEW_PATHS, VIEWPORTS } from './support/ui-checks.ts';
 
 const live = chromiumAvailable();
 
@@ -41,6 +42,7 @@ describe.runIf(live)('UI on the demo snapshot (Chromium)', () => {
         await expect.poll(() => page.locator('[data-testid="demo-banner"]').isVisible()).toBe(true);
         await screenshot(page, `demo-${v || 'overview'}-${vp.name}`);
         expect(await horizontalOverflow(page), `${v || 'overview'} at ${vp.name} overflows horizontally`).toBeLessThanOrEqual(0);
+        expect(await headerIsOneRow(page), `header of ${v || 'overview'} wraps at ${vp.name}`).toBe(true);
         if (vp.name === 'desktop') expect(await axeSeriousViolations(page), `axe on ${v || 'overview'}`).toEqual([]);
       }
     }
@@ -64,7 +66,80 @@ describe.runIf(live)('UI on the demo snapshot (Chromium)', () => {
     await settle(page);
     expect(['Yes', 'No', 'It depends']).toContain((await page.locator('[data-testid="verdict-word"]').textContent())?.trim());
     await screenshot(page, 'demo-optane-answered-desktop');
+    // The workload card says why it cannot observe here instead of offering a button that fails.
+    expect(await page.locator('[data-testid="observe-blocked"]').textContent()).toContain('bundled demo');
+    expect(await page.locator('[data-testid="observe-start"]').count()).toBe(0);
+    await page.locator('[data-testid="verdict-word"]').scrollIntoViewIfNeeded();
+    await docsScreenshot(page, 'optane-verdict');
   }, 90_000);
+
+  it('takes the README screenshots of the overview and the recommendations', async () => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(server.url);
+    await settle(page);
+    await docsScreenshot(page, 'overview');
+    await page.goto(`${server.url}recommendations`);
+    await settle(page);
+    await docsScreenshot(page, 'recommendations');
+  }, 60_000);
+
+  it('compares layouts and plans adding the unused Optane as a SLOG, every step labelled, nothing run', async () => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${server.url}planner`);
+    await settle(page);
+    expect(await page.locator('[data-testid="never-run"]').textContent()).toContain('never runs');
+    // The view compares 6 × 16T HDD for files on arrival; ask for 8 × 8T VM disks instead.
+    await page.getByLabel('Disks', { exact: true }).fill('8');
+    await page.getByLabel('Size of each').fill('8T');
+    await page.getByLabel('Workload', { exact: true }).selectOption('vm');
+    await page.click('[data-testid="plan-layouts"]');
+    await expect.poll(() => page.locator('main').textContent()).toContain('8 × 7.28 TiB HDD, vm workload, 16K blocks');
+    await settle(page);
+    const rows = page.locator('[data-testid="layout-row"]');
+    expect(await rows.count()).toBe(8);
+    expect(await page.locator('[data-testid="layout-row"].recommended').count()).toBe(1);
+    // For 16K VM blocks the server ranks striped mirrors first (random IOPS, no raidz padding).
+    expect(await rows.first().textContent()).toMatch(/mirror/);
+    await page.getByRole('button', { name: /Show all \d+ layouts/ }).click();
+    expect(await rows.count()).toBeGreaterThan(8);
+
+    // The demo's Optane (nvd1) is in no pool: offered as a device, and the plan is a log vdev.
+    const device = page.locator('[data-testid="add-device"]');
+    expect(await device.count()).toBe(1);
+    await device.check();
+    await page.click('[data-testid="plan-add"]');
+    await page.waitForSelector('[data-testid="add-plan"], main .state.error', { timeout: 30_000 });
+    expect(await page.locator('main .state.error').allTextContents()).toEqual([]);
+    const steps = await page.locator('[data-testid="plan-step"]').allTextContents();
+    expect(steps.some((t) => t.includes('zpool add -o ashift=12 bench-pool log /dev/nvd1'))).toBe(true);
+    for (const label of await page.locator('[data-testid="step-reversible"]').allTextContents()) expect(['Reversible', 'Partly reversible', 'Irreversible']).toContain(label.trim());
+    expect(await page.locator('[data-testid="plan-preview"]').textContent()).toMatch(/logs\s+nvd1/);
+    // A SLOG needs one side (losing it while running is harmless), but the plan warns about the crash case.
+    const planText = await page.locator('[data-testid="add-plan"]').textContent();
+    expect(planText).toContain('Redundancy matched');
+    expect(planText).toContain('a single-device SLOG');
+    expect(await page.locator('[data-testid="step-reversible"]').first().textContent()).toBe('Reversible');
+    expect(await axeSeriousViolations(page)).toEqual([]);
+    await screenshot(page, 'demo-planner-planned-desktop');
+    await page.getByRole('button', { name: /Show the best 8/ }).click();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await docsScreenshot(page, 'planner');
+  }, 90_000);
+
+  it('says sizes cannot be measured on the demo and still imports a histogram made elsewhere', async () => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${server.url}sizing`);
+    await settle(page);
+    expect(await page.locator('[data-testid="sizes-blocked"]').textContent()).toContain('bundled demo');
+    expect(await page.locator('[data-testid="sizes-none"]').isVisible()).toBe(true);
+    await page.locator('summary', { hasText: 'Import a histogram' }).click();
+    await page.setInputFiles('[data-testid="sizes-file"]', join(import.meta.dirname, '..', 'fixtures', 'ui', 'sizes-rules-dir.json'));
+    await expect.poll(() => page.locator('main').textContent()).toContain('44 files');
+    await page.locator('summary', { hasText: 'Import a histogram' }).click();
+    await page.locator('#hist-title').scrollIntoViewIfNeeded();
+    await settle(page);
+    await docsScreenshot(page, 'sizing');
+  }, 60_000);
 
   it('keeps a dismissed finding dismissed after a reload', async () => {
     await page.goto(`${server.url}recommendations`);

@@ -49,7 +49,7 @@ describe('reports over the API (demo host)', () => {
     const res = await get('/api/reports/json?host=demo&redact=true');
     const doc = ReportDocument.parse(await res.json());
     expect(doc.redaction.applied).toBe(true);
-    expect(doc.host.hostname).toMatch(/^HOST-\d+$/);
+    expect(doc.host.hostname).toMatch(/^HOST-\d+\.DOMAIN-\d+$/); // truenas-datto.home.fluffnet.net
     expect(JSON.stringify(doc)).not.toContain('PHOC209200KC058A');
     const named = ReportDocument.parse(await (await get('/api/reports/json?host=demo&redact=true&redactNames=true')).json());
     expect(named.pools[0]!.name).toMatch(/^POOL-\d+$/);

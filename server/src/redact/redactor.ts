@@ -47,6 +47,9 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Default host names of the platforms: also product names in prose, so only matched as spelled. */
 const VENDOR_HOSTNAMES = new Set(['truenas', 'freenas', 'pve', 'proxmox']);
 
+/** `zpool status` labels: a pool with one of these names keeps the label (`  pool: POOL-1`). */
+const STATUS_LABELS = new Set(['pool', 'state', 'status', 'action', 'see', 'scan', 'scrub', 'config', 'errors', 'remove']);
+
 /** Literal classes differ in where a match may start and end. */
 type Group = 'serial' | 'wwn' | 'guid' | 'host' | 'hostExact' | 'dataset' | 'pool';
 const BOUNDS: Record<Group, { left: string; right: string; flags: string }> = {
@@ -58,7 +61,8 @@ const BOUNDS: Record<Group, { left: string; right: string; flags: string }> = {
   hostExact: { left: '(?<![A-Za-z0-9_-])', right: '(?![A-Za-z0-9_-])', flags: 'g' },
   // Dataset paths: no boundary on the right, names derived from a dataset (`vm-100-disk-0-16k`) reveal it too.
   dataset: { left: '(?<![A-Za-z0-9_.:-])', right: '', flags: 'g' },
-  pool: { left: '(?<![A-Za-z0-9_.:-])', right: '(?![A-Za-z0-9_:-]|\\.[A-Za-z0-9])', flags: 'g' },
+  // A pool name may end a sentence (`tank.`) or a heading (`tank:`), but not a file name (`tank.conf`).
+  pool: { left: '(?<![A-Za-z0-9_.:-])', right: '(?![A-Za-z0-9_-]|[.:][A-Za-z0-9])', flags: 'g' },
 };
 /** Replacement order: datasets before their pool component; serials before shapes that could contain them. */
 const ORDER: Group[] = ['dataset', 'serial', 'wwn', 'guid', 'host', 'hostExact', 'pool'];
@@ -136,7 +140,10 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
     const replaceLiterals = (p: NonNullable<typeof serialPass>) => {
       out = out.replace(p.re, (m: string, offset: number, whole: string) => {
         const r = p.lookup.get(p.re.flags.includes('i') ? m.toLowerCase() : m) ?? m;
-        return p.group === 'guid' ? jsonSafe(whole, offset, m.length, r) : r;
+        if (p.group === 'guid') return jsonSafe(whole, offset, m.length, r);
+        // `  pool: tank` is zpool status's label, not a pool named "pool": keep it parseable.
+        if (p.group === 'pool' && STATUS_LABELS.has(m) && whole[offset + m.length] === ':' && /(?:^|\n)[ \t]*$/.test(whole.slice(0, offset))) return m;
+        return r;
       });
     };
     for (const p of passes) if (p.group === 'dataset') replaceLiterals(p);

@@ -30,6 +30,8 @@ export async function freePort(): Promise<number> {
 export interface StartOptions {
   demo?: boolean;
   basePath?: string;
+  /** Bind address (default 127.0.0.1); off loopback the server requires its token. */
+  host?: string;
   env?: Record<string, string>;
 }
 
@@ -39,6 +41,7 @@ export async function startServer(opts: StartOptions = {}): Promise<ServerHandle
   const args = ['server/bin/zfs-advisor.js', 'serve', '--port', String(port), '--data-dir', dataDir];
   if (opts.demo) args.push('--demo');
   if (opts.basePath) args.push('--base-path', opts.basePath);
+  if (opts.host) args.push('--host', opts.host);
   let out = '';
   let pid: number | null = null;
   const controller = new AbortController();

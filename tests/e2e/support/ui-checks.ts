@@ -2,7 +2,7 @@
  * What every e2e visit does: go to a view, wait for it to settle, screenshot it into
  * test-artifacts/screenshots/, and run axe-core in the page.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -12,7 +12,11 @@ export const VIEWPORTS = [
   { name: 'desktop', width: 1280, height: 720 },
   { name: 'phone', width: 390, height: 844 },
 ] as const;
-export const VIEW_PATHS = ['', 'recommendations', 'optane', 'benchmarks', 'sizing', 'reports'] as const;
+export const VIEW_PATHS = ['', 'recommendations', 'optane', 'benchmarks', 'sizing', 'planner', 'reports'] as const;
+
+/** README screenshots (committed): written only when asked, so ordinary runs leave the tree alone. */
+export const DOCS_SCREENSHOT_DIR = join(import.meta.dirname, '..', '..', '..', 'docs', 'screenshots');
+export const updateDocsScreenshots = process.env.UPDATE_DOCS_SCREENSHOTS === '1';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -27,6 +31,37 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const path = join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path, fullPage: true });
   return path;
+}
+
+/**
+ * A README screenshot: the 1280×720 viewport (not the full page) as PNG, always into
+ * test-artifacts/screenshots/docs-NAME.png and, with UPDATE_DOCS_SCREENSHOTS=1, into docs/screenshots/.
+ * Returns the paths written.
+ */
+export async function docsScreenshot(page: Page, name: string): Promise<string[]> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const paths = [join(SCREENSHOT_DIR, `docs-${name}.png`)];
+  if (updateDocsScreenshots) {
+    mkdirSync(DOCS_SCREENSHOT_DIR, { recursive: true });
+    paths.push(join(DOCS_SCREENSHOT_DIR, `${name}.png`));
+  }
+  const vp = page.viewportSize();
+  if (!vp || vp.width !== 1280 || vp.height !== 720) throw new Error(`docs screenshots are 1280×720; the page is ${vp?.width}×${vp?.height}`);
+  // Caret and focus ring off: the pictures stay the same from run to run.
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  const png = await page.screenshot({ fullPage: false, caret: 'hide', animations: 'disabled' });
+  for (const p of paths) writeFileSync(p, png);
+  return paths;
+}
+
+/** The header is one row: the brand and the theme selector share a line (their boxes overlap vertically). */
+export async function headerIsOneRow(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const brand = document.querySelector('.app-header .brand')?.getBoundingClientRect();
+    const theme = document.querySelector('.app-header select[aria-label="Theme"]')?.getBoundingClientRect();
+    if (!brand || !theme) return false;
+    return theme.top < brand.bottom && brand.top < theme.bottom;
+  });
 }
 
 export interface AxeViolation { id: string; impact: string | null; help: string; nodes: number }
