@@ -69,7 +69,7 @@ describe.runIf(live)('UI on the demo snapshot (Chromium)', () => {
     // The workload card says why it cannot observe here instead of offering a button that fails.
     expect(await page.locator('[data-testid="observe-blocked"]').textContent()).toContain('bundled demo');
     expect(await page.locator('[data-testid="observe-start"]').count()).toBe(0);
-    await page.locator('[data-testid="verdict-word"]').scrollIntoViewIfNeeded();
+    await page.evaluate(() => document.querySelector('[data-testid="verdict-word"]')?.closest('article, section')?.scrollIntoView({ block: 'start' }));
     await docsScreenshot(page, 'optane-verdict');
   }, 90_000);
 
@@ -136,8 +136,8 @@ describe.runIf(live)('UI on the demo snapshot (Chromium)', () => {
     await page.setInputFiles('[data-testid="sizes-file"]', join(import.meta.dirname, '..', 'fixtures', 'ui', 'sizes-rules-dir.json'));
     await expect.poll(() => page.locator('main').textContent()).toContain('44 files');
     await page.locator('summary', { hasText: 'Import a histogram' }).click();
-    await page.locator('#hist-title').scrollIntoViewIfNeeded();
     await settle(page);
+    await page.evaluate(() => document.querySelector('#hist-title')?.closest('section')?.scrollIntoView({ block: 'start' }));
     await docsScreenshot(page, 'sizing');
   }, 60_000);
 

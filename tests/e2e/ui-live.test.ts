@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { chromiumAvailable, launchChromium, type BrowserHandle } from './support/browser.ts';
 import { startServer, type ServerHandle } from './support/server.ts';
-import { axeSeriousViolations, horizontalOverflow, screenshot, settle, VIEW_PATHS, VIEWPORTS } from './support/ui-checks.ts';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { axeSeriousViolations, docsScreenshot, horizontalOverflow, screenshot, settle, VIEW_PATHS, VIEWPORTS } from './support/ui-checks.ts';
 import { startZfsFuse, zfsFuseAvailable, type ZfsFuseHandle } from '../support/zfs-fuse.ts';
 
 const live = chromiumAvailable() && zfsFuseAvailable();
@@ -84,5 +86,45 @@ describe.runIf(live)('UI on a live zfs-fuse pool (Chromium)', () => {
     await settle(page);
     await screenshot(page, 'live-benchmarks-done-desktop');
     expect(await page.locator('[data-testid="bench-history"] tbody tr').count()).toBeGreaterThan(0);
+    await page.locator('[data-testid="bench-result"]').scrollIntoViewIfNeeded();
+    await docsScreenshot(page, 'benchmarks');
   }, 300_000);
+
+  it('walks the pool\'s dataset from the sizing view and shows the measured histogram', async () => {
+    // Three files of known sizes on the pool's root dataset, wherever the inventory says it is mounted.
+    const inv = await (await fetch(`${server.url}api/hosts/local/inventory`)).json() as { inventory: { datasets: { name: string; mountpoint: string | null }[] } };
+    const mount = inv.inventory.datasets.find((d) => d.name === POOL)?.mountpoint ?? `/${POOL}`;
+    expect(existsSync(mount), `${mount} is not mounted`).toBe(true);
+    writeFileSync(join(mount, 'small.bin'), Buffer.alloc(3000, 1));
+    writeFileSync(join(mount, 'medium.bin'), Buffer.alloc(40_000, 2));
+    writeFileSync(join(mount, 'large.bin'), Buffer.alloc(1_000_000, 3));
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${server.url}sizing`);
+    await settle(page);
+    expect(await page.locator('[data-testid="sizes-blocked"]').count()).toBe(0);
+    await page.getByLabel('Dataset', { exact: true }).selectOption(POOL);
+    await page.click('[data-testid="sizes-start"]');
+    await page.waitForSelector('#hist-title', { timeout: 120_000 });
+    await settle(page);
+    expect(await page.locator('main .state.error').allTextContents()).toEqual([]);
+    expect(await page.locator('#hist-title').textContent()).toContain(mount);
+    expect(await page.locator('main').textContent()).toContain('3 files');
+    expect(await page.locator('[data-testid="sizes-history"] tbody tr').first().textContent()).toContain('completed');
+    await screenshot(page, 'live-sizing-measured-desktop');
+  }, 180_000);
+
+  it('observes the workload for 10 s from the Optane view, with progress, and shows the fingerprint', async () => {
+    await page.goto(`${server.url}optane`);
+    await settle(page);
+    const card = page.locator('[data-testid="observe-workload"]');
+    await card.getByLabel('Window').selectOption('10');
+    await card.locator('[data-testid="observe-start"]').click();
+    await page.waitForSelector('[data-testid="observe-pct"]', { timeout: 30_000 });
+    await page.waitForFunction(() => !document.querySelector('[data-testid="observe-start"]')?.hasAttribute('disabled'), undefined, { timeout: 90_000 });
+    await settle(page);
+    expect(await card.locator('.state.error').allTextContents()).toEqual([]);
+    expect(await card.locator('header').textContent()).toContain('for 10 s');
+    expect(await card.locator('table tbody tr').first().textContent()).toContain(POOL);
+    await screenshot(page, 'live-optane-observed-desktop');
+  }, 150_000);
 });

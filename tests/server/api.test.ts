@@ -199,11 +199,13 @@ describe('auth when bound off loopback', () => {
 
   it('401 everywhere without the token except health; 200 with it', async () => {
     expect((await call(s, 'GET', '/api/health', { token: null })).status).toBe(200);
-    for (const p of ['/api/hosts', '/api/settings', '/metrics', '/api/openapi.json', '/']) {
+    for (const p of ['/api/hosts', '/api/settings', '/metrics', '/api/openapi.json', '/api/no-such-route']) {
       const r = await call(s, 'GET', p, { token: null });
       expect(r.status, p).toBe(401);
       expect(r.json).toMatchObject({ error: { code: 'unauthorized' } });
     }
+    // The UI shell carries no data and must load without the token, so the page can ask for it.
+    expect((await call(s, 'GET', '/', { token: null })).status).not.toBe(401);
     expect((await call(s, 'GET', '/api/hosts', { token: 'wrong-token-of-some-length-xxxxxxxxxxxxxxxxxx' })).status).toBe(401);
     expect((await call(s, 'GET', '/api/hosts')).status).toBe(200);
     expect((await call(s, 'GET', '/metrics')).status).toBe(200);

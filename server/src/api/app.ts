@@ -432,7 +432,10 @@ export function createApp(deps: AppDeps) {
   // ---- assembly
   const inner = express.Router();
   inner.use(requestLog(logger));
-  inner.use(requireToken(config.token, authLimiter, new Set([routes.health.path])));
+  // The UI shell (index.html, scripts, styles) holds no data and must load without the token so it
+  // can ask for it; the API and the metrics need the token.
+  const tokenGate = requireToken(config.token, authLimiter, new Set([routes.health.path]));
+  inner.use((req, res, next) => (req.path === '/api' || req.path.startsWith('/api/') || req.path === '/metrics' ? tokenGate(req, res, next) : next()));
   inner.use(express.json({ limit: config.jsonLimit ?? '64kb', strict: true }));
   inner.use(api);
   inner.use('/api', (req, _res, next) => next(new HttpError('not-found', `no route ${req.method} ${req.baseUrl}${req.path}`)));
