@@ -372,7 +372,7 @@ export function createApp(deps: AppDeps) {
     if (!services.renderReport) throw new HttpError('unavailable', `reports are not available in this build (${services.missing.renderReport ?? 'renderer missing'})`);
     const hostId = query.host ?? hosts.list()[0]?.id;
     if (!hostId) throw new HttpError('not-found', 'no host yet');
-    getHost(hostId);
+    const host = getHost(hostId);
     const a = history.latestAssessment(hostId);
     if (!a || a.snapshotId === null) throw new HttpError('not-found', `host "${hostId}" has no assessment yet`);
     const snap = history.latestSnapshot(hostId);
@@ -380,7 +380,9 @@ export function createApp(deps: AppDeps) {
     const out = await services.renderReport(
       {
         inventory: snap.inventory, raw: history.snapshotRaw(a.snapshotId), assessment: a.assessment, optane: a.optane,
-        benchmarks: services.bench ? safeHistory(services.bench) : [], appVersion: APP_VERSION,
+        // Benchmarks run on the server's own machine: only its local host's report carries them
+        // (as in /metrics); a demo, TrueNAS or Proxmox report must not show this machine's runs.
+        benchmarks: host.kind === 'local' && services.bench ? safeHistory(services.bench) : [], appVersion: APP_VERSION,
         ruleCatalogVersion: a.ruleCatalogVersion, generatedAt: new Date().toISOString(),
       },
       { format: params.format, redact: query.redact ? (query.redactNames ? { poolNames: true } : true) : false },
