@@ -60,6 +60,6 @@ export default async function uiBench(): Promise<string> {
     `| first contentful paint, median of 5 | ${median(fcps).toFixed(0)} ms | — |`,
     '',
     `First-page files: ${sizes.map((s) => `\`${s.f}\` ${kb(s.raw)} raw / ${kb(s.gz)} gzip`).join('; ')}. Views with charts (chart.js) are lazy chunks loaded on navigation.`,
-    'Lighthouse: not run (the npm `lighthouse` package is not installed in this environment).',
+    'Lighthouse: see its own section (`npm run bench -- lighthouse`).',
   ].join('\n');
 }

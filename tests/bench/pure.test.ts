@@ -152,7 +152,7 @@ describe('guards', () => {
   });
 
   it('tell a second request who holds the lock', () => {
-    const lock = { runId: 'abcdef012345', pid: 4242, host: 'nas1', profile: 'rand-read-4k', target: 'tank/x', acquiredAt: '2026-01-01T00:00:00Z' };
+    const lock = { runId: 'abcdef012345', pid: 4242, host: 'nas1', profile: 'rand-read-4k', target: 'tank/x', acquiredAt: '2026-01-01T00:00:00Z', bootId: null, procStart: null };
     const v = refusals(evaluateGuards(facts({ lock })));
     expect(v.map((g) => g.id)).toEqual(['lock']);
     expect(v[0]!.message).toContain('run abcdef012345, rand-read-4k on tank/x, pid 4242 on nas1');

@@ -15,12 +15,13 @@ import type { SecretStore, HostSecret } from '../store/secrets.ts';
 import { createHostsRepo, type HostRow } from '../store/hosts-repo.ts';
 import { createHistoryRepo, type StoredAssessment } from '../store/history-repo.ts';
 import { createSettingsRepo } from '../store/settings-repo.ts';
+import { createReportsRepo } from '../store/reports-repo.ts';
 import { createAssessmentJob } from '../jobs/assessment-job.ts';
 import { createScheduler } from '../jobs/scheduler.ts';
 import { createBenchRuns, type BenchRuns } from '../jobs/bench-runs.ts';
 import { renderMetrics, newestPerPoolAndProfile } from '../metrics/prometheus.ts';
 import { routes, type AssessmentRecord, type FindingView, type HostCreate, type HostView } from './contract.ts';
-import { OptaneVerdictView } from './schemas.ts';
+import { OptaneVerdictView, type BenchRequest } from './schemas.ts';
 import { bindRoute, prepareJson } from './route.ts';
 import { createFindingsCache } from './findings-cache.ts';
 import { HttpError, notFound } from './errors.ts';
@@ -36,6 +37,8 @@ import { evidenceArtifacts } from '../jobs/evidence-artifacts.ts';
 import type { RemoteClients } from '../remote/clients.ts';
 import { lazyRemoteClients } from './lazy-remote.ts';
 import { lazy } from './lazy.ts';
+import { confineToBenchDir } from './bench-confinement.ts';
+import { minimalLocalInventory } from './container-inventory.ts';
 
 export interface AppConfig {
   /** '/' or '/prefix' (no trailing slash). */
@@ -46,6 +49,19 @@ export interface AppConfig {
   uiDir: string | null;
   /** The machine has no ZFS: the local host shows the demo snapshot. */
   demo: boolean;
+  /**
+   * Whether this machine answers `zpool` (default `!demo`). False while `demo` is false means no
+   * demo either (container mode or `--no-demo`): the local host gets a minimal inventory that says
+   * there is no zpool here, or the inventory of the configured TrueNAS host.
+   */
+  localZfs?: boolean;
+  /**
+   * Container mode: benchmarks are confined to this directory (a realpath; the dataset mounted at
+   * /bench) — path targets only, at or below it. A local host exists even without ZFS.
+   */
+  benchDir?: string | null;
+  /** Never add the Demo host (`--no-demo` / ZFS_ADVISOR_NO_DEMO=1). */
+  noDemo?: boolean;
   /** Benchmark starts allowed per client per minute. */
   benchStartsPerMinute?: number;
   /** Failed token attempts allowed per client per minute. */
@@ -77,9 +93,13 @@ export function createApp(deps: AppDeps) {
   const hosts = createHostsRepo(store.db);
   const history = createHistoryRepo(store.db);
   const settings = createSettingsRepo(store.db);
+  const reports = createReportsRepo(store.db);
   const basePath = normaliseBasePath(config.basePath);
 
+  const benchDir = config.benchDir ?? null;
+  const localZfs = config.localZfs ?? !config.demo;
   const collect = async (host: HostRow): Promise<LoadedInventory> => {
+    if (host.kind === 'local' && !config.demo && !localZfs) return localWithoutZfs();
     if (host.kind === 'local' || host.kind === 'demo') {
       if (!services.loadInventory) throw new HttpError('unavailable', `collecting inventories is not available in this build (${services.missing.loadInventory ?? 'loadInventory() missing'})`);
       return services.loadInventory(host.kind === 'demo' || config.demo ? { demo: true } : {});
@@ -87,6 +107,36 @@ export function createApp(deps: AppDeps) {
     const secret = secrets.get(host.id);
     if (!secret) throw new HttpError('conflict', `host "${host.id}" has no stored credentials; set them with PATCH ${routes.updateHost.path}`);
     return remote.collect(host, secret);
+  };
+
+  /**
+   * The local host on a machine without `zpool` (a container): the pools are the hosting
+   * machine's, so its TrueNAS host's inventory is used when one is configured; otherwise (or when
+   * it cannot be reached) a minimal inventory whose gaps say so. Never the demo data.
+   */
+  const localWithoutZfs = async (): Promise<LoadedInventory> => {
+    const capturedAt = new Date().toISOString();
+    const nas = hosts.list().find((h) => h.kind === 'truenas' && h.hasSecret);
+    const secret = nas ? secrets.get(nas.id) : null;
+    if (!nas || !secret) return { inventory: minimalLocalInventory({ capturedAt, benchDir }), raw: {} };
+    try {
+      const loaded = await remote.collect(nas, secret);
+      loaded.inventory.gaps.unshift({
+        artifact: 'Host', source: `TrueNAS host "${nas.id}"`, line: null, severity: 'info',
+        message: `this container has no zpool: the inventory is the TrueNAS host "${nas.name}" read through its API`,
+      });
+      return loaded;
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      logger.warn('local inventory through the TrueNAS host failed', { host: nas.id, error: why });
+      return {
+        inventory: minimalLocalInventory({
+          capturedAt, benchDir,
+          extraGaps: [{ artifact: 'Host', source: `TrueNAS host "${nas.id}"`, line: null, severity: 'warning', message: `the TrueNAS host "${nas.name}" could not be read: ${why}` }],
+        }),
+        raw: {},
+      };
+    }
   };
 
   const evidence = createEvidenceRepo(store.db);
@@ -129,12 +179,19 @@ export function createApp(deps: AppDeps) {
   const requireLocal = (h: HostRow) => {
     if (h.kind !== 'local') throw new HttpError('conflict', `benchmarks run only on the machine the server runs on; host "${h.id}" is ${h.kind}`);
   };
+  /** In container mode the request is rewritten to the resolved directory (or refused). */
+  const confine = (request: BenchRequest): BenchRequest => {
+    if (benchDir === null) return request;
+    const c = confineToBenchDir(request, benchDir);
+    if (!c.ok) throw new HttpError('bad-request', c.message);
+    return c.request;
+  };
 
   const api = express.Router();
 
   bindRoute(api, routes.health, () => ({ status: 'ok', version: APP_VERSION, uptimeSeconds: Math.round(process.uptime()) }));
   bindRoute(api, routes.info, () => ({
-    version: APP_VERSION, basePath, authRequired: config.token !== null, demo: config.demo,
+    version: APP_VERSION, basePath, authRequired: config.token !== null, demo: config.demo, benchDir,
     features: { assess: services.assess !== null && services.loadInventory !== null, bench: services.bench !== null, reports: services.renderReport !== null, optane: services.assess !== null },
   }));
   // Generated from the zod schemas on first request (then kept): building it at start costs memory
@@ -302,12 +359,13 @@ export function createApp(deps: AppDeps) {
   bindRoute(api, routes.benchDryRun, async ({ params, body }) => {
     const h = getHost(params.hostId);
     requireLocal(h);
-    return requireBench().bench.dryRun(body);
+    return requireBench().bench.dryRun(confine(body));
   });
   bindRoute(api, routes.benchStart, ({ params, body, req, res }) => {
     const h = getHost(params.hostId);
     requireLocal(h);
     const { runs } = requireBench();
+    const request = confine(body);
     const cap = settings.get().benchmark.maxRuntimeSeconds;
     if (body.runtimeS > cap) throw new HttpError('bad-request', `runtimeS ${body.runtimeS} is above the configured cap of ${cap} s (settings.benchmark.maxRuntimeSeconds)`);
     const client = req.socket.remoteAddress ?? 'unknown';
@@ -315,7 +373,7 @@ export function createApp(deps: AppDeps) {
       res.setHeader('Retry-After', String(benchLimiter.retryAfterSeconds(client)));
       throw new HttpError('rate-limited', 'too many benchmark starts; try again later');
     }
-    return runs.start(h.id, body);
+    return runs.start(h.id, request);
   });
   bindRoute(api, routes.benchRun, ({ params }) => {
     const v = benchRuns?.get(params.runId);
@@ -377,20 +435,36 @@ export function createApp(deps: AppDeps) {
     if (!a || a.snapshotId === null) throw new HttpError('not-found', `host "${hostId}" has no assessment yet`);
     const snap = history.latestSnapshot(hostId);
     if (!snap) throw new HttpError('not-found', `host "${hostId}" has no inventory yet`);
+    const generatedAt = new Date().toISOString();
     const out = await services.renderReport(
       {
         inventory: snap.inventory, raw: history.snapshotRaw(a.snapshotId), assessment: a.assessment, optane: a.optane,
         // Benchmarks run on the server's own machine: only its local host's report carries them
         // (as in /metrics); a demo, TrueNAS or Proxmox report must not show this machine's runs.
         benchmarks: host.kind === 'local' && services.bench ? safeHistory(services.bench) : [], appVersion: APP_VERSION,
-        ruleCatalogVersion: a.ruleCatalogVersion, generatedAt: new Date().toISOString(),
+        ruleCatalogVersion: a.ruleCatalogVersion, generatedAt,
       },
       { format: params.format, redact: query.redact ? (query.redactNames ? { poolNames: true } : true) : false },
     );
-    res.status(200);
-    res.setHeader('Content-Type', out.contentType);
-    res.setHeader('Content-Disposition', `attachment; filename="${out.fileName.replace(/[^A-Za-z0-9._-]/g, '_')}"`);
-    res.send(typeof out.body === 'string' ? out.body : Buffer.from(out.body));
+    const body = typeof out.body === 'string' ? Buffer.from(out.body, 'utf8') : Buffer.from(out.body);
+    const fileName = out.fileName.replace(/[^A-Za-z0-9._-]/g, '_');
+    const stored = reports.add(
+      { hostId, assessmentId: a.id, format: params.format, redacted: query.redact, contentType: out.contentType, fileName, generatedAt, body },
+      settings.get().retention.reportsPerHost,
+    );
+    res.setHeader('X-Report-Id', String(stored.id));
+    sendDocument(res, stored.contentType, stored.fileName, body);
+    return undefined;
+  });
+  bindRoute(api, routes.listReports, ({ params }) => {
+    getHost(params.hostId);
+    return reports.list(params.hostId);
+  });
+  bindRoute(api, routes.getStoredReport, ({ params, res }) => {
+    getHost(params.hostId);
+    const r = reports.get(params.hostId, params.reportId);
+    if (!r) throw notFound(`report ${params.reportId} of host "${params.hostId}"`);
+    sendDocument(res, r.report.contentType, r.report.fileName, r.body);
     return undefined;
   });
 
@@ -462,12 +536,21 @@ export function createApp(deps: AppDeps) {
     evidence,
     observeJob,
     sizesJob,
-    /** Adds the local host (or the demo host) when the store has no host at all. */
+    /**
+     * Adds the default host when the store has none: the local host (ZFS here), else the demo host
+     * (unless `noDemo`). In container mode (`benchDir`) a local host is added whenever none exists,
+     * even beside other hosts: it is the one benchmarks run on.
+     */
     ensureDefaultHost(): HostRow | null {
-      if (hosts.list().length > 0) return null;
+      const existing = hosts.list();
+      const wantLocal = benchDir !== null ? !existing.some((h) => h.kind === 'local') : existing.length === 0 && !config.demo && localZfs;
+      const wantDemo = existing.length === 0 && config.demo && !config.noDemo;
+      if (!wantLocal && !wantDemo) return null;
       const now = new Date().toISOString();
+      const kind = wantLocal ? 'local' : 'demo';
+      const name = wantDemo ? 'Demo (no ZFS on this machine)' : localZfs ? 'This machine' : 'This container (benchmarks)';
       const row: HostRow = {
-        id: config.demo ? 'demo' : 'local', kind: config.demo ? 'demo' : 'local', name: config.demo ? 'Demo (no ZFS on this machine)' : 'This machine',
+        id: uniqueHostId(kind, (x) => hosts.get(x) !== null), kind, name,
         address: null, port: null, node: null, verifyTls: true, pinnedFingerprint: null, hasSecret: false, createdAt: now, updatedAt: now,
       };
       hosts.insert(row);
@@ -491,6 +574,14 @@ export function uniqueHostId(name: string, taken: (id: string) => boolean): stri
   if (!taken(base)) return base;
   for (let i = 2; i < 10_000; i++) if (!taken(`${base}-${i}`)) return `${base}-${i}`;
   return `${base}-${randomUUID().slice(0, 8)}`;
+}
+
+/** Sends a generated document as a download (headers set before the body: `send` ends the response). */
+function sendDocument(res: Response, contentType: string, fileName: string, body: Buffer): void {
+  res.status(200);
+  res.setHeader('Content-Type', contentType);
+  res.setHeader('Content-Disposition', `attachment; filename="${fileName}"`);
+  res.send(body);
 }
 
 function requestLog(logger: Logger) {

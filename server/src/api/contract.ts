@@ -15,7 +15,7 @@ import {
   Ack, AckBody, AppInfo, AssessmentParams, AssessmentRecord, AssessmentSummary, BeforeAfterView, BenchHistoryQuery,
   BenchProgress, BenchRequest, BenchRunParams, BenchRunView, ConnectionTest, DryRunView, FindingParams, FindingsList,
   FindingsQuery, Health, HostCreate, HostParams, HostUpdate, HostView, InventoryRecord, OptaneVerdictView, ReportFormat,
-  ReportQuery, RunRecord, Settings, SettingsPatch,
+  ReportQuery, RunRecord, Settings, SettingsPatch, StoredReportParams, StoredReportView,
 } from './schemas.ts';
 import { evidenceRoutes } from './contract-evidence.ts';
 
@@ -94,9 +94,19 @@ export const routes = {
   },
 
   report: {
-    method: 'get', path: '/api/reports/:format', summary: 'The recommendations report (md, html, json, pdf), optionally redacted', tag: 'reports', auth: true,
+    method: 'get', path: '/api/reports/:format', summary: 'The recommendations report (md, html, json, pdf), optionally redacted; each one is kept (listReports) and its id sent as X-Report-Id', tag: 'reports', auth: true,
     params: z.object({ format: ReportFormat }), query: ReportQuery,
     response: { kind: 'document', status: 200, contentTypes: ['text/markdown; charset=utf-8', 'text/html; charset=utf-8', 'application/json; charset=utf-8', 'application/pdf'] }, errors: [400, 404, 503],
+  },
+
+  listReports: {
+    method: 'get', path: '/api/hosts/:hostId/reports', summary: 'Reports generated for a host and kept (newest first; retention.reportsPerHost)', tag: 'reports', auth: true,
+    params: HostParams, response: json(z.array(StoredReportView)), errors: [400, 404],
+  },
+  getStoredReport: {
+    method: 'get', path: '/api/hosts/:hostId/reports/:reportId', summary: 'One kept report, exactly as it was served when generated', tag: 'reports', auth: true,
+    params: StoredReportParams,
+    response: { kind: 'document', status: 200, contentTypes: ['text/markdown; charset=utf-8', 'text/html; charset=utf-8', 'application/json; charset=utf-8', 'application/pdf'] }, errors: [400, 404],
   },
 
   reportSchema: { method: 'get', path: '/api/report-schema.json', summary: 'JSON Schema (2020-12) of the JSON report; its reportSchemaVersion says which version', tag: 'reports', auth: true, response: json(z.record(z.string(), z.unknown())), errors: [] },

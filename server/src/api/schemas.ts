@@ -254,6 +254,8 @@ export const Settings = z.object({
     snapshotsPerHost: z.number().int().min(1).max(10_000),
     assessmentsPerHost: z.number().int().min(1).max(100_000),
     scheduledRunsPerHost: z.number().int().min(1).max(100_000),
+    /** Generated reports kept per host (their bodies are stored compressed). */
+    reportsPerHost: z.number().int().min(1).max(10_000),
   }),
   benchmark: z.object({
     /** Hard wall-clock cap for any run, seconds. */
@@ -266,7 +268,7 @@ export type Settings = z.infer<typeof Settings>;
 
 export const DEFAULT_SETTINGS: Settings = {
   assessmentIntervalMinutes: 0,
-  retention: { snapshotsPerHost: 50, assessmentsPerHost: 200, scheduledRunsPerHost: 500 },
+  retention: { snapshotsPerHost: 50, assessmentsPerHost: 200, scheduledRunsPerHost: 500, reportsPerHost: 30 },
   benchmark: { maxRuntimeSeconds: 600 },
   observation: DEFAULT_OBSERVATION_SETTINGS,
 };
@@ -343,6 +345,25 @@ export const ReportQuery = z.object({
   redactNames: BoolQuery.default(false),
 });
 
+/** A report the server generated and kept (body stored compressed; `retention.reportsPerHost`). */
+export const StoredReportView = z.object({
+  id: z.number().int(),
+  hostId: z.string(),
+  /** The assessment the report was generated from. */
+  assessmentId: z.number().int().nullable(),
+  format: ReportFormat,
+  redacted: z.boolean(),
+  contentType: z.string(),
+  fileName: z.string(),
+  generatedAt: z.string(),
+  /** Size of the body as served (uncompressed), bytes. */
+  sizeBytes: z.number().int().nonnegative(),
+  /** SHA-256 of the body as served, lower-case hex. */
+  sha256: z.string(),
+});
+export type StoredReportView = z.infer<typeof StoredReportView>;
+export const StoredReportParams = HostParams.extend({ reportId: IntId });
+
 // ---------------------------------------------------------------------------------------------
 // Service
 
@@ -358,6 +379,8 @@ export const AppInfo = z.object({
   authRequired: z.boolean(),
   /** True when this machine has no ZFS and the bundled demo snapshot is shown. */
   demo: z.boolean(),
+  /** Container mode: benchmarks run only in this directory (path targets); null otherwise. */
+  benchDir: z.string().nullable().optional(),
   features: z.object({ assess: z.boolean(), bench: z.boolean(), reports: z.boolean(), optane: z.boolean() }),
 });
 export type AppInfo = z.infer<typeof AppInfo>;

@@ -16,6 +16,9 @@ import { createApp, normaliseBasePath, type AppHandle } from './app.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { loadServices, type Services } from './services.ts';
 import { ensureToken, isLoopback } from './token.ts';
+import { resolveBenchDir } from './bench-confinement.ts';
+import { announceLines, localUrl } from './announce.ts';
+import { networkInterfaces } from 'node:os';
 import type { RemoteClients } from '../remote/clients.ts';
 
 export interface ServeOptions {
@@ -27,6 +30,15 @@ export interface ServeOptions {
   uiDir?: string | null;
   /** Force demo mode (true) or local mode (false); default: demo when `zpool` is not usable. */
   demo?: boolean;
+  /** Whether this machine's `zpool` is usable (default: probed); only used when `demo` is not given. */
+  zfs?: boolean;
+  /**
+   * Container mode (`ZFS_ADVISOR_BENCH_DIR` / `--bench-dir`): a local host exists even without
+   * ZFS, and benchmarks are path targets confined to this directory. Must exist.
+   */
+  benchDir?: string | null;
+  /** Never add the Demo host (`--no-demo` / `ZFS_ADVISOR_NO_DEMO=1`). */
+  noDemo?: boolean;
   services?: Services;
   remote?: RemoteClients;
   /** Log sink (default stderr). */
@@ -38,11 +50,14 @@ export interface ServeOptions {
 }
 
 export interface RunningServer {
+  /** A URL this machine can open (loopback when bound to all interfaces). */
   url: string;
   port: number;
   token: string | null;
   tokenCreated: boolean;
   demo: boolean;
+  /** Container mode's benchmark directory (resolved), or null. */
+  benchDir: string | null;
   handle: AppHandle;
   logger: Logger;
   close(): Promise<void>;
@@ -62,6 +77,12 @@ export async function hasLocalZfs(): Promise<boolean> {
 export async function startServer(opts: ServeOptions): Promise<{ ok: true; server: RunningServer } | { ok: false; message: string }> {
   let basePath: string;
   try { basePath = normaliseBasePath(opts.basePath); } catch (err) { return { ok: false, message: (err as Error).message }; }
+  let benchDir: string | null = null;
+  if (opts.benchDir) {
+    const r = resolveBenchDir(opts.benchDir);
+    if (!r.ok) return { ok: false, message: r.message };
+    benchDir = r.dir;
+  }
 
   const opened = await openStore(opts.dataDir);
   if (!opened.ok) return { ok: false, message: opened.error.message };
@@ -87,14 +108,16 @@ export async function startServer(opts: ServeOptions): Promise<{ ok: true; serve
   const logger = createLogger({ sink: opts.logSink, secrets: secretValues });
   const services = opts.services ?? (await loadServices({ db: store.db }));
   for (const [name, why] of Object.entries(services.missing)) logger.warn('service unavailable', { service: name, why });
-  const demo = opts.demo ?? !(await hasLocalZfs());
+  // Demo only when nothing else can be shown: no ZFS here, no benchmark directory, demo allowed.
+  const localZfs = opts.demo !== undefined ? !opts.demo : opts.zfs ?? (await hasLocalZfs());
+  const demo = opts.demo ?? (!localZfs && benchDir === null && !opts.noDemo);
   if (services.bench) {
     // A benchmark that was running when the process died leaves a dataset or files: remove them now.
     await services.bench.recover().catch((err: unknown) => logger.warn('benchmark recovery failed', { error: err instanceof Error ? err.message : String(err) }));
   }
   const uiDir = opts.uiDir === undefined ? (existsSync(join(DEFAULT_UI_DIR, 'index.html')) ? DEFAULT_UI_DIR : null) : opts.uiDir;
 
-  const handle = createApp({ store, secrets, services, logger, remote: opts.remote, config: { basePath, token, uiDir, demo } });
+  const handle = createApp({ store, secrets, services, logger, remote: opts.remote, config: { basePath, token, uiDir, demo, localZfs, benchDir, noDemo: opts.noDemo ?? false } });
   const created = handle.ensureDefaultHost();
   handle.scheduler.start();
 
@@ -111,24 +134,23 @@ export async function startServer(opts: ServeOptions): Promise<{ ok: true; serve
     return listening;
   }
   const port = (server.address() as AddressInfo).port;
-  const hostForUrl = opts.host.includes(':') ? `[${opts.host}]` : opts.host === '0.0.0.0' ? '127.0.0.1' : opts.host;
-  const url = `http://${hostForUrl}:${port}${basePath === '/' ? '/' : `${basePath}/`}`;
-  logger.info('listening', { url, demo, auth: token !== null });
+  const url = localUrl(opts.host, port, basePath);
+  logger.info('listening', { address: opts.host, port, url, demo, benchDir, auth: token !== null });
 
   if (created && opts.assessOnStart !== false && services.assess && services.loadInventory) {
     handle.runAssessment(created.id, 'startup').catch((err: unknown) => logger.warn('first assessment failed', { error: err instanceof Error ? err.message : String(err) }));
   }
 
   const announce = opts.announce ?? (() => {});
-  announce(`ZFS Advisor is running at ${url}`);
-  if (demo) announce('This machine has no usable ZFS: showing the bundled DEMO snapshot (labelled as demo everywhere).');
-  if (token && tokenCreated) announce(`API token (shown once, stored 0600 in ${join(opts.dataDir, 'api-token')}): ${token}`);
-  else if (token) announce(`Listening off loopback: requests need the token stored in ${join(opts.dataDir, 'api-token')}.`);
+  for (const line of announceLines({
+    host: opts.host, port, basePath, interfaces: networkInterfaces(), tokenFile: token ? join(opts.dataDir, 'api-token') : null,
+    newToken: token && tokenCreated ? token : null, demo, benchDir, localZfs,
+  })) announce(line);
 
   return {
     ok: true,
     server: {
-      url, port, token, tokenCreated, demo, handle, logger,
+      url, port, token, tokenCreated, demo, benchDir, handle, logger,
       close: () =>
         new Promise<void>((resolve) => {
           handle.close();

@@ -4,7 +4,10 @@
  * - a partition table or filesystem/ZFS/RAID/LVM/swap signature (`blkid -p`, `wipefs -n`),
  * - partitions or holders (md, LVM/device-mapper: /sys/class/block/X/holders),
  * - mounted (/proc/mounts), or named in `zpool status`,
- * - and the user must type the device's serial (its kernel name when it reports none).
+ * - and the user must type the device's serial number; a device without one (loop devices, some
+ *   USB bridges and virtual disks) is confirmed by its WWN, or, without a WWN either, by its kernel
+ *   name AND exact size in bytes as `NAME:BYTES` (e.g. `loop3:67108864`). The kernel name alone is
+ *   never enough: it is what a mistyped command line already contains.
  */
 import { readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -18,12 +21,36 @@ export interface DeviceFacts {
   sizeBytes: number | null;
   /** Serial from lsblk, or null when the device reports none (loop devices). */
   serial: string | null;
+  /** World Wide Name from lsblk (e.g. 0x5000c500a1b2c3d4), or null. */
+  wwn?: string | null;
   /** Every reason it is not blank; empty = blank. */
   inUse: string[];
 }
 
-export function identityToConfirm(f: Pick<DeviceFacts, 'serial' | 'realPath'>): string {
-  return f.serial ?? basename(f.realPath);
+export interface Confirmation {
+  kind: 'serial' | 'wwn' | 'name-and-size';
+  expected: string;
+  /** What to type, in words, and the command that shows it (the value itself is never printed). */
+  howTo: string;
+}
+
+/** What the user must type to confirm a raw device; null when nothing identifies it well enough. */
+export function confirmationFor(f: Pick<DeviceFacts, 'serial' | 'realPath' | 'sizeBytes'> & { wwn?: string | null }): Confirmation | null {
+  const dev = f.realPath;
+  if (f.serial) return { kind: 'serial', expected: f.serial, howTo: `type its serial number exactly (lsblk -d -o NAME,SERIAL ${dev}, or the drive's label)` };
+  if (f.wwn) return { kind: 'wwn', expected: f.wwn, howTo: `it reports no serial number, so type its WWN instead (lsblk -d -o NAME,WWN ${dev})` };
+  if (f.sizeBytes !== null && f.sizeBytes > 0) {
+    return {
+      kind: 'name-and-size', expected: `${basename(dev)}:${f.sizeBytes}`,
+      howTo: `it reports neither a serial number nor a WWN, so type its kernel name and exact size in bytes as NAME:BYTES (lsblk -b -d -o NAME,SIZE ${dev}); the name alone is not accepted`,
+    };
+  }
+  return null;
+}
+
+/** Does the typed confirmation match? Serials and NAME:BYTES exactly; a WWN is hex, so its case is free. */
+export function confirmationMatches(c: Confirmation, typed: string): boolean {
+  return c.kind === 'wwn' ? typed.toLowerCase() === c.expected.toLowerCase() : typed === c.expected;
 }
 
 /** `blkid -p -o export` lines → signatures worth refusing for. */
@@ -48,14 +75,16 @@ export async function readDeviceFacts(path: string): Promise<{ ok: true; facts: 
   const isBlockDevice = st.isBlockDevice();
   if (!isBlockDevice) inUse.push(`${path} is not a block device`);
 
-  const lsblk = await runCommand('lsblk', ['-J', '-b', '-o', 'NAME,TYPE,SIZE,SERIAL,MOUNTPOINT', realPath]);
+  const lsblk = await runCommand('lsblk', ['-J', '-b', '-o', 'NAME,TYPE,SIZE,SERIAL,WWN,MOUNTPOINT', realPath]);
   let serial: string | null = null;
+  let wwn: string | null = null;
   let sizeBytes: number | null = null;
   if (lsblk.exitCode === 0) {
     try {
       const doc: unknown = JSON.parse(lsblk.stdout);
       const dev = at(doc, 'blockdevices', 0);
-      serial = str(at(dev, 'serial'));
+      serial = str(at(dev, 'serial'))?.trim() || null;
+      wwn = str(at(dev, 'wwn'))?.trim() || null;
       const size = at(dev, 'size');
       sizeBytes = typeof size === 'number' ? size : typeof size === 'string' ? Number(size) : null;
       const children = at(dev, 'children');
@@ -106,5 +135,5 @@ export async function readDeviceFacts(path: string): Promise<{ ok: true; facts: 
     if (tokens.has(name) || tokens.has(realPath) || tokens.has(path)) inUse.push('is a member of an imported ZFS pool');
   }
 
-  return { ok: true, facts: { path, realPath, isBlockDevice, sizeBytes, serial, inUse } };
+  return { ok: true, facts: { path, realPath, isBlockDevice, sizeBytes, serial, wwn, inUse } };
 }

@@ -10,7 +10,8 @@
  * - sync writes: sync=always on the temporary dataset (the 000 method) when the platform has the
  *   property; otherwise fio's own fallback: fsync after every write at QD1 (its latency is then
  *   in jobs[].sync.lat_ns) and O_SYNC writes at QD16.
- * - raw devices: O_DIRECT, and allow_mounted_write=0 stays explicit.
+ * - raw devices: O_DIRECT, and allow_mounted_write=0 stays explicit; directories whose file system
+ *   honours it: O_DIRECT for read profiles (read-honesty.ts).
  * - `--thread`: one process to stop, whatever happens.
  */
 import type { Profile } from './profiles.ts';
@@ -24,6 +25,8 @@ export interface FioPlan {
   runtimeS: number;
   syncMode: SyncMode;
   rawDevice: boolean;
+  /** O_DIRECT on a file target (honest reads on a directory whose file system honours it). */
+  direct?: boolean;
 }
 
 /** Which sync mechanism a profile gets on a target. */
@@ -52,6 +55,7 @@ function baseArgs(profile: Profile, plan: FioPlan): string[] {
   ];
   if (profile.rwmixread !== null) args.push(`--rwmixread=${profile.rwmixread}`);
   if (plan.rawDevice) args.push('--direct=1', '--allow_mounted_write=0');
+  else if (plan.direct) args.push('--direct=1');
   return args;
 }
 

@@ -5,8 +5,9 @@
 import type { GuardVerdict } from './types.ts';
 import type { PoolFacts } from './pool-facts.ts';
 import type { DeviceFacts } from './device-facts.ts';
-import { identityToConfirm } from './device-facts.ts';
+import { confirmationFor, confirmationMatches } from './device-facts.ts';
 import type { LockHolder } from './store.ts';
+import type { ReadHonesty } from './read-honesty.ts';
 
 export const FREE_SPACE_FACTOR = 3;
 export const MAX_POOL_FILL = 0.8;
@@ -32,6 +33,8 @@ export interface GuardFacts {
   device: DeviceFacts | null;
   deviceError: string | null;
   confirmSerial: string | null;
+  /** Directory targets of read profiles: how reads stay honest (the size above is then the file's). */
+  readHonesty?: ReadHonesty | null;
 }
 
 const gib = (b: number) => `${(b / 1024 ** 3).toFixed(2)} GiB`;
@@ -76,6 +79,11 @@ export function evaluateGuards(f: GuardFacts): GuardVerdict[] {
       : `refused: pool ${p.name} would be ${(after * 100).toFixed(1)} % full during the test; it must stay below ${MAX_POOL_FILL * 100} %`);
   }
 
+  if (f.readHonesty) {
+    const h = f.readHonesty;
+    add('honest-reads', h.method !== 'none', h.method !== 'none' ? h.note : `refused: ${h.note}; use a pool target (primarycache=metadata) or a directory on a disk`);
+  }
+
   if (f.path) {
     const p = f.path;
     const real = p.realPath;
@@ -101,11 +109,17 @@ export function evaluateGuards(f: GuardFacts): GuardVerdict[] {
     add('device-blank', d.inUse.length === 0, d.inUse.length === 0
       ? `${d.path} is blank: no partition table, no signature, not mounted, not in a pool, no holders`
       : `refused: ${d.path} is not blank — it ${d.inUse.join('; it ')}. A raw-device benchmark would destroy that data`);
-    const expected = identityToConfirm(d);
+    const c = confirmationFor(d);
     const typed = f.confirmSerial ?? '';
-    add('device-serial', typed === expected, typed === expected
-      ? `the typed ${d.serial ? 'serial' : 'device name'} matches ${d.path}`
-      : `refused: the confirmation "${typed}" does not match ${d.path}'s ${d.serial ? 'serial number' : 'name (it reports no serial)'}; type it exactly to confirm you mean this device`);
+    const what = { serial: 'serial number', wwn: 'WWN', 'name-and-size': 'kernel name and exact size in bytes (NAME:BYTES)' };
+    if (c === null) {
+      add('device-serial', false, `refused: ${d.path} reports no serial number, no WWN and no size, so it cannot be confirmed beyond its name; benchmark it through a directory or pool instead`);
+    } else {
+      const ok = confirmationMatches(c, typed);
+      add('device-serial', ok, ok
+        ? `the typed ${what[c.kind]} matches ${d.path}`
+        : `refused: the confirmation "${typed}" does not match ${d.path}'s ${what[c.kind]}: ${c.howTo}, to confirm you mean this device`);
+    }
     if (d.sizeBytes !== null) {
       add('device-size', d.sizeBytes >= f.sizeBytes, d.sizeBytes >= f.sizeBytes
         ? `the test size fits on ${d.path}`

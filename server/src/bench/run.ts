@@ -9,11 +9,12 @@
  *   listProfiles(), history(db, filter), beforeAfter(db, pool, profile)
  */
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { cpus, hostname, loadavg } from 'node:os';
 import { realpathSync, statSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
-import { runStreaming, type CommandResult } from '../exec/runner.ts';
+import { runCommand, runStreaming, type CommandResult } from '../exec/runner.ts';
 import type { BenchmarkSummary } from '../model/workload.ts';
 import { getProfile, listProfiles as allProfiles, type Profile } from './profiles.ts';
 import { chooseSyncMode, layoutArgs, runArgs, type FioPlan, type SyncMode } from './fio-args.ts';
@@ -29,6 +30,12 @@ import {
 } from './store.ts';
 import { datasetCreateArgs, killFioFor, prepareDataset, prepareDirectory, processJournalPath, undoJournal, type PreparedTarget } from './targets.ts';
 import { isStaleHolder, recoverAbandoned } from './recover.ts';
+import { liveProbe, selfIdentity, type LivenessProbe } from './process-identity.ts';
+import {
+  DATASET_READ_HONESTY_NOTE, DEVICE_READ_HONESTY_NOTE, fsKindOf, oDirectProbeArgs, planDirectoryReads, readCacheBound,
+  sizeAboveCacheHonesty, type CacheBound, type ReadHonesty,
+} from './read-honesty.ts';
+import { FREE_SPACE_FACTOR } from './guards.ts';
 import { startLatencySampler } from './pool-latency.ts';
 import type { BenchmarkDetail, BenchmarkRun, BenchRequest, GuardVerdict, PoolLatencySample, ProgressEvent } from './types.ts';
 
@@ -52,6 +59,8 @@ export interface RunDeps {
   signal?: AbortSignal;
   /** Source of the 1-minute load average (default os.loadavg); tests inject a rising one. */
   readLoad?: () => number;
+  /** The cache a directory's reads could come from (default: ARC c_max or RAM); tests inject a small one. */
+  cacheBound?: CacheBound;
 }
 
 interface Context {
@@ -61,6 +70,10 @@ interface Context {
   device: DeviceFacts | null;
   realDir: string | null;
   syncMode: SyncMode;
+  /** How read profiles stay honest (null for write-only profiles); may change after the O_DIRECT probe. */
+  readHonesty: ReadHonesty | null;
+  /** The path target's free bytes (for re-checking a fallback to a bigger file). */
+  pathFreeBytes: number | null;
 }
 
 function targetLabel(req: BenchRequest, runId: string): string {
@@ -71,7 +84,7 @@ function targetLabel(req: BenchRequest, runId: string): string {
   }
 }
 
-async function gather(req: BenchRequest, db: Database | null, readLoad: () => number): Promise<Context> {
+async function gather(req: BenchRequest, db: Database | null, readLoad: () => number, probe: LivenessProbe, cacheBound?: CacheBound): Promise<Context> {
   const profile = getProfile(req.profile)!; // BenchRequest.profile is the enum of profile ids
   const nameProblems: string[] = [];
   let pool: PoolFacts | null = null;
@@ -80,6 +93,8 @@ async function gather(req: BenchRequest, db: Database | null, readLoad: () => nu
   let device: DeviceFacts | null = null;
   let deviceError: string | null = null;
   let realDir: string | null = null;
+  let readHonesty: ReadHonesty | null = null;
+  let fsMagic: number | null = null;
   const t = req.target;
   if (t.kind === 'dataset') {
     const bad = checkPoolName(t.pool);
@@ -100,9 +115,14 @@ async function gather(req: BenchRequest, db: Database | null, readLoad: () => nu
         isDirectory = statSync(real).isDirectory();
         const fs = statfsSync(real);
         freeBytes = fs.bavail * fs.bsize;
+        fsMagic = fs.type;
       } catch { /* reported by the path-exists guard */ }
       path = { requested: t.dir.length > 1 ? t.dir.replace(/\/+$/, '') : t.dir, realPath: real, isDirectory, freeBytes };
       if (real !== null && real === path.requested && isDirectory) realDir = real;
+      if (profile.readsFromDisk && real !== null) {
+        const kind = fsKindOf(fsMagic);
+        readHonesty = planDirectoryReads(kind, req.sizeBytes, cacheBound ?? await readCacheBound(kind));
+      }
     }
   } else {
     const bad = checkDevicePath(t.device) ?? checkSerial(t.confirmSerial);
@@ -120,16 +140,23 @@ async function gather(req: BenchRequest, db: Database | null, readLoad: () => nu
     wallCapS: wallCapOf(req),
     load1: readLoad(),
     maxLoad1: req.maxLoad1 ?? defaultMaxLoad1(),
-    lock: holder && !isStaleHolder(holder) ? holder : null,
+    lock: holder && !isStaleHolder(holder, probe) ? holder : null,
     pool, poolError, path, device, deviceError,
     confirmSerial: t.kind === 'device' ? t.confirmSerial : null,
+    readHonesty,
   };
+  if (readHonesty) facts.sizeBytes = readHonesty.fileBytes; // the free-space guard judges the real file
+  if (profile.readsFromDisk && t.kind === 'dataset') readHonesty = { method: 'primarycache-metadata', fileBytes: req.sizeBytes, note: DATASET_READ_HONESTY_NOTE };
+  if (profile.readsFromDisk && t.kind === 'device') readHonesty = { method: 'o-direct', fileBytes: req.sizeBytes, note: DEVICE_READ_HONESTY_NOTE };
   const syncMode = chooseSyncMode(profile, t.kind === 'dataset' && pool !== null && pool.syncProperty);
-  return { profile, facts, pool, device, realDir, syncMode };
+  return { profile, facts, pool, device, realDir, syncMode, readHonesty, pathFreeBytes: path?.freeBytes ?? null };
 }
 
 function planFor(ctx: Context, filename: string, req: BenchRequest): FioPlan {
-  return { filename, sizeBytes: req.sizeBytes, runtimeS: req.runtimeS, syncMode: ctx.syncMode, rawDevice: ctx.device !== null };
+  return {
+    filename, sizeBytes: ctx.readHonesty?.fileBytes ?? req.sizeBytes, runtimeS: req.runtimeS, syncMode: ctx.syncMode,
+    rawDevice: ctx.device !== null, direct: req.target.kind === 'path' && ctx.readHonesty?.method === 'o-direct',
+  };
 }
 
 function datasetSyncValue(ctx: Context): 'always' | 'standard' | null {
@@ -149,6 +176,7 @@ function commandsFor(req: BenchRequest, ctx: Context, runId: string): string[][]
     const dir = join(ctx.realDir ?? t.dir, `${BENCH_DIR_PREFIX}${runId}`);
     cmds.push(['mkdir', '-m', '0700', dir]);
     filename = join(dir, 'zfs-advisor-bench.dat');
+    if (ctx.readHonesty?.method === 'o-direct') cmds.push(['fio', ...oDirectProbeArgs(join(dir, ODIRECT_PROBE_FILE))]);
   } else {
     filename = ctx.device?.realPath ?? t.device;
   }
@@ -167,14 +195,22 @@ export interface DryRun {
   commands: string[][];
   guards: GuardVerdict[];
   wouldRun: boolean;
+  /** How read profiles stay honest on this target (o-direct on a directory is confirmed by a probe at run time). */
+  readHonesty: ReadHonesty | null;
 }
 
 /** Every command and every guard's verdict, without creating or writing anything. */
-export async function dryRun(req: BenchRequest, opts: { db?: Database | null; readLoad?: () => number } = {}): Promise<DryRun> {
-  const ctx = await gather(req, opts.db ?? null, opts.readLoad ?? (() => loadavg()[0]!));
+export async function dryRun(req: BenchRequest, opts: { db?: Database | null; readLoad?: () => number; cacheBound?: CacheBound } = {}): Promise<DryRun> {
+  const ctx = await gather(req, opts.db ?? null, opts.readLoad ?? (() => loadavg()[0]!), await liveProbe(), opts.cacheBound);
   const guards = evaluateGuards(ctx.facts);
-  return { profile: ctx.profile, syncMode: ctx.syncMode, commands: commandsFor(req, ctx, '<id>'), guards, wouldRun: refusals(guards).length === 0 };
+  return {
+    profile: ctx.profile, syncMode: ctx.syncMode, commands: commandsFor(req, ctx, '<id>'), guards,
+    wouldRun: refusals(guards).length === 0, readHonesty: ctx.readHonesty,
+  };
 }
+
+/** The O_DIRECT probe's file, inside the run's own sub-directory. */
+const ODIRECT_PROBE_FILE = 'odirect-probe.dat';
 
 function newRunId(): string {
   return randomBytes(6).toString('hex');
@@ -184,7 +220,7 @@ function emptyDetail(req: BenchRequest, guards: GuardVerdict[], commands: string
   return {
     request: req, commands, guards, fio: null, syncLatency: null, layoutSeconds: null, load: [],
     poolLatency: { available: false, note: null, samples: [] }, cpu: { usrPct: null, sysPct: null },
-    datasetProperties: {}, cleanup: [],
+    datasetProperties: {}, cleanup: [], readHonesty: null,
   };
 }
 
@@ -231,15 +267,17 @@ export async function startBenchmark(req: BenchRequest, deps: RunDeps): Promise<
   const startedAt = new Date(t0).toISOString();
   emit({ phase: 'guards', pct: 0, iops: null, latencyUs: null, elapsedS: 0 });
 
-  await recoverAbandoned(db);
+  const probe = await liveProbe();
+  await recoverAbandoned(db, probe);
+  const me = selfIdentity(probe);
   const id = newRunId();
-  const ctx = await gather(req, db, readLoad);
+  const ctx = await gather(req, db, readLoad, probe, deps.cacheBound);
   const guards = evaluateGuards(ctx.facts);
   const commands = commandsFor(req, ctx, id);
   const base = {
     id, profile: req.profile, targetKind: req.target.kind, target: targetLabel(req, id),
     pool: req.target.kind === 'dataset' ? req.target.pool : null, startedAt, pid: process.pid, host: hostname(),
-    sizeBytes: req.sizeBytes, runtimeS: req.runtimeS,
+    sizeBytes: req.sizeBytes, runtimeS: req.runtimeS, bootId: me.bootId, procStart: me.startTime,
   };
 
   const refuse = (verdicts: GuardVerdict[]): BenchmarkRun => {
@@ -257,7 +295,10 @@ export async function startBenchmark(req: BenchRequest, deps: RunDeps): Promise<
   if (refusals(guards).length > 0) return refuse(guards);
 
   insertRun(db, { ...base, status: 'running' });
-  const lock = acquireLock(db, { runId: id, pid: process.pid, host: hostname(), profile: req.profile, target: base.target, acquiredAt: startedAt }, isStaleHolder);
+  const lock = acquireLock(db, {
+    runId: id, pid: process.pid, host: hostname(), profile: req.profile, target: base.target, acquiredAt: startedAt,
+    bootId: me.bootId, procStart: me.startTime,
+  }, (h) => isStaleHolder(h, probe));
   if (!lock.ok) {
     const h = lock.holder;
     const verdicts = guards.map((g) => g.id === 'lock'
@@ -273,9 +314,6 @@ export async function startBenchmark(req: BenchRequest, deps: RunDeps): Promise<
   const notes: string[] = [];
   const sn = syncNote(ctx.syncMode, req.target.kind);
   if (sn) notes.push(sn);
-  if (ctx.profile.readsFromDisk && req.target.kind === 'path') {
-    notes.push('reads on a plain directory may be served from the page cache or ARC; use a pool target (primarycache=metadata) for disk numbers');
-  }
 
   const abort = new AbortController();
   let abortReason: string | null = null;

@@ -21,6 +21,9 @@ export interface RunRow {
   sizeBytes: number;
   runtimeS: number;
   message: string | null;
+  /** Boot id and process start time of `pid` (process-identity.ts); null in rows from before 0004. */
+  bootId: string | null;
+  procStart: string | null;
 }
 
 export interface LockHolder {
@@ -30,6 +33,8 @@ export interface LockHolder {
   profile: string;
   target: string;
   acquiredAt: string;
+  bootId: string | null;
+  procStart: string | null;
 }
 
 export interface JournalEntry {
@@ -44,8 +49,8 @@ export interface JournalEntry {
 const now = () => new Date().toISOString();
 
 export function insertRun(db: Database, r: Omit<RunRow, 'endedAt' | 'message'>): void {
-  db.prepare(`INSERT INTO bench_runs (id, profile, target_kind, target, pool, status, started_at, pid, host, size_bytes, runtime_s)
-    VALUES (@id, @profile, @targetKind, @target, @pool, @status, @startedAt, @pid, @host, @sizeBytes, @runtimeS)`).run(r);
+  db.prepare(`INSERT INTO bench_runs (id, profile, target_kind, target, pool, status, started_at, pid, host, size_bytes, runtime_s, boot_id, proc_start)
+    VALUES (@id, @profile, @targetKind, @target, @pool, @status, @startedAt, @pid, @host, @sizeBytes, @runtimeS, @bootId, @procStart)`).run(r);
 }
 
 export function finishRun(db: Database, id: string, status: RunRow['status'], message: string | null, run: BenchmarkRun | null): void {
@@ -60,13 +65,14 @@ interface RawRun {
   id: string; profile: string; target_kind: RunRow['targetKind']; target: string; pool: string | null;
   status: RunRow['status']; started_at: string; ended_at: string | null; pid: number; host: string;
   size_bytes: number; runtime_s: number; message: string | null; summary_json: string | null; detail_json: string | null;
+  boot_id: string | null; proc_start: string | null;
 }
 
 function rowOf(r: RawRun): RunRow {
   return {
     id: r.id, profile: r.profile, targetKind: r.target_kind, target: r.target, pool: r.pool, status: r.status,
     startedAt: r.started_at, endedAt: r.ended_at, pid: r.pid, host: r.host, sizeBytes: r.size_bytes,
-    runtimeS: r.runtime_s, message: r.message,
+    runtimeS: r.runtime_s, message: r.message, bootId: r.boot_id ?? null, procStart: r.proc_start ?? null,
   };
 }
 
@@ -121,21 +127,23 @@ export function samplesOf(db: Database, runId: string): { tS: number; phase: str
 
 /** The holder of the per-host benchmark lock, or null. */
 export function lockHolder(db: Database): LockHolder | null {
-  const r = db.prepare('SELECT run_id AS runId, pid, host, profile, target, acquired_at AS acquiredAt FROM bench_lock WHERE id = 1').get() as LockHolder | undefined;
+  const r = db.prepare(`SELECT run_id AS runId, pid, host, profile, target, acquired_at AS acquiredAt, boot_id AS bootId, proc_start AS procStart
+    FROM bench_lock WHERE id = 1`).get() as LockHolder | undefined;
   return r ?? null;
 }
 
 /**
  * Takes the lock unless someone holds it. `isStale(holder)` decides whether an existing holder is
- * dead (its process is gone): a stale lock is taken over inside the same transaction.
+ * dead (its process is gone, or its pid now belongs to another boot or process): a stale lock is
+ * taken over inside the same transaction.
  */
 export function acquireLock(db: Database, h: LockHolder, isStale: (holder: LockHolder) => boolean): { ok: true } | { ok: false; holder: LockHolder } {
   const tx = db.transaction((): { ok: true } | { ok: false; holder: LockHolder } => {
     const cur = lockHolder(db);
     if (cur && !isStale(cur)) return { ok: false, holder: cur };
     db.prepare('DELETE FROM bench_lock WHERE id = 1').run();
-    db.prepare(`INSERT INTO bench_lock (id, run_id, pid, host, profile, target, acquired_at)
-      VALUES (1, @runId, @pid, @host, @profile, @target, @acquiredAt)`).run(h);
+    db.prepare(`INSERT INTO bench_lock (id, run_id, pid, host, profile, target, acquired_at, boot_id, proc_start)
+      VALUES (1, @runId, @pid, @host, @profile, @target, @acquiredAt, @bootId, @procStart)`).run(h);
     return { ok: true };
   });
   return tx.immediate();

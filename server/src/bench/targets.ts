@@ -10,6 +10,7 @@ import type { Database } from 'better-sqlite3';
 import { runCommand, describeFailure } from '../exec/runner.ts';
 import { BENCH_DIR_PREFIX, benchDatasetName, isBenchDatasetName } from './names.ts';
 import { journalAdd, journalRemoved, type JournalEntry } from './store.ts';
+import { pidAlive } from './process-identity.ts';
 
 export const DATASET_PROPERTIES_KEPT = ['recordsize', 'compression', 'sync', 'primarycache', 'logbias', 'quota', 'atime', 'checksum', 'dedup', 'copies'];
 
@@ -69,21 +70,8 @@ export async function prepareDirectory(db: Database, runId: string, realDir: str
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    // A zombie still answers kill(0); it holds no files.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^\d+ \(.*\) Z/.test(stat);
-  } catch {
-    return true;
-  }
-}
-
+/** kill(pid, 0) and not a zombie: enough for fio processes found by their file (not by a recorded pid). */
+const processAlive = pidAlive;
 export { processAlive };
 
 /**

@@ -66,6 +66,12 @@ export const BenchmarkDetail = z.object({
   cpu: z.object({ usrPct: z.number().nullable(), sysPct: z.number().nullable() }),
   datasetProperties: z.record(z.string(), z.string()),
   cleanup: z.array(z.string()),
+  /** Read profiles: which method kept reads off the cache (read-honesty.ts); null for write-only profiles and older runs. */
+  readHonesty: z.object({
+    method: z.enum(['primarycache-metadata', 'o-direct', 'size-above-cache', 'none']),
+    fileBytes: z.number(),
+    note: z.string(),
+  }).nullable().default(null),
 });
 export type BenchmarkDetail = z.infer<typeof BenchmarkDetail>;
 

@@ -93,7 +93,7 @@ export function createSizesJob(deps: SizesJobDeps) {
       const holder = live.activeFor(host.id);
       if (holder !== undefined) throw new HttpError('conflict', `a size measurement is already running on host "${host.id}" (measurement ${holder})`);
       const target = request.path ?? request.dataset!;
-      const resolved = await resolveTarget(request.path ? resolve(request.path) : target);
+      const resolved = await resolveTarget(request.path ? resolve(request.path) : target, { kind: request.path ? 'path' : 'dataset' });
       if (!resolved.ok) throw new HttpError('bad-request', resolved.message);
       const inv = deps.inventoryOf(host.id);
       const path = resolved.value.path;

@@ -1,7 +1,13 @@
 /**
- * `zfs-advisor serve [--host 127.0.0.1] [--port 8080] [--data-dir DIR] [--base-path /prefix] [--demo]`
+ * `zfs-advisor serve [--host 127.0.0.1] [--port 8080] [--data-dir DIR] [--base-path /prefix] [--demo]
+ *                    [--bench-dir DIR] [--no-demo]`
  * Runs the API + UI until SIGINT/SIGTERM. Binding off loopback requires the bearer token, which
  * is generated on first start and printed once.
+ *
+ * Container mode: `--bench-dir DIR` (or `ZFS_ADVISOR_BENCH_DIR`, e.g. the dataset mounted at
+ * /bench) gives the server a local host even without `zpool`, and confines benchmarks to path
+ * targets inside DIR. `--no-demo` (or `ZFS_ADVISOR_NO_DEMO=1`) never adds the Demo host.
+ * Flags win over the environment.
  */
 import { parseArgs } from 'node:util';
 import type { CliCommand, CliIO } from '../command.ts';
@@ -13,14 +19,23 @@ export interface ServeDefaults {
   port: number;
 }
 
+const USAGE = 'usage: zfs-advisor serve [--host 127.0.0.1] [--port 8080] [--data-dir DIR] [--base-path /prefix] [--demo] [--bench-dir DIR] [--no-demo]\n'
+  + '  environment: ZFS_ADVISOR_BENCH_DIR (as --bench-dir), ZFS_ADVISOR_NO_DEMO=1 (as --no-demo)\n';
+
+/** Container-mode options from the environment (flags, when given, win). */
+export function containerOptionsFromEnv(env: Readonly<Record<string, string | undefined>>): { benchDir: string | null; noDemo: boolean } {
+  const dir = env.ZFS_ADVISOR_BENCH_DIR?.trim();
+  return { benchDir: dir ? dir : null, noDemo: /^(1|true|yes|on)$/i.test(env.ZFS_ADVISOR_NO_DEMO?.trim() ?? '') };
+}
+
 export async function runServe(args: string[], io: CliIO, defaults: ServeDefaults = { host: '127.0.0.1', port: 8080 }): Promise<number> {
-  let values: { host?: string; port?: string; 'data-dir'?: string; 'base-path'?: string; demo?: boolean; help?: boolean };
+  let values: { host?: string; port?: string; 'data-dir'?: string; 'base-path'?: string; demo?: boolean; 'bench-dir'?: string; 'no-demo'?: boolean; help?: boolean };
   try {
     values = parseArgs({
       args,
       options: {
         host: { type: 'string' }, port: { type: 'string' }, 'data-dir': { type: 'string' }, 'base-path': { type: 'string' },
-        demo: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+        demo: { type: 'boolean' }, 'bench-dir': { type: 'string' }, 'no-demo': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       },
       strict: true,
       allowPositionals: false,
@@ -30,9 +45,14 @@ export async function runServe(args: string[], io: CliIO, defaults: ServeDefault
     return EXIT.usage;
   }
   if (values.help) {
-    io.stderr('usage: zfs-advisor serve [--host 127.0.0.1] [--port 8080] [--data-dir DIR] [--base-path /prefix] [--demo]\n');
+    io.stderr(USAGE);
     return EXIT.ok;
   }
+  if (values.demo && values['no-demo']) {
+    io.stderr('zfs-advisor serve: --demo and --no-demo contradict each other\n');
+    return EXIT.usage;
+  }
+  const fromEnv = containerOptionsFromEnv(process.env);
   const port = values.port === undefined ? defaults.port : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     io.stderr(`zfs-advisor serve: --port must be 0..65535, got "${values.port}"\n`);
@@ -44,6 +64,8 @@ export async function runServe(args: string[], io: CliIO, defaults: ServeDefault
     dataDir: values['data-dir'] ?? defaultDataDir(),
     basePath: values['base-path'],
     demo: values.demo ? true : undefined,
+    benchDir: values['bench-dir'] ?? fromEnv.benchDir,
+    noDemo: values['no-demo'] ?? fromEnv.noDemo,
     announce: (line) => io.stdout(`${line}\n`),
   });
   if (!started.ok) {

@@ -1,0 +1,69 @@
+/**
+ * What `serve` prints for the person who started it: where the server really listens (the bound
+ * address — "all interfaces" for 0.0.0.0/::, with URLs that can actually be opened), whether the
+ * token is required and where it is, the token itself once, and the mode (demo, container).
+ * Pure: the caller passes the machine's interfaces, so the wording is testable.
+ */
+import type { NetworkInterfaceInfo } from 'node:os';
+
+export interface AnnounceInput {
+  /** The address given to listen() ('0.0.0.0', '::', '127.0.0.1', '192.168.1.10', …). */
+  host: string;
+  port: number;
+  /** '/' or '/prefix'. */
+  basePath: string;
+  interfaces: Record<string, NetworkInterfaceInfo[] | undefined>;
+  /** Where the token is stored when one is required, else null (loopback: no token). */
+  tokenFile: string | null;
+  /** The token when it was created by this start (printed once), else null. */
+  newToken: string | null;
+  demo: boolean;
+  benchDir: string | null;
+  localZfs: boolean;
+}
+
+export function isAllInterfaces(host: string): boolean {
+  return host === '0.0.0.0' || host === '::' || host === '';
+}
+
+function urlFor(address: string, port: number, basePath: string): string {
+  const h = address.includes(':') ? `[${address}]` : address;
+  return `http://${h}:${port}${basePath === '/' ? '/' : `${basePath}/`}`;
+}
+
+/** A URL this machine can open: loopback when bound to all interfaces, else the bound address. */
+export function localUrl(host: string, port: number, basePath: string): string {
+  if (host === '::') return urlFor('::1', port, basePath);
+  if (isAllInterfaces(host)) return urlFor('127.0.0.1', port, basePath);
+  return urlFor(host, port, basePath);
+}
+
+/** Non-loopback addresses other machines may use (IPv4 first; link-local IPv6 left out). */
+export function externalAddresses(interfaces: AnnounceInput['interfaces'], ipv6: boolean): string[] {
+  const all = Object.values(interfaces).flatMap((list) => list ?? []).filter((i) => !i.internal);
+  const v4 = all.filter((i) => i.family === 'IPv4').map((i) => i.address);
+  const v6 = ipv6 ? all.filter((i) => i.family === 'IPv6' && !i.address.toLowerCase().startsWith('fe80:')).map((i) => i.address) : [];
+  return [...new Set([...v4, ...v6])];
+}
+
+export function announceLines(i: AnnounceInput): string[] {
+  const lines: string[] = [];
+  if (isAllInterfaces(i.host)) {
+    const external = externalAddresses(i.interfaces, i.host === '::').slice(0, 3).map((a) => urlFor(a, i.port, i.basePath));
+    const where = external.length > 0 ? `open ${external.join(' or ')} from another machine` : 'this machine has no other address than loopback';
+    lines.push(`ZFS Advisor is listening on all interfaces (${i.host || '0.0.0.0'}) port ${i.port}: ${where}, or ${localUrl(i.host, i.port, i.basePath)} here.`);
+  } else {
+    lines.push(`ZFS Advisor is listening on ${i.host} port ${i.port}: ${urlFor(i.host, i.port, i.basePath)}`);
+  }
+  if (i.tokenFile) {
+    lines.push(`The API token is required on every request except /api/health (Authorization: Bearer …; the web UI asks for it once). It is stored 0600 in ${i.tokenFile}.`);
+    if (i.newToken) lines.push(`API token (shown once): ${i.newToken}`);
+  } else {
+    lines.push('Bound to loopback: only this machine can connect, and no token is needed.');
+  }
+  if (i.demo) lines.push('This machine has no usable ZFS: showing the bundled DEMO snapshot (labelled as demo everywhere).');
+  if (i.benchDir && !i.localZfs) lines.push(`Container mode: no zpool here; the local host runs benchmarks only in ${i.benchDir} (path targets).`);
+  else if (i.benchDir) lines.push(`Benchmarks are confined to ${i.benchDir} (path targets only).`);
+  if (!i.localZfs && !i.demo && !i.benchDir) lines.push('This machine has no usable ZFS and the demo is off: add a TrueNAS or Proxmox VE host to see pools.');
+  return lines;
+}
