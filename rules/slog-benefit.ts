@@ -6,6 +6,7 @@ import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
 import type { Confidence } from '../server/src/model/finding.ts';
 import { RECOMMENDED_OPTANE, forecast, forecastTarget, latencyOfClass } from '../server/src/optane/latency-model.ts';
+import { observedSyncLatency } from '../server/src/optane/observed-latency.ts';
 import { DOC_000, DOC_003, OPENZFS_CACHING_DOC, doc, fact, man } from './lib/slog-citations.ts';
 import { NEEDS_OBSERVATION, syncEvidence } from './lib/slog-evidence.ts';
 import { NEW_DEVICE, dataLatency, drivePath, hasLog, hasSpecial, isSlowDataPool, slogCandidates } from './lib/slog-devices.ts';
@@ -47,7 +48,10 @@ export default defineRule({
       const now = dataLatency(pool, Drives)!;
       const cands = slogCandidates(Pools, Drives);
       // Forecast for the Optane in the box (000 measured the P1600X at 13.7k), else the one to buy.
-      const f = forecast(latencyOfClass(now.cls), forecastTarget(cands, RECOMMENDED_OPTANE).latency);
+      // "Now" from the observed sync-write latency on the data vdevs when an observation has it,
+      // else from the device class (the model calibrated on 000).
+      const observed = observedSyncLatency(Workload, pool.name, 'data');
+      const f = forecast(observed?.latency ?? latencyOfClass(now.cls), forecastTarget(cands, RECOMMENDED_OPTANE).latency);
       const gain = f.qd1.withOptane.iops / f.qd1.now.iops;
       if (gain < MIN_LATENCY_GAIN) continue;
       const confidence: Confidence = ev.level === 'observed' ? 'high' : ev.level === 'counters' ? 'medium' : 'low';
@@ -61,6 +65,11 @@ export default defineRule({
           { label: 'log vdev', value: 'none' },
           { label: 'sync-write evidence', value: ev.level },
           ...(ev.commitsPerSec !== null ? [{ label: 'ZIL commits', value: Math.round(ev.commitsPerSec * 10) / 10, unit: '/s' }] : []),
+          ...(observed?.syncWriteIops != null ? [{ label: 'observed sync writes', value: Math.round(observed.syncWriteIops * 10) / 10, unit: '/s' }] : []),
+          ...(observed ? [
+            { label: 'observed sync-write latency p50 (data vdevs)', value: observed.p50Ms, unit: 'ms' },
+            ...(observed.p99Ms !== null ? [{ label: 'observed sync-write latency p99 (data vdevs)', value: observed.p99Ms, unit: 'ms' }] : []),
+          ] : []),
           ...(ev.commitsSinceBoot !== null ? [{ label: 'ZIL commits since boot', value: ev.commitsSinceBoot }] : []),
           ...(ev.syncAlwaysDatasets.length > 0 ? [{ label: 'sync=always datasets', value: ev.syncAlwaysDatasets.length }] : []),
           ...(ev.zvols.length > 0 ? [{ label: 'zvols', value: ev.zvols.length }] : []),
@@ -71,9 +80,10 @@ export default defineRule({
         ],
         explanation:
           `${pool.name} has no log vdev, so its ZIL is written to the data disks (${now.label}, ~${Math.round(now.typicalUs / 1000)} ms per flush). ` +
+          (observed ? `Measured: sync writes waited p50 ${observed.p50Ms} ms, p99 ${observed.p99Ms ?? '?'} ms on the data vdevs${observed.syncWriteIops !== null ? ` at ${Math.round(observed.syncWriteIops * 10) / 10} sync writes/s` : ''} (${Math.round(observed.windowSeconds)} s observation, zpool iostat -w); the forecast's "now" uses that. ` : '') +
           `${ev.reasons.join(' ')} ` +
           `Every sync write waits for that flush; a SLOG takes the ZIL off the disks (zfs-facts A4, A7). The latency model calibrated on 000 (2×HDD mirror: 894 IOPS at QD16; P4800X SLOG 20.2k and P1600X 13.7k IOPS at QD1) predicts ` +
-          `${f.qd1.now.iops} → ${f.qd1.withOptane.iops} IOPS at QD1 (range ${f.qd1.withOptane.low}–${f.qd1.withOptane.high}) and ${f.qd16.now.iops} → ${f.qd16.withOptane.iops} at QD16. ` +
+          `${observed ? '(from the observed latency) ' : ''}${f.qd1.now.iops} → ${f.qd1.withOptane.iops} IOPS at QD1 (range ${f.qd1.withOptane.low}–${f.qd1.withOptane.high}) and ${f.qd16.now.iops} → ${f.qd16.withOptane.iops} at QD16. ` +
           `A SLOG lowers latency; it does not raise sustained throughput above what the disks absorb at txg sync (A17), and it does nothing for async writes (A1). ` +
           (ev.level === 'observed' ? '' : NEEDS_OBSERVATION) +
           (cands.length > 0 ? ` This host already has an unused ${productName(cands[0]!)} that would serve.` : ''),

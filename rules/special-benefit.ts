@@ -19,6 +19,16 @@ export const MIN_METADATA_MISSES = 100_000;
 export const SMALL_FILE_SHARE = 0.5;
 export const SMALL_FILE_BYTES = 65_536;
 /**
+ * Observed request sizes (`zpool iostat -r`, fingerprint smallReadShare / smallWriteShare: share of
+ * physical I/Os below 32 KiB). Above this share the pool's disks mostly serve small blocks, which on
+ * an HDD cost a seek each: metadata always lives on special (B1) and small data blocks can
+ * (special_small_blocks, B3, B5) [heuristic: majority of I/Os; no document gives a threshold].
+ */
+export const SMALL_IO_SHARE = 0.5;
+/** Below this many I/Os per second the shares describe an idle pool, not a workload [heuristic noise floor]. */
+export const MIN_SMALL_IO_RATE = 10;
+
+/**
  * Special space per allocated byte [heuristic, one data point]: 000 measured 11.9 GB on special for
  * 3.74 TB of data with special_small_blocks=16K (0.32 %). B26: ratios vary by an order of magnitude.
  */
@@ -47,8 +57,10 @@ export default defineRule({
     for (const pool of targets) {
       const signals: string[] = [];
       const histograms = (SizeHistograms ?? []).filter((x) => x.pool === pool.name || (x.dataset ?? '').split('/')[0] === pool.name);
-      // No ARC counters, no observed ARC misses and no size histogram: nothing to judge the benefit on.
-      if (!ArcStats && !Workload?.arc && histograms.length === 0) { unjudged.push(pool.name); continue; }
+      const observedPool = Workload?.pools.find((p) => p.pool === pool.name);
+      const hasSizes = observedPool !== undefined && (observedPool.smallReadShare !== null || observedPool.smallWriteShare !== null);
+      // No ARC counters, no observed ARC misses or request sizes and no size histogram: nothing to judge the benefit on.
+      if (!ArcStats && !Workload?.arc && !hasSizes && histograms.length === 0) { unjudged.push(pool.name); continue; }
       const evidence: FindingDraft['evidence'] = [];
       let confidence: Confidence = 'low';
       const w = Workload?.arc;
@@ -64,6 +76,18 @@ export default defineRule({
           evidence.push({ label: 'metadata share of ARC demand misses (since boot)', value: Math.round((mm / (mm + dm)) * 100), unit: '%' });
           confidence = 'medium';
         }
+      }
+      if (observedPool) {
+        const small = [
+          { what: 'read', share: observedPool.smallReadShare, rate: observedPool.readIops },
+          { what: 'write', share: observedPool.smallWriteShare, rate: observedPool.writeIops },
+        ].filter((x): x is { what: string; share: number; rate: number } => x.share !== null && x.share >= SMALL_IO_SHARE && x.rate * x.share >= MIN_SMALL_IO_RATE);
+        for (const x of small) {
+          signals.push(`observed: ${Math.round(x.share * 100)} % of ${x.what} I/Os were below 32 KiB (${Math.round(x.rate * x.share)}/s over ${Math.round(Workload!.windowSeconds)} s)`);
+          evidence.push({ label: `${x.what} I/Os below 32 KiB (observed)`, value: Math.round(x.share * 100), unit: '%' });
+        }
+        // Request sizes say "small blocks" but not whether they are metadata or data: medium unless ARC said metadata.
+        if (small.length > 0 && confidence === 'low') confidence = 'medium';
       }
       for (const h of histograms) {
         const small = h.fileBins.filter((b) => b.upperBytes <= SMALL_FILE_BYTES).reduce((s, b) => s + b.count, 0);
@@ -92,14 +116,14 @@ export default defineRule({
           'It does not help sequential streaming (003 §12.1), and a RAM-cached small working set gains little (§12.2). ' +
           `Size [heuristic]: 000 used 0.32 % of its data (11.9 GB for 3.74 TB with special_small_blocks=16K); ×${GROWTH_FACTOR} growth and the 75 % cut-off give ~${gib(size)} here, but OpenZFS says sizing is hard to predict — measure with \`zfs-advisor sizes\` or \`zdb -bb\` first (B25, B26). ` +
           `It must be a ${sides}-way mirror to match the data vdevs: losing it loses the pool (B13). Existing metadata moves only when rewritten (B9). ` +
-          (confidence === 'high' ? '' : NEEDS_OBSERVATION),
+          (confidence === 'high' || Workload ? '' : NEEDS_OBSERVATION),
         action: {
           summary: `Add a ${sides}-way mirror of PLP SSDs or Optane (≥ ${gib(size)} each) as special vdev; test with -n and take a checkpoint first.`,
           commands: [`zpool checkpoint ${pool.name}`, `zpool add -n ${pool.name} special mirror ${devs}`, `zpool add ${pool.name} special mirror ${devs}`],
           reversible: 'partly',
           reversibleWhy: 'Removable only if the pool has no raidz/dRAID vdev and one ashift everywhere (B17); otherwise it is permanent.',
         },
-        citations: [fact('B7'), fact('B9'), fact('B13'), fact('B17'), fact('B25'), fact('B26'), fact('B27'), doc(DOC_000, 'special vdev test: 37.2 s → 3.25 s; 11.9 GB used'), doc(DOC_003, '§11, §12'), OPENZFS_SPECIAL_DOC],
+        citations: [fact('B1'), fact('B3'), fact('B5'), fact('B7'), fact('B9'), fact('B13'), fact('B17'), fact('B25'), fact('B26'), fact('B27'), doc(DOC_000, 'special vdev test: 37.2 s → 3.25 s; 11.9 GB used'), doc(DOC_003, '§11, §12'), OPENZFS_SPECIAL_DOC],
         confidence,
       });
     }

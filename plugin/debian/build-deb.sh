@@ -94,6 +94,18 @@ step "production node_modules (copy of the checkout's, npm prune --omit=dev)"
 cp -a "$REPO/node_modules" "$APP/node_modules"
 (cd "$APP" && npm prune --omit=dev --ignore-scripts --offline --no-audit --no-fund >/dev/null)
 
+# The service runs dist/server.mjs, the esbuild bundle of the server (85 MB idle instead of
+# 134 MB compiling the TypeScript through tsx); the CLI /usr/bin/zfs-advisor stays on tsx.
+# The bundle replaces every module's import.meta.url with that source file's path at build
+# time (scripts/build-server.mjs), so it is built in the staging copy and the staging prefix
+# is then rewritten to the installed one. esbuild comes with tsx, a production dependency.
+step "bundling the server (dist/server.mjs) for /usr/lib/$PKG"
+[[ "$APP" =~ ^[A-Za-z0-9/._-]+$ ]] || die "staging path $APP has characters that a file URL would escape; set TMPDIR to a plain path"
+install -D -m 0644 "$REPO/scripts/build-server.mjs" "$APP/scripts/build-server.mjs"
+(cd "$APP" && node scripts/build-server.mjs) || die "server bundle failed (node scripts/build-server.mjs)"
+find "$APP/dist" -type f -name '*.mjs' -exec sed -i "s|$APP|/usr/lib/$PKG|g" {} +
+if grep -rqF "$STAGE" "$APP/dist"; then die "the server bundle still names the staging directory $STAGE"; fi
+
 SQLITE=$APP/node_modules/better-sqlite3
 if [ "$REBUILD" = yes ]; then
     step "rebuilding better-sqlite3 from source"

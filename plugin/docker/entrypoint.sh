@@ -15,4 +15,5 @@ set -- serve --host 0.0.0.0 --port "$ZFS_ADVISOR_PORT" --data-dir "$ZFS_ADVISOR_
 if [ -n "${ZFS_ADVISOR_BASE_PATH:-}" ]; then
     set -- "$@" --base-path "$ZFS_ADVISOR_BASE_PATH"
 fi
-exec node /app/server/bin/zfs-advisor.js "$@"
+# The bundled server (built in the image); the CLI (`zfs-advisor.js`) stays on tsx.
+exec node /app/dist/server.mjs "$@"

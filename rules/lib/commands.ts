@@ -58,8 +58,7 @@ export function repartition(host: Host | null | undefined, d: Drive, sizeGiB: nu
   const naming = deviceNaming(host);
   const dev = devicePath(host, d);
   if (naming === 'linux') {
-    // by-id names get `-part1`; kernel names follow the kernel's rule (nvme0n1p1, sda1).
-    const partition = dev.startsWith('/dev/disk/') ? `${dev}-part1` : /\d$/.test(dev) ? `${dev}p1` : `${dev}1`;
+    const partition = partitionName(dev, 1);
     return { commands: [`sgdisk --zap-all ${dev}`, `sgdisk -n1:0:+${sizeGiB}G -t1:BF01 ${dev}`], partition };
   }
   if (naming === 'freebsd') {
@@ -68,6 +67,57 @@ export function repartition(host: Host | null | undefined, d: Drive, sizeGiB: nu
       commands: [`gpart destroy -F ${name}`, `gpart create -s gpt ${name}`, `gpart add -t freebsd-zfs -a 1m -s ${sizeGiB}G ${name}`],
       partition: `/dev/${name}p1`,
     };
+  }
+  return null;
+}
+
+/**
+ * Partition `n` of a whole-device path: by-id names get `-partN`; names ending in a digit get
+ * `pN` (Linux nvme0n1p1, FreeBSD nvd1p1/da0p1); others `N` (sda1).
+ */
+export function partitionName(dev: string, n: number): string {
+  if (dev.startsWith('/dev/disk/')) return `${dev}-part${n}`;
+  return /\d$/.test(dev) ? `${dev}p${n}` : `${dev}${n}`;
+}
+
+export interface PartitionRequest {
+  /** GPT partition name/label, e.g. "slog". */
+  label: string;
+  sizeBytes: number;
+}
+
+export interface PartitionArgv {
+  /** The tool (`sgdisk`, `gpart`). */
+  tool: string;
+  /** Commands in order, as argument vectors (never joined through a shell). */
+  argv: string[][];
+  /** The new partitions' paths, in the order requested, as `zpool add` takes them. */
+  partitions: string[];
+}
+
+/**
+ * Commands that create one GPT partition per request, in order, on an EMPTY device `dev` (a /dev
+ * path). No wipe: sgdisk/gpart fail on a device that already has those partitions, which is the
+ * safe outcome. Linux: one `sgdisk` with `/dev/…` (a bare name would be a file in the current
+ * directory); FreeBSD: `gpart create` + `gpart add` per partition on the provider name. Null on
+ * other platforms (their tools are interactive or differ per release: we do not script them).
+ */
+export function partitionArgv(host: Host | null | undefined, dev: string, parts: readonly PartitionRequest[]): PartitionArgv | null {
+  const naming = deviceNaming(host);
+  const mib = (b: number) => `${Math.floor(b / 2 ** 20)}M`;
+  if (!dev.startsWith('/dev/')) return null;
+  if (naming === 'linux') {
+    const argv = ['sgdisk'];
+    parts.forEach((p, i) => argv.push(`--new=${i + 1}:0:+${mib(p.sizeBytes)}`, `--typecode=${i + 1}:BF01`, `--change-name=${i + 1}:${p.label}`));
+    argv.push(dev);
+    return { tool: 'sgdisk', argv: [argv], partitions: parts.map((_, i) => partitionName(dev, i + 1)) };
+  }
+  if (naming === 'freebsd') {
+    // The GEOM provider name: /dev/nvd1 → nvd1, /dev/diskid/DISK-X → diskid/DISK-X.
+    const name = dev.slice('/dev/'.length);
+    // GPT labels appear as /dev/gpt/<label> and must be unique on the host: suffix the provider.
+    const argv = [['gpart', 'create', '-s', 'gpt', name], ...parts.map((p) => ['gpart', 'add', '-t', 'freebsd-zfs', '-a', '1m', '-s', mib(p.sizeBytes), '-l', `${p.label}-${bareName(name)}`, name])];
+    return { tool: 'gpart', argv, partitions: parts.map((_, i) => `/dev/${name}p${i + 1}`) };
   }
   return null;
 }

@@ -59,20 +59,27 @@ afterAll(async () => {
 });
 
 describe('raw device target', () => {
-  it.runIf(live)('accepts a blank loop device only with its name typed (loop devices report no serial)', async () => {
-    const ok = await dryRun(req({ profile: 'sync-write-4k-qd1', target: { kind: 'device', device: blank, confirmSerial: basename(blank) } }));
+  it.runIf(live)('accepts a blank loop device only with NAME:BYTES typed (loop devices report no serial and no WWN)', async () => {
+    // 64 MiB = 67108864 bytes (truncate -s 64M above).
+    const ok = await dryRun(req({ profile: 'sync-write-4k-qd1', target: { kind: 'device', device: blank, confirmSerial: `${basename(blank)}:67108864` } }));
     expect(ok.guards.filter((g) => !g.ok)).toEqual([]);
     expect(ok.guards.find((g) => g.id === 'device-blank')?.ok).toBe(true);
     expect(ok.commands).toEqual([expect.arrayContaining(['fio', `--filename=${blank}`, '--direct=1', '--allow_mounted_write=0'])]);
     const wrong = await dryRun(req({ profile: 'sync-write-4k-qd1', target: { kind: 'device', device: blank, confirmSerial: 'loop999' } }));
     expect(wrong.wouldRun).toBe(false);
     expect(wrong.guards.find((g) => g.id === 'device-serial')?.message).toMatch(/does not match/);
+    // The kernel name alone (what the command line already says) is no confirmation.
+    const nameOnly = await dryRun(req({ profile: 'sync-write-4k-qd1', target: { kind: 'device', device: blank, confirmSerial: basename(blank) } }));
+    expect(nameOnly.wouldRun).toBe(false);
+    expect(nameOnly.guards.find((g) => g.id === 'device-serial')?.message).toMatch(/reports neither a serial number nor a WWN, so type its kernel name and exact size in bytes as NAME:BYTES/);
+    const wrongSize = await dryRun(req({ profile: 'sync-write-4k-qd1', target: { kind: 'device', device: blank, confirmSerial: `${basename(blank)}:67108865` } }));
+    expect(wrongSize.wouldRun).toBe(false);
   });
 
   it.runIf(live)('benchmarks a blank loop device (fio-sync fallback, O_DIRECT)', async () => {
     const s = await freshStore();
     try {
-      const run = await startBenchmark(req({ profile: 'sync-write-4k-qd1', target: { kind: 'device', device: blank, confirmSerial: basename(blank) } }), { db: s.db });
+      const run = await startBenchmark(req({ profile: 'sync-write-4k-qd1', target: { kind: 'device', device: blank, confirmSerial: `${basename(blank)}:67108864` } }), { db: s.db });
       expect(run.summary.status, run.message ?? '').toBe('completed');
       expect(run.summary.writeIops).toBeGreaterThan(0);
       expect(run.summary.syncMode).toBe('fio-fsync');

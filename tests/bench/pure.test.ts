@@ -14,7 +14,7 @@ import { checkPath, checkPoolName, checkDevicePath, isBenchDatasetName, benchDat
 import { PROFILES, getProfile } from '../../server/src/bench/profiles.ts';
 import { chooseSyncMode, layoutArgs, runArgs } from '../../server/src/bench/fio-args.ts';
 import { parseIostatLatencyLine } from '../../server/src/bench/pool-latency.ts';
-import { signaturesFromBlkid } from '../../server/src/bench/device-facts.ts';
+import { confirmationFor, signaturesFromBlkid } from '../../server/src/bench/device-facts.ts';
 import type { PoolFacts } from '../../server/src/bench/pool-facts.ts';
 
 const FIX = join(import.meta.dirname, '..', 'fixtures', 'bench');
@@ -174,6 +174,30 @@ describe('guards', () => {
     expect(refusedIds(facts({ pool: null, device, confirmSerial: 'S3Z1NB0K' }))).toEqual(['device-blank']);
     expect(refusedIds(facts({ pool: null, device: { ...device, inUse: [] }, confirmSerial: 's3z1nb0k' }))).toEqual(['device-serial']);
     expect(refusedIds(facts({ pool: null, device: { ...device, inUse: [] }, confirmSerial: 'S3Z1NB0K' }))).toEqual([]);
+  });
+
+  it('confirm a serial-less device by its WWN, else by NAME:BYTES, never by the kernel name alone', () => {
+    const noSerial = { path: '/dev/sdq', realPath: '/dev/sdq', isBlockDevice: true, sizeBytes: 500107862016, serial: null, inUse: [] };
+    // WWN present: it is what must be typed (hex, so case does not matter); the name is refused.
+    const withWwn = { ...noSerial, wwn: '0x5000c500a1b2c3d4' };
+    expect(confirmationFor(withWwn)).toMatchObject({ kind: 'wwn', expected: '0x5000c500a1b2c3d4' });
+    expect(refusedIds(facts({ pool: null, device: withWwn, confirmSerial: '0x5000C500A1B2C3D4' }))).toEqual([]);
+    const byName = refusals(evaluateGuards(facts({ pool: null, device: withWwn, confirmSerial: 'sdq' })));
+    expect(byName.map((g) => g.id)).toEqual(['device-serial']);
+    expect(byName[0]!.message).toBe('refused: the confirmation "sdq" does not match /dev/sdq\'s WWN: it reports no serial number, so type its WWN instead (lsblk -d -o NAME,WWN /dev/sdq), to confirm you mean this device');
+    // Neither serial nor WWN: kernel name and exact size in bytes.
+    expect(confirmationFor(noSerial)).toMatchObject({ kind: 'name-and-size', expected: 'sdq:500107862016' });
+    expect(refusedIds(facts({ pool: null, device: noSerial, confirmSerial: 'sdq:500107862016' }))).toEqual([]);
+    for (const typed of ['sdq', '500107862016', 'sdq:500107862015', '/dev/sdq:500107862016']) {
+      const v = refusals(evaluateGuards(facts({ pool: null, device: noSerial, confirmSerial: typed })));
+      expect(v.map((g) => g.id), typed).toEqual(['device-serial']);
+      expect(v[0]!.message).toMatch(/reports neither a serial number nor a WWN, so type its kernel name and exact size in bytes as NAME:BYTES \(lsblk -b -d -o NAME,SIZE \/dev\/sdq\); the name alone is not accepted/);
+      expect(v[0]!.message.replace(`"${typed}"`, '')).not.toContain('sdq:500107862016'); // the refusal never prints the answer
+    }
+    // Nothing to confirm with at all: refused whatever is typed.
+    const anonymous = { ...noSerial, sizeBytes: null };
+    expect(confirmationFor(anonymous)).toBeNull();
+    expect(refusals(evaluateGuards(facts({ pool: null, device: anonymous, confirmSerial: 'sdq' })))[0]!.message).toMatch(/cannot be confirmed beyond its name/);
   });
 });
 

@@ -127,17 +127,47 @@ describe('benchmarks on zfs-fuse datasets', () => {
     expect(dr.guards.find((g) => g.id === 'pool')?.message).toMatch(/pool "bx_nosuch" not found/);
   });
 
-  it.runIf(live)('kill -9 of the CLI mid-run leaves no dataset and no fio behind (repeated)', async () => {
+  it.runIf(live)('kill -9 of the CLI mid-run leaves no dataset and no fio behind, 10 times across prepare, layout and run', async () => {
     const dataDir = tmpDir('zfs-advisor-bench-crash-zf-');
     const seen = new Set<string>();
-    for (const phase of ['run', 'layout', 'prepare']) {
-      const out = await benchAndKill(['sync-write-4k-qd16', '--pool', 'bx_mirror', '--size', '8M', '--runtime', '30'], dataDir, phase);
-      expect(out.killedInPhase).toBe(phase);
-      expect(await benchDatasets(), phase).toEqual([]);
-      expect(fioProcessesFor('zfs-advisor-bench-')).toEqual([]);
+    const phases = ['prepare', 'layout', 'run'];
+    for (let i = 0; i < 10; i++) {
+      const phase = phases[i % phases.length]!;
+      // Alternate a sync profile (fio fallback) and a read profile (layout + primarycache=metadata).
+      const profile = i % 2 === 0 ? 'sync-write-4k-qd16' : 'rand-read-4k';
+      const out = await benchAndKill([profile, '--pool', 'bx_mirror', '--size', '8M', '--runtime', '30'], dataDir, phase);
+      expect(out.killedInPhase, `iteration ${i}`).toBe(phase);
+      expect(out.exitSignal, `iteration ${i}`).toBe('SIGKILL');
+      expect(await benchDatasets(), `iteration ${i} (${phase}): leftover dataset`).toEqual([]);
+      expect(fioProcessesFor('zfs-advisor-bench-'), `iteration ${i}: orphaned fio`).toEqual([]);
       const fresh = out.history.filter((r) => !seen.has(r.id));
-      expect(fresh.map((r) => r.status)).toEqual(['aborted']);
+      expect(fresh.map((r) => r.status), `iteration ${i}`).toEqual(['aborted']);
+      expect(fresh[0]!.message).toMatch(/^abandoned: process \d+ ended without cleaning up \(process \d+ ended\)/);
       for (const r of out.history) seen.add(r.id);
     }
-  }, 240_000);
+    expect(seen.size).toBe(10);
+  }, 600_000);
+
+  it.runIf(live)('read profiles: primarycache=metadata on the dataset; a file above the cache in a zfs-fuse directory (FUSE)', async () => {
+    const s = await freshStore();
+    try {
+      const ds = await startBenchmark(req({ profile: 'rand-read-4k', target: { kind: 'dataset', pool: 'bx_mirror' } }), { db: s.db });
+      expect(ds.summary.status, ds.message ?? '').toBe('completed');
+      expect(ds.detail.readHonesty).toMatchObject({ method: 'primarycache-metadata' });
+      expect(ds.summary.notes.join(' ')).toMatch(/reads kept honest by primarycache=metadata/);
+      // A directory inside the pool's mountpoint is FUSE: O_DIRECT is not trusted, the file is
+      // sized at 4 × the cache. A small cache is injected so the test stays small: 4 × 5 MiB = 20 MiB.
+      const mp = (await zf.must('zfs', ['get', '-H', '-o', 'value', 'mountpoint', 'bx_mirror'])).stdout.trim();
+      const cacheBound = { bytes: 5 * 1024 * 1024, source: 'a test cache' };
+      const dr = await dryRun(req({ profile: 'seq-read-1m', target: { kind: 'path', dir: mp } }), { cacheBound });
+      expect(dr.readHonesty?.method).toBe('size-above-cache');
+      expect(dr.commands.flat()).not.toContain('--direct=1');
+      const run = await startBenchmark(req({ profile: 'seq-read-1m', target: { kind: 'path', dir: mp } }), { db: s.db, cacheBound });
+      expect(run.summary.status, run.message ?? '').toBe('completed');
+      expect(run.detail.readHonesty).toMatchObject({ method: 'size-above-cache', fileBytes: 20 * 1024 * 1024 });
+      expect(run.summary.notes.join(' ')).toMatch(/reads kept honest by size: the directory is on a FUSE file system .* so the test file is 0\.02 GiB \(4 × a test cache, 0\.00 GiB; enlarged from the requested 0\.01 GiB\)/);
+      for (const c of run.detail.commands.filter((x) => x[0] === 'fio')) expect(c).toContain('--size=20971520');
+      expect(run.summary.readIops).toBeGreaterThan(0);
+    } finally { s.close(); }
+  }, 180_000);
 });

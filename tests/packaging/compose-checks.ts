@@ -116,6 +116,9 @@ export function trueNasComposeErrors(doc: unknown, rawText: string): string[] {
       errors.push(`service ${name}: extra_hosts needs host.docker.internal:host-gateway to reach the TrueNAS API`);
     }
     if (!isObject(s.healthcheck)) errors.push(`service ${name}: no healthcheck`);
+    // A key in `environment` is visible to `docker inspect`, /proc and every child process.
+    const env = isObject(s.environment) ? Object.keys(s.environment) : Array.isArray(s.environment) ? s.environment.map((e) => String(e).split('=')[0]) : [];
+    if (env.includes('TRUENAS_API_KEY')) errors.push(`service ${name}: TRUENAS_API_KEY in environment: pass the key as a secret file (TRUENAS_API_KEY_FILE)`);
     for (const p of Array.isArray(s.ports) ? s.ports : []) {
       const m = typeof p === 'string' ? /^(?:[\d.]+:)?(\d+):\d+/.exec(p) : null;
       if (m) publishedPorts.push(Number(m[1]));

@@ -8,7 +8,7 @@
  * missing, under CI=true a missing tool fails. It refuses to run where zfs-advisor is already
  * installed or /var/lib/zfs-advisor exists (it would purge someone's data).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -64,6 +64,12 @@ describe.runIf(canRun)('Debian package (build, lint, install, purge)', () => {
     expect(r.exitCode).toBe(0);
   });
 
+  it('the unit runs the bundled server; the CLI wrapper stays on tsx', () => {
+    const unit = readFileSync(join(DEB_DIR, 'zfs-advisor.service'), 'utf8');
+    expect(unit).toMatch(/^ExecStart=\/usr\/bin\/node \/usr\/lib\/zfs-advisor\/dist\/server\.mjs serve /m);
+    expect(readFileSync(join(DEB_DIR, 'zfs-advisor.sh'), 'utf8')).toMatch(/^exec \/usr\/bin\/node \/usr\/lib\/zfs-advisor\/server\/bin\/zfs-advisor\.js "\$@"$/m);
+  });
+
   it('systemd-analyze verify accepts the unit', async () => {
     const r = await runCommand('systemd-analyze', ['verify', join(DEB_DIR, 'zfs-advisor.service')], { timeoutMs: 60_000 });
     expect(r.stderr.trim()).toBe('');
@@ -80,6 +86,7 @@ describe.runIf(canRun)('Debian package (build, lint, install, purge)', () => {
     const list = await runCommand('dpkg-deb', ['-c', deb], { maxBytes: 256 * 1024 * 1024 });
     const paths = list.stdout.split('\n').map((l) => l.slice(l.indexOf('./') + 1).split(' -> ')[0]!).filter(Boolean);
     expect(paths).toContain('/usr/lib/zfs-advisor/server/bin/zfs-advisor.js');
+    expect(paths).toContain('/usr/lib/zfs-advisor/dist/server.mjs');
     expect(paths).toContain('/usr/lib/zfs-advisor/node_modules/better-sqlite3/build/Release/better_sqlite3.node');
     expect(paths).toContain('/usr/bin/zfs-advisor');
     expect(paths.some((p) => /\/systemd\/system\/zfs-advisor\.service$/.test(p))).toBe(true);
@@ -126,10 +133,17 @@ describe.runIf(canRun)('Debian package (build, lint, install, purge)', () => {
     expect(install.stdout).toContain(`Token:    ${token}`);
     expect(existsSync('/etc/zfs-advisor/zfs-advisor.conf')).toBe(true);
 
-    // The installed copy, not the checkout: /usr/bin/node on /usr/lib/zfs-advisor, data in /var/lib.
+    // The bundle resolves its files in the installed tree, never in the build's staging copy.
+    const bundleFiles = readdirSync('/usr/lib/zfs-advisor/dist', { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.mjs'));
+    expect(bundleFiles).toContain('server.mjs');
+    expect(bundleFiles.filter((f) => readFileSync(join('/usr/lib/zfs-advisor/dist', f), 'utf8').includes('zfs-advisor-deb.'))).toEqual([]);
+    expect(readFileSync('/usr/lib/zfs-advisor/dist/server.mjs', 'utf8')).toContain('/usr/lib/zfs-advisor/server/src/');
+
+    // The installed copy, not the checkout, run as the unit runs it (ExecStart): the bundled
+    // server on /usr/lib/zfs-advisor, data in /var/lib.
     const abort = new AbortController();
     let url = '';
-    const server = runStreaming('node', ['/usr/lib/zfs-advisor/server/bin/zfs-advisor.js', 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', '/var/lib/zfs-advisor'], {
+    const server = runStreaming('node', ['/usr/lib/zfs-advisor/dist/server.mjs', 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', '/var/lib/zfs-advisor'], {
       cwd: '/', timeoutMs: 120_000, signal: abort.signal,
       onStdoutLine: (line) => { const m = /running at (http:\/\/\S+)/.exec(line); if (m) url = m[1]!; },
     });

@@ -7,8 +7,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 
-const DOCKERFILE = join(import.meta.dirname, '..', '..', 'plugin', 'docker', 'Dockerfile');
+const REPO = join(import.meta.dirname, '..', '..');
+const DOCKER_DIR = join(REPO, 'plugin', 'docker');
+const DOCKERFILE = join(DOCKER_DIR, 'Dockerfile');
 
 interface Instruction { op: string; args: string; line: number }
 
@@ -63,6 +66,14 @@ export function dockerfileProblems(text: string): string[] {
   const health = finalStage.find((x) => x.op === 'HEALTHCHECK');
   if (!health) problems.push('no HEALTHCHECK in the final stage');
   else if (!health.args.includes('/api/health')) problems.push('HEALTHCHECK does not query /api/health');
+  if (health) {
+    // A probe program missing from the image keeps the container "unhealthy" forever. The
+    // node: base images ship node, not curl or wget.
+    const installed = finalStage.filter((x) => x.op === 'RUN' && /apt-get install/.test(x.args)).map((x) => x.args).join(' ');
+    for (const tool of ['curl', 'wget']) {
+      if (new RegExp(`["\\s]${tool}["\\s]`).test(` ${health.args} `) && !new RegExp(`\\b${tool}\\b`).test(installed)) problems.push(`HEALTHCHECK calls ${tool}, which the final stage does not install`);
+    }
+  }
   for (const r of ins.filter((x) => x.op === 'RUN' && /apt-get install/.test(x.args))) {
     if (!/--no-install-recommends/.test(r.args)) problems.push(`line ${r.line}: apt-get install without --no-install-recommends`);
     if (!/rm -rf \/var\/lib\/apt\/lists/.test(r.args)) problems.push(`line ${r.line}: apt lists not removed in the same layer`);
@@ -84,6 +95,42 @@ describe('Dockerfile (own lint rules; hadolint is not in Debian)', () => {
     expect(ins.find((i) => i.op === 'ENTRYPOINT')?.args).toContain('/usr/bin/tini');
   });
 
+  it('runs the bundled server in container mode (benchmarks confined to /bench, no Demo host)', () => {
+    const ins = instructions(text);
+    const froms = ins.filter((i) => i.op === 'FROM');
+    const buildStage = ins.slice(ins.indexOf(froms[0]!), ins.indexOf(froms[1]!));
+    const runtime = ins.slice(ins.indexOf(froms[froms.length - 1]!));
+    // The bundle keeps each module's source path (scripts/build-server.mjs): same WORKDIR in both stages.
+    expect(buildStage.find((i) => i.op === 'WORKDIR')?.args).toBe('/app');
+    expect(runtime.find((i) => i.op === 'WORKDIR')?.args).toBe('/app');
+    const build = buildStage.filter((i) => i.op === 'RUN').map((i) => i.args).join('\n');
+    expect(build.indexOf('npm run build:server')).toBeGreaterThanOrEqual(0);
+    expect(build.indexOf('npm run build:server')).toBeLessThan(build.indexOf('npm prune'));
+    expect(runtime.some((i) => i.op === 'COPY' && i.args === '--from=build /app/dist ./dist')).toBe(true);
+    const env = runtime.filter((i) => i.op === 'ENV').map((i) => i.args).join(' ');
+    expect(env).toMatch(/\bZFS_ADVISOR_BENCH_DIR=\/bench\b/);
+    expect(env).toMatch(/\bZFS_ADVISOR_NO_DEMO=1\b/);
+    const entrypoint = readFileSync(join(DOCKER_DIR, 'entrypoint.sh'), 'utf8');
+    expect(entrypoint).toMatch(/^exec node \/app\/dist\/server\.mjs "\$@"$/m);
+    expect(entrypoint).not.toMatch(/^exec .*zfs-advisor\.js/m);
+    // The build context must carry the bundler script.
+    expect(readFileSync(join(DOCKER_DIR, 'Dockerfile.dockerignore'), 'utf8')).toMatch(/^!scripts\/build-server\.mjs$/m);
+  });
+
+  it('the image, the compose file and the catalog check health the same way: node fetch of /api/health', () => {
+    const health = instructions(text).find((i) => i.op === 'HEALTHCHECK')!.args;
+    const compose = parse(readFileSync(join(REPO, 'plugin', 'truenas', 'compose', 'zfs-advisor.yaml'), 'utf8')) as { services: Record<string, { healthcheck: { test: string[] } }> };
+    const catalog = readFileSync(join(REPO, 'plugin', 'truenas', 'catalog', 'ix-dev', 'community', 'zfs-advisor', 'templates', 'docker-compose.yaml'), 'utf8');
+    const probes = [health, compose.services['zfs-advisor']!.healthcheck.test.join(' '), /set_custom_test\((.*)\)/.exec(catalog)?.[1] ?? ''];
+    for (const p of probes) {
+      expect(p).toMatch(/"?node"?,? "?-e"?/);
+      expect(p).toMatch(/fetch\('http:\/\/127\.0\.0\.1:/);
+      expect(p).toContain('/api/health');
+      expect(p).toContain('process.exit(r.ok?0:1),()=>process.exit(1)');
+      expect(p).not.toMatch(/\b(curl|wget)\b/);
+    }
+  });
+
   it('each rule fires on a broken Dockerfile', () => {
     const broken = text
       .replace(/ARG NODE_IMAGE=\S+/, 'ARG NODE_IMAGE=node:latest')
@@ -95,6 +142,10 @@ describe('Dockerfile (own lint rules; hadolint is not in Debian)', () => {
     expect(problems).toMatch(/runs as root/);
     expect(problems).toMatch(/no HEALTHCHECK/);
     expect(problems).toMatch(/ADD of a URL/);
+    const curlProbe = text.replace(/^(\s*)CMD \["node", "-e", .*$/m, '$1CMD ["curl", "-f", "http://127.0.0.1:8077/api/health"]');
+    expect(curlProbe).not.toBe(text);
+    expect(dockerfileProblems(curlProbe).join('\n')).toMatch(/HEALTHCHECK calls curl, which the final stage does not install/);
+    expect(dockerfileProblems(curlProbe.replace('fio smartmontools', 'curl fio smartmontools'))).toEqual([]);
     expect(dockerfileProblems('FROM debian:12\nRUN apt-get install -y fio\n').join('\n')).toMatch(/multi-stage[\s\S]*not an exact version[\s\S]*no USER[\s\S]*no-install-recommends[\s\S]*apt lists/);
   });
 });

@@ -83,16 +83,51 @@ describe('TrueNAS catalog app', () => {
     expect(errors).toMatch(/unclosed|closes/);
   });
 
-  it('the template reaches the host API, keeps the healthcheck, and gates the privileged mode behind the question', () => {
+  it('the template reaches the host API, checks health with node (the image has no curl), and gates the privileged mode behind the question', () => {
     const t = read('templates/docker-compose.yaml');
     expect(t).toContain('add_extra_host("host.docker.internal", "host-gateway")');
-    expect(t).toMatch(/healthcheck\.set_test\("curl", \{"port": values\.consts\.internal_web_port, "path": "\/api\/health"\}\)/);
+    // The library's "curl"/"wget" test variants call programs the image does not have.
+    expect(t).not.toMatch(/healthcheck\.set_test\(/);
+    const health = /healthcheck\.set_custom_test\((\[[^\]]*\])\)/.exec(t);
+    expect(health).not.toBeNull();
+    expect(health![1]).toMatch(/^\["CMD", "node", "-e", "fetch\('http:\/\/127\.0\.0\.1:" ~ values\.consts\.internal_web_port ~ "\/api\/health'\)/);
+    // The library refuses "$" in a CMD healthcheck (shell variables are not expanded there).
+    expect(health![1]).not.toContain('$');
     const privileged = t.indexOf('set_privileged(true)');
     const gate = t.indexOf('{% if values.zfs_advisor.direct_disk_access %}');
     const end = t.indexOf('{% endif %}', gate);
     expect(gate).toBeGreaterThanOrEqual(0);
     expect(privileged).toBeGreaterThan(gate);
     expect(privileged).toBeLessThan(end);
+  });
+
+  it('passes the API key as a file (library configs), never as an environment variable', () => {
+    const t = read('templates/docker-compose.yaml');
+    expect(t).not.toMatch(/add_env\("TRUENAS_API_KEY"/);
+    expect(t).toContain('c1.configs.add("truenas_api_key", values.zfs_advisor.truenas_api_key, values.consts.api_key_file)');
+    expect(t).toContain('add_env("TRUENAS_API_KEY_FILE", values.consts.api_key_file)');
+    expect((yaml('ix_values.yaml') as { consts: Record<string, unknown> }).consts.api_key_file).toBe('/run/secrets/truenas_api_key');
+  });
+
+  it('runs in container mode: benchmarks confined to the mounted benchmark dataset, no Demo host', () => {
+    const t = read('templates/docker-compose.yaml');
+    const consts = (yaml('ix_values.yaml') as { consts: Record<string, unknown> }).consts;
+    expect(t).toContain('add_env("ZFS_ADVISOR_BENCH_DIR", values.consts.bench_path)');
+    expect(t).toContain('c1.add_storage(values.consts.bench_path, values.storage.bench)');
+    expect(consts.bench_path).toBe('/bench');
+    expect(t).toContain('add_env("ZFS_ADVISOR_NO_DEMO", "1")');
+  });
+
+  it('names the project as maintainer (a placeholder marked to fill in), not TrueNAS', () => {
+    const app = yaml('app.yaml') as { maintainers: Array<{ name: string; email: string; url?: string }>; home: string };
+    for (const m of app.maintainers) {
+      expect(m.email).not.toMatch(/truenas|ixsystems/i);
+      expect(m.name).not.toMatch(/truenas|ixsystems/i);
+    }
+    expect(app.maintainers[0]!.url).toBe(app.home);
+    // The address is visibly not real until someone fills it in (reserved .invalid domain).
+    expect(app.maintainers[0]!.email).toMatch(/^FILL-IN-BEFORE-PR@.+\.invalid$/);
+    expect(read('app.yaml')).toMatch(/PLACEHOLDER: before the pull request/);
   });
 
   it('every test values file answers the required questions and mounts only allowed paths', () => {

@@ -33,6 +33,24 @@ describe('TrueNAS compose file', () => {
     expect((s.environment as Record<string, string>).TRUENAS_API_KEY_FILE).toBe('/run/secrets/truenas_api_key');
   });
 
+  it('runs in container mode: benchmarks only in the dataset mounted at /bench, no Demo host', () => {
+    const s = load().services['zfs-advisor']!;
+    const env = s.environment as Record<string, string>;
+    const targets = (s.volumes as Array<{ target: string }>).map((v) => v.target);
+    expect(env.ZFS_ADVISOR_BENCH_DIR).toBe('/bench');
+    expect(targets).toContain(env.ZFS_ADVISOR_BENCH_DIR);
+    expect(env.ZFS_ADVISOR_NO_DEMO).toBe('1');
+    expect(load()['x-notes']).toMatch(/Benchmarks \(fio\) run only inside `\/mnt\/[^`]+`, mounted at `\/bench`/);
+  });
+
+  it('checks health with node (the image has no curl) on /api/health at the container port', () => {
+    const s = load().services['zfs-advisor']!;
+    const test = (s.healthcheck as { test: string[] }).test;
+    expect(test.slice(0, 3)).toEqual(['CMD', 'node', '-e']);
+    expect(test[3]).toContain(`fetch('http://127.0.0.1:${(s.environment as Record<string, string>).ZFS_ADVISOR_PORT}/api/health')`);
+    expect(test.join(' ')).not.toMatch(/\b(curl|wget)\b/);
+  });
+
   it('the schema rejects an unknown service key and a malformed healthcheck duration', () => {
     const doc = load();
     doc.services['zfs-advisor']!.privileged_mode = true;
@@ -61,6 +79,9 @@ describe('TrueNAS compose file', () => {
     const noGateway = load();
     delete noGateway.services['zfs-advisor']!.extra_hosts;
     expect(trueNasComposeErrors(noGateway, text).join('\n')).toMatch(/host-gateway/);
+    const keyInEnv = load();
+    (keyInEnv.services['zfs-advisor']!.environment as Record<string, string>).TRUENAS_API_KEY = '';
+    expect(trueNasComposeErrors(keyInEnv, text).join('\n')).toMatch(/TRUENAS_API_KEY in environment/);
     const withKey = `${text}\n# 1-${'a1B2'.repeat(16)}\n`;
     expect(trueNasComposeErrors(parse(withKey), withKey).join('\n')).toMatch(/API key/);
   });

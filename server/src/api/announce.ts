@@ -48,12 +48,14 @@ export function externalAddresses(interfaces: AnnounceInput['interfaces'], ipv6:
 
 export function announceLines(i: AnnounceInput): string[] {
   const lines: string[] = [];
+  // "running at <URL>" stays first and unchanged in form: scripts and packaging tests read the URL
+  // from it. The URL is one this machine can open; the rest says what was really bound.
   if (isAllInterfaces(i.host)) {
     const external = externalAddresses(i.interfaces, i.host === '::').slice(0, 3).map((a) => urlFor(a, i.port, i.basePath));
-    const where = external.length > 0 ? `open ${external.join(' or ')} from another machine` : 'this machine has no other address than loopback';
-    lines.push(`ZFS Advisor is listening on all interfaces (${i.host || '0.0.0.0'}) port ${i.port}: ${where}, or ${localUrl(i.host, i.port, i.basePath)} here.`);
+    const others = external.length > 0 ? `from other machines: ${external.join(' or ')}` : 'this machine has no address but loopback';
+    lines.push(`ZFS Advisor is running at ${localUrl(i.host, i.port, i.basePath)} (listening on all interfaces, ${i.host || '0.0.0.0'} port ${i.port}; ${others})`);
   } else {
-    lines.push(`ZFS Advisor is listening on ${i.host} port ${i.port}: ${urlFor(i.host, i.port, i.basePath)}`);
+    lines.push(`ZFS Advisor is running at ${urlFor(i.host, i.port, i.basePath)} (listening on ${i.host} port ${i.port})`);
   }
   if (i.tokenFile) {
     lines.push(`The API token is required on every request except /api/health (Authorization: Bearer …; the web UI asks for it once). It is stored 0600 in ${i.tokenFile}.`);

@@ -182,6 +182,10 @@ export const AddVdevRequest = z
     datasets: z.array(DatasetName).max(1000).optional(),
     /** Partition each device for several roles first (sgdisk). */
     partitions: z.array(z.object({ role: z.enum(['slog', 'special']), sizeBytes: z.number().int().positive() }).strict()).max(4).optional(),
+    /** special: print the plan although the vdev survives fewer failures than the data vdevs (adds -f, labelled loudly). */
+    acceptLowerRedundancy: z.boolean().optional(),
+    /** Allow a partition whose sibling partition already serves a pool. */
+    sharedDisk: z.boolean().optional(),
   })
   .strict();
 export type AddVdevRequest = z.infer<typeof AddVdevRequest>;

@@ -148,8 +148,12 @@ export function bindEvidenceRoutes(api: Router, ctx: EvidenceRouteContext): void
       plan = planAddVdev({
         kind: body.kind, pool, devices: body.devices, openzfs: inv.host.zfs.openzfs, datasets,
         specialSmallBlocks: body.specialSmallBlocks, partitions: body.partitions,
+        host: inv.host, pools: inv.pools, drives: inv.drives,
+        acceptLowerRedundancy: body.acceptLowerRedundancy, sharedDisk: body.sharedDisk,
       });
     } catch (err) {
+      // A device already in a pool conflicts with the host's state (409); other refusals are bad requests.
+      if (err instanceof RangeError && 'reason' in err && err.reason === 'device-in-use') throw new HttpError('conflict', err.message);
       if (err instanceof RangeError) throw new HttpError('bad-request', err.message);
       throw err;
     }

@@ -6,6 +6,9 @@ import type { OptaneVerdict } from '../optane/verdict.ts';
 
 const ORDER: Severity[] = ['critical', 'warning', 'suggestion', 'info'];
 
+/** "DEMO DATA: <label>" — the demo loader's labels already start with "Demo data: ", said once. */
+export const demoBanner = (label: string): string => `DEMO DATA: ${label.replace(/^demo data:\s*/i, '')}`;
+
 function renderFinding(f: Finding): string {
   const lines = [`  - ${f.title}  [${f.ruleId}, confidence ${f.confidence}]`];
   lines.push(`    evidence: ${f.evidence.map((e) => `${e.label}=${e.value}${e.unit ? ` ${e.unit}` : ''}`).join('; ')}`);
@@ -20,7 +23,7 @@ function renderFinding(f: Finding): string {
 
 export function renderAssessment(a: Assessment, demoLabel: string | null): string {
   const out: string[] = [];
-  if (demoLabel) out.push(`DEMO DATA: ${demoLabel}`, '');
+  if (demoLabel) out.push(demoBanner(demoLabel), '');
   const c = a.summary.counts;
   out.push(`Findings: ${c.critical} critical, ${c.warning} warning, ${c.suggestion} suggestion, ${c.info} info`);
   for (const sev of ORDER) {
@@ -45,7 +48,7 @@ export function renderAssessment(a: Assessment, demoLabel: string | null): strin
 
 export function renderVerdict(v: OptaneVerdict, demoLabel: string | null): string {
   const out: string[] = [];
-  if (demoLabel) out.push(`DEMO DATA: ${demoLabel}`, '');
+  if (demoLabel) out.push(demoBanner(demoLabel), '');
   out.push(`Should I add Optane? ${v.verdict.toUpperCase()} (confidence ${v.confidence})`, v.headline, '');
   for (const r of v.reasons) out.push(`  * ${r}`);
   if (v.expected) {

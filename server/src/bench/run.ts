@@ -349,20 +349,18 @@ export async function startBenchmark(req: BenchRequest, deps: RunDeps): Promise<
       prepared = { workDir: null, filename: ctx.device!.realPath, dataset: null, datasetProperties: {}, commands: [] };
     }
     detail.datasetProperties = prepared.datasetProperties;
-    const plan = planFor(ctx, prepared.filename, req);
-    detail.commands = commandsFor(req, ctx, id).map((c) => (c[0] === 'fio' ? c.map((a) => (a.startsWith('--filename=') ? `--filename=${prepared!.filename}` : a)) : c));
 
-    const runFio = (args: string[], onLine?: (l: string) => void): Promise<CommandResult> => {
+    const runFio = (args: string[], onLine?: (l: string) => void, file: string = prepared!.filename): Promise<CommandResult> => {
       // Journaled before the process exists: a crash between spawn and any later write still
       // leaves a record that finds this fio by its file.
-      const journalId = journalAdd(db, id, 'process', processJournalPath(prepared!.filename));
+      const journalId = journalAdd(db, id, 'process', processJournalPath(file));
       return runStreaming('fio', args, {
         signal: abort.signal,
         timeoutMs: remainingMs(),
         maxBytes: 256 * 1024 * 1024,
         onStdoutLine: onLine,
       }).then(async (r) => {
-        await killFioFor(prepared!.filename); // a killed fio parent must leave no job behind
+        await killFioFor(file); // a killed fio parent must leave no job behind
         journalRemoved(db, journalId);
         return r;
       });
@@ -372,6 +370,33 @@ export async function startBenchmark(req: BenchRequest, deps: RunDeps): Promise<
       if (abortReason) return abortReason;
       return `${what} failed: ${r.error?.message ?? `exit ${String(r.exitCode)}`}${r.stderr.trim() ? `: ${r.stderr.trim().split('\n').slice(-1)[0]}` : ''}`;
     };
+
+    // Honest reads on a directory: confirm O_DIRECT with fio itself before relying on it; when the
+    // file system refuses it, fall back to a file above the cache if that still fits the free-space guard.
+    if (t.kind === 'path' && ctx.readHonesty?.method === 'o-direct' && prepared.workDir) {
+      const probeFile = join(prepared.workDir, ODIRECT_PROBE_FILE);
+      const r = await runFio(oDirectProbeArgs(probeFile), undefined, probeFile);
+      rmSync(probeFile, { force: true });
+      if (abortReason) throw new RunFailure(abortReason, true);
+      if (r.exitCode !== 0 || r.error) {
+        const why = `O_DIRECT was refused by the file system (${failureOf(r, 'fio direct=1 probe')})`;
+        const cache = deps.cacheBound ?? await readCacheBound('other');
+        const fallback = sizeAboveCacheHonesty(req.sizeBytes, cache, why);
+        const need = FREE_SPACE_FACTOR * fallback.fileBytes;
+        if (ctx.pathFreeBytes === null || ctx.pathFreeBytes < need) {
+          throw new RunFailure(`${why}, and a test file above the cache (${(fallback.fileBytes / 1024 ** 3).toFixed(2)} GiB) needs ${FREE_SPACE_FACTOR} × that free; reads could not be kept honest`);
+        }
+        ctx.readHonesty = fallback;
+      }
+    }
+    detail.readHonesty = ctx.readHonesty;
+    if (ctx.readHonesty) notes.push(ctx.readHonesty.note);
+
+    const plan = planFor(ctx, prepared.filename, req);
+    // The dataset's mountpoint is known only now: fill it into the printed commands.
+    detail.commands = commandsFor(req, ctx, id).map((c) => (c[0] === 'fio'
+      ? c.map((a) => (a.startsWith('--filename=<mountpoint of ') ? `--filename=${prepared!.filename}` : a))
+      : c));
 
     const lay = layoutArgs(ctx.profile, plan);
     if (abortReason) throw new RunFailure(abortReason, true);

@@ -53,6 +53,13 @@ export const WorkloadFingerprint = z.object({
       smallReadShare: z.number().nullable(),
       writeSizes: z.array(SizeBin).default([]),
       readSizes: z.array(SizeBin).default([]),
+      /**
+       * Written bytes per second split by how they reached the pool (added for issue 10; optional so
+       * older stored fingerprints still parse). `syncAsyncBasis` says how they were attributed.
+       */
+      syncWriteBytesPerSec: z.number().nullable().optional(),
+      asyncWriteBytesPerSec: z.number().nullable().optional(),
+      syncAsyncBasis: z.enum(['request-size-histogram', 'zil-log-bytes']).nullable().optional(),
     }),
   ),
   datasets: z

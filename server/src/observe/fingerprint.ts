@@ -79,6 +79,20 @@ function poolFromWindow(window: IostatTable[], pool: string): { r: number; w: nu
   return { r: avg('ops_read'), w: avg('ops_write'), rb: avg('bw_read'), wb: avg('bw_write') };
 }
 
+type SyncAsyncSplit = { sync: number; async: number; basis: 'request-size-histogram' | 'zil-log-bytes' };
+
+/** Sync vs async written bytes/s from the `-r` priority columns (bytes at each bin's lower bound, as sizeBins). */
+function syncAsyncFromHistogram(sync: Map<number, number>, async: Map<number, number>, seconds: number): SyncAsyncSplit {
+  const bytes = (m: Map<number, number>) => sizeBins(m).at(-1)?.cumulativeBytes ?? 0;
+  return { sync: bytes(sync) / seconds, async: bytes(async) / seconds, basis: 'request-size-histogram' };
+}
+
+/** Without a histogram: ZIL log bytes/s are the sync part of the pool's write bandwidth, the rest is async. */
+function syncAsyncFromZil(logBytesPerSec: number, writeBytesPerSec: number): SyncAsyncSplit {
+  const sync = Math.min(logBytesPerSec, writeBytesPerSec);
+  return { sync, async: writeBytesPerSec - sync, basis: 'zil-log-bytes' };
+}
+
 export interface FingerprintInput {
   start: CounterSnapshot;
   end: CounterSnapshot;
@@ -136,9 +150,11 @@ export function buildFingerprint(input: FingerprintInput): WorkloadFingerprint {
     const writeBins = sizeBins(writes);
     const readBins = sizeBins(reads);
     let syncWriteShare: number | null = rq && allW > 0 ? syncW / allW : null;
+    let split = rq ? syncAsyncFromHistogram(cols(['sync_write']), cols(['async_write']), seconds) : null;
     if (syncWriteShare === null && poolNames.size === 1 && zilLogBytes !== null && win && win.wb > 0) {
       // No -r histogram: attribute the global ZIL log bytes to the only pool.
       syncWriteShare = Math.min(1, zilLogBytes / seconds / win.wb);
+      split = syncAsyncFromZil(zilLogBytes / seconds, win.wb);
       notes.push(`${pool}: sync share estimated from ZIL log bytes ÷ pool write bandwidth (no request-size histogram)`);
     }
     if (rq && allW === 0 && allR === 0) notes.push(`${pool}: no I/O in the window`);
@@ -155,8 +171,17 @@ export function buildFingerprint(input: FingerprintInput): WorkloadFingerprint {
       smallReadShare: shareBelow(reads, SMALL_IO_LIMIT),
       writeSizes: writeBins,
       readSizes: readBins,
+      syncWriteBytesPerSec: split?.sync ?? null,
+      asyncWriteBytesPerSec: split?.async ?? null,
+      syncAsyncBasis: split?.basis ?? null,
     };
   });
+  if (pools.some((p) => p.syncAsyncBasis === 'request-size-histogram')) {
+    notes.push('sync/async bytes: from the `zpool iostat -r` pool histogram, sync_write vs async_write priority (ind + agg), each I/O counted at its bin\'s lower bound; ZIL blocks written to a SLOG count as sync, the later txg-sync copy of the same data as async');
+  }
+  if (pools.some((p) => p.syncAsyncBasis === 'zil-log-bytes')) {
+    notes.push('sync/async bytes: host-wide ZIL log bytes attributed to the only pool, async = pool write bandwidth − that (an estimate)');
+  }
   if (pools.some((p) => p.writeSizes.length > 0)) notes.push('request sizes: "small" = I/Os below 32 KiB; bytes per bin estimated at the bin\'s lower bound');
   if (start.latency.length === 0) notes.push('no latency histograms (zpool iostat -w unsupported or failed): sync-write latency unknown');
 

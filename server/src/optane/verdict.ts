@@ -14,6 +14,7 @@ import { NEW_DEVICE, drivePath, slogCandidates, zilPath, type ZilPath } from '..
 import {
   IopsRange, RECOMMENDED_OPTANE, forecast, forecastTarget, impliedDeviceLatencyUs, latencyOfClass, measuredIops, predictSyncIops, type DeviceLatency, type ForecastTarget,
 } from './latency-model.ts';
+import { observedSyncLatency, type ObservedSyncLatency } from './observed-latency.ts';
 
 /** Optane must beat the current ZIL path by at least this factor at QD1 to be worth buying [heuristic, cheat-sheet ~10×]. */
 export const MIN_QD1_GAIN = 3;
@@ -58,6 +59,9 @@ interface PoolView {
   ev: SyncEvidence;
   path: ZilPath;
   now: DeviceLatency | null;
+  /** Where "now" comes from: a benchmark, the observed sync-write latency, or the device class. */
+  nowBasis: string;
+  observed: ObservedSyncLatency | null;
   measuredQd1: number | null;
   gain: number | null;
 }
@@ -74,11 +78,26 @@ function viewPool(pool: Pool, a: Artifacts, target: ForecastTarget): PoolView {
   const ev = syncEvidence(pool, { Datasets: a.Datasets, Workload: a.Workload, ZilStats: a.ZilStats, poolCount: a.Pools?.length ?? 1 });
   const path = zilPath(pool, drives, a.Host?.zfs.openzfs);
   const m = measuredQd1(a, pool.name);
+  // Precedence: a QD1 benchmark measures the whole path; an observation measures the device part
+  // under the real load; the device class is a model of what such devices usually do.
+  const observed = m === null ? observedSyncLatency(a.Workload, pool.name, path.home) : null;
+  const byClass = path.latency && path.latency.cls !== 'unknown' ? latencyOfClass(path.latency.cls) : null;
   const now: DeviceLatency | null = m !== null
     ? { typicalUs: impliedDeviceLatencyUs(m), lowUs: impliedDeviceLatencyUs(m * 1.1), highUs: impliedDeviceLatencyUs(m * 0.9) }
-    : path.latency && path.latency.cls !== 'unknown' ? latencyOfClass(path.latency.cls) : null;
+    : observed?.latency ?? byClass;
+  const nowBasis = m !== null
+    ? `benchmark: ${m} sync IOPS measured at QD1 (4 KiB) on ${pool.name}`
+    : observed ? observed.basis
+    : byClass ? `device class model: ${path.latency!.label}` : 'unknown';
   const gain = now ? predictSyncIops(target.latency, 1).iops / (m ?? predictSyncIops(now, 1).iops) : null;
-  return { pool, ev, path, now, measuredQd1: m, gain };
+  return { pool, ev, path, now, nowBasis, observed, measuredQd1: m, gain };
+}
+
+/** " (observed: 600/s, p99 8.4 ms)" for a headline, '' without an observed latency. */
+function observedText(o: ObservedSyncLatency | null): string {
+  if (!o) return '';
+  const rate = o.syncWriteIops !== null ? `${o.syncWriteIops >= 100 ? Math.round(o.syncWriteIops) : o.syncWriteIops.toFixed(1)}/s, ` : '';
+  return ` (observed: ${rate}p99 ${o.p99Ms ?? o.p50Ms} ms)`;
 }
 
 /** Rank pools: most to gain with real sync demand first. */
@@ -117,6 +136,12 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
     { label: 'sync-write evidence', value: v.ev.level },
     { label: 'ZIL commits/s', value: v.ev.commitsPerSec },
     { label: 'measured QD1 sync IOPS', value: v.measuredQd1 },
+    ...(v.observed ? [
+      { label: 'observed sync-write latency p50 (ms)', value: v.observed.p50Ms },
+      { label: 'observed sync-write latency p99 (ms)', value: v.observed.p99Ms },
+      { label: 'observed sync-write IOPS', value: v.observed.syncWriteIops === null ? null : Math.round(v.observed.syncWriteIops * 10) / 10 },
+    ] : []),
+    { label: '"now" based on', value: v.nowBasis },
     { label: 'forecast "with Optane" for', value: `${target.product} (${target.basis})` },
   ];
   const expected = v.now ? forecast(v.now, target.latency) : null;
@@ -145,7 +170,7 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
     return {
       ...base, verdict: 'no', headline: `${name} already has low-latency sync writes; Optane would add little.`,
       reasons: [...reasons, `The ZIL lands on ${v.path.latency?.label ?? 'fast devices'}; an Optane SLOG would be only ~${v.gain.toFixed(1)}× faster at QD1 (threshold ${MIN_QD1_GAIN}×).`],
-      layout: { commands: [], reversible: 'yes' }, purchase: [], unknowns, confidence: v.measuredQd1 !== null ? 'high' : 'medium',
+      layout: { commands: [], reversible: 'yes' }, purchase: [], unknowns, confidence: v.measuredQd1 !== null || v.observed !== null ? 'high' : 'medium',
     };
   }
   // 3. No sync writes observed.
@@ -163,9 +188,9 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   // 4. Observed sync demand on a slow ZIL path.
   if (v.ev.level === 'observed' && v.gain !== null) {
     return {
-      ...base, verdict: 'yes', headline: `Yes: ${name} does sync writes on ${v.path.latency?.label ?? 'slow devices'}; an Optane SLOG would make them ~${Math.round(v.gain)}× faster.`,
-      reasons: [...reasons, `Expected: ${gainText} (latency model calibrated on 000).`, ...(picked.length > 0 ? [`Already in the box and unused: ${picked.map(productName).join(', ')}.`] : [])],
-      unknowns, confidence: v.measuredQd1 !== null ? 'high' : 'medium',
+      ...base, verdict: 'yes', headline: `Yes: ${name} does sync writes on ${v.path.latency?.label ?? 'slow devices'}${observedText(v.observed)}; an Optane SLOG would make them ~${Math.round(v.gain)}× faster.`,
+      reasons: [...reasons, `Expected: ${gainText} (latency model calibrated on 000; "now" from ${v.nowBasis}).`, ...(picked.length > 0 ? [`Already in the box and unused: ${picked.map(productName).join(', ')}.`] : [])],
+      unknowns, confidence: v.measuredQd1 !== null || v.observed !== null ? 'high' : 'medium',
     };
   }
   // 5. Evidence missing: depends.

@@ -3,10 +3,13 @@
  * labelled reversible or not with the reason, redundancy matched to the data vdevs, and a preview of
  * the resulting `zpool status` tree from our own model. The app prints these; it never runs them.
  */
-import type { Dataset, Pool, VdevNode } from '../model/inventory.ts';
+import type { Dataset, Drive, Host, Pool, VdevNode } from '../model/inventory.ts';
 import type { Reversibility } from '../model/finding.ts';
 import { atLeast } from '../../../rules/engine/version.ts';
+import { deviceNaming, partitionArgv } from '../../../rules/lib/commands.ts';
 import { classFaultTolerance, topLevel } from '../../../rules/lib/topology.ts';
+import { checkDevices } from './device-check.ts';
+import { PlanRefused } from './plan-refused.ts';
 import { displayName, renderStatus } from './status-preview.ts';
 
 export interface PartitionRole { role: 'slog' | 'special'; sizeBytes: number }
@@ -14,14 +17,27 @@ export interface PartitionRole { role: 'slog' | 'special'; sizeBytes: number }
 export interface AddVdevRequest {
   kind: 'slog' | 'special';
   pool: Pool;
-  /** Whole devices, preferably /dev/disk/by-id paths (or files for tests). */
+  /**
+   * Whole devices: /dev/… paths (preferably /dev/disk/by-id on Linux) or names the inventory knows
+   * (`nvd1`); plain absolute file paths only for pools built from files. Checked by device-check.ts.
+   */
   devices: string[];
+  /** The host: decides device paths and the partitioning tool (sgdisk on Linux, gpart on FreeBSD). */
+  host?: Host | null;
+  /** Every pool of the host: a device in any of them, in any role, is refused. Default: [pool]. */
+  pools?: readonly Pool[];
+  /** The inventory's drives: resolve bare names and partitions to disks. */
+  drives?: readonly Drive[];
+  /** Print the plan even though the special vdev survives fewer failures than the data vdevs (adds `zpool add -f`). */
+  acceptLowerRedundancy?: boolean;
+  /** Allow a partition whose sibling partition already serves a pool (one device for several roles). */
+  sharedDisk?: boolean;
   /** OpenZFS version (major.minor.patch) of the host, null when unknown. */
   openzfs: string | null;
   /** For special: datasets to receive `special_small_blocks`, and the threshold. */
   datasets?: Dataset[];
   specialSmallBlocks?: number;
-  /** Partition each device (e.g. one Optane for SLOG + special) with sgdisk first. */
+  /** Partition each device (e.g. one Optane for SLOG + special) first: sgdisk on Linux, gpart on FreeBSD. */
   partitions?: PartitionRole[];
 }
 
@@ -37,7 +53,11 @@ export interface AddVdevPlan {
   pool: string;
   kind: 'slog' | 'special';
   steps: PlanStep[];
-  redundancy: { dataTolerance: number | null; newTolerance: number; requiredSides: number; matched: boolean };
+  redundancy: {
+    dataTolerance: number | null; newTolerance: number; requiredSides: number; matched: boolean;
+    /** True only when a mismatch was printed because the caller accepted lower redundancy. */
+    lowerRedundancyAccepted: boolean;
+  };
   warnings: string[];
   /** The new top-level vdev as our model sees it. */
   added: VdevNode;
@@ -48,12 +68,6 @@ export interface AddVdevPlan {
 
 const quote = (a: string): string => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
 const step = (argv: string[], reversible: Reversibility, why: string): PlanStep => ({ argv, display: argv.map(quote).join(' '), reversible, why });
-
-/** Partition path for a device: by-id paths get `-partN`, nvme/mmc names `pN`, others `N`. */
-export function partitionPath(device: string, n: number): string {
-  if (device.startsWith('/dev/disk/by-')) return `${device}-part${n}`;
-  return /\d$/.test(device) ? `${device}p${n}` : `${device}${n}`;
-}
 
 /** The data vdevs' ashift: the per-vdev values when known, else the pool property. */
 function dataAshift(pool: Pool): { value: number | null; mixed: boolean } {
@@ -78,35 +92,52 @@ export function planAddVdev(req: AddVdevRequest): AddVdevPlan {
   const { pool } = req;
   const warnings: string[] = [];
   const steps: PlanStep[] = [];
-  if (req.devices.length === 0) throw new RangeError('no devices given');
+  const partitioning = (req.partitions?.length ?? 0) > 0;
+  const checked = checkDevices(req.devices, {
+    host: req.host ?? null, pool, pools: req.pools ?? [pool], drives: req.drives ?? [], partitioning, sharedDisk: req.sharedDisk === true,
+  });
+  warnings.push(...checked.warnings);
+  const devices = checked.devices.map((d) => d.path);
 
-  // 1. Optional partitioning (one fast device serving several roles, 004).
-  let members = req.devices;
-  if (req.partitions && req.partitions.length > 0) {
-    const roleIndex = req.partitions.findIndex((p) => p.role === req.kind);
-    if (roleIndex < 0) throw new RangeError(`no partition with role ${req.kind}`);
-    for (const dev of req.devices) {
-      const argv = ['sgdisk'];
-      req.partitions.forEach((p, i) => {
-        argv.push(`--new=${i + 1}:0:+${Math.floor(p.sizeBytes / 2 ** 20)}M`, `--typecode=${i + 1}:BF01`, `--change-name=${i + 1}:${p.role}`);
-      });
-      argv.push(dev);
-      steps.push(step(argv, 'partly', `writes a new GPT partition table on ${dev}: anything on it is lost; the partitions themselves can be deleted again with sgdisk --zap-all while unused`));
-    }
-    members = req.devices.map((d) => partitionPath(d, roleIndex + 1));
-  }
-
-  // 2. Redundancy: special must match the data vdevs (B13–B15); log vdevs are exempt (B14) but a mirror is advised.
+  // 1. Redundancy first, so a refused plan prints nothing. Special must match the data vdevs
+  //    (B13–B15): losing it loses the pool. Log vdevs are exempt (B14) but a mirror is advised.
   const dataTolerance = classFaultTolerance(pool, 'data');
   const requiredSides = req.kind === 'special' ? (dataTolerance ?? 0) + 1 : 1;
-  const mirrored = members.length >= 2;
-  const newTolerance = mirrored ? members.length - 1 : 0;
+  const mirrored = devices.length >= 2;
+  const newTolerance = mirrored ? devices.length - 1 : 0;
   const matched = newTolerance >= requiredSides - 1;
-  if (req.kind === 'special' && !matched) {
-    warnings.push(`the data vdevs survive ${dataTolerance} failure(s) per vdev but this special vdev only ${newTolerance}: use a ${requiredSides}-way mirror — losing a special vdev loses the pool, and zpool add refuses the mismatch without -f (zfs-facts B13, B14)`);
+  const lowerRedundancyAccepted = req.kind === 'special' && !matched && req.acceptLowerRedundancy === true;
+  if (req.kind === 'special' && !matched && !lowerRedundancyAccepted) {
+    throw new PlanRefused('redundancy', `refused: the data vdevs of ${pool.name} survive ${dataTolerance} failure(s) each, so a special vdev needs ${requiredSides} devices (a ${requiredSides}-way mirror) to match; got ${devices.length}. Losing a special vdev loses the pool (zfs-facts B13, B14). Give ${requiredSides} devices, or accept lower redundancy explicitly (acceptLowerRedundancy / --accept-lower-redundancy)`);
+  }
+  if (lowerRedundancyAccepted) {
+    warnings.unshift(`LOWER REDUNDANCY ACCEPTED: this special vdev survives ${newTolerance} failure(s) but the data vdevs ${dataTolerance}; ${requiredSides} devices would match. If it fails, the WHOLE POOL is lost (zfs-facts B13, B14). zpool add refuses this without -f, so the command carries -f, which also overrides its other safety checks`);
   }
   if (req.kind === 'slog' && !mirrored) {
     warnings.push('a single-device SLOG: if it fails together with a crash, up to ~5 s of acknowledged sync writes are lost; mirror it if that is unacceptable (zfs-facts A25)');
+  }
+
+  // 2. Optional partitioning (one fast device serving several roles, 004), platform-aware.
+  let members = devices;
+  if (req.partitions && partitioning) {
+    const roleIndex = req.partitions.findIndex((p) => p.role === req.kind);
+    if (roleIndex < 0) throw new PlanRefused('partitioning', `no partition with role ${req.kind}`);
+    const parts = req.partitions.map((p) => ({ label: p.role, sizeBytes: p.sizeBytes }));
+    const made = devices.map((dev) => ({ dev, plan: partitionArgv(req.host, dev, parts) }));
+    if (made.every((m) => m.plan !== null)) {
+      for (const { dev, plan } of made) {
+        for (const argv of plan!.argv) {
+          steps.push(step(argv, 'partly', `${plan!.tool} writes a GPT partition table on ${dev}: anything on it is lost; the partitions can be deleted again while unused (it fails, changing nothing, if the partitions already exist)`));
+        }
+      }
+      members = made.map((m) => m.plan!.partitions[roleIndex]!);
+    } else {
+      const naming = deviceNaming(req.host);
+      warnings.push(naming === 'other'
+        ? `no partitioning command printed: the host platform is ${req.host?.platform ?? 'unknown'} and we only script sgdisk (Linux) and gpart (FreeBSD); create the partitions yourself and replace the <…> placeholders below with partition ${roleIndex + 1} of each device`
+        : 'no partitioning command printed: partitioning needs /dev/… paths; create the partitions yourself and replace the <…> placeholders below');
+      members = devices.map((d) => `<${displayName(d)} partition ${roleIndex + 1}>`);
+    }
   }
 
   // 3. ashift: match the data vdevs so the vdev stays removable and no mismatch check fires (C22).
@@ -118,14 +149,16 @@ export function planAddVdev(req: AddVdevRequest): AddVdevPlan {
   // 4. The zpool add itself.
   const section = req.kind === 'slog' ? 'log' : 'special';
   const vdevArgs = mirrored ? ['mirror', ...members] : [...members];
-  const force = req.kind === 'special' && !matched ? ['-f'] : [];
+  // -f only ever for an accepted redundancy mismatch; never added silently.
+  const force = lowerRedundancyAccepted ? ['-f'] : [];
   const addArgv = ['zpool', 'add', ...force, ...ashiftArgs, pool.name, section, ...vdevArgs];
   if (req.kind === 'slog') {
     steps.push(step(addArgv, 'yes', `log vdevs can always be removed again: zpool remove ${pool.name} <log vdev> (zfs-facts B14, A-section)`));
   } else {
-    if (mirrored && members.length > 2 && req.openzfs && !atLeast(req.openzfs, '0.8.0')) warnings.push('special vdevs need OpenZFS 0.8 or later');
+    if (req.openzfs && !atLeast(req.openzfs, '0.8.0')) warnings.push(`special vdevs need OpenZFS 0.8 or later; this host has ${req.openzfs}`);
     const r = specialRemovability(pool, req.openzfs);
-    steps.push(step(addArgv, r.reversible, r.why));
+    const loud = lowerRedundancyAccepted ? `LOWER REDUNDANCY ACCEPTED (-f): ${newTolerance} failure(s) tolerated instead of ${dataTolerance}; ` : '';
+    steps.push(step(addArgv, r.reversible, `${loud}${r.why}`));
   }
 
   // 5. special_small_blocks per dataset (only new writes are affected, B9).
@@ -147,7 +180,7 @@ export function planAddVdev(req: AddVdevRequest): AddVdevPlan {
   // 6. Preview: the next top-level vdev id is the count of existing top-level vdevs (data/log/special/dedup).
   const topCount = pool.vdevs.filter((v) => v.class !== 'cache' && v.class !== 'spare').length;
   const cls = req.kind === 'slog' ? 'log' : 'special';
-  const leaf = (p: string): VdevNode => ({ class: cls, type: p.startsWith('/dev/') ? 'disk' : 'file', name: displayName(p), state: 'ONLINE', read: 0, write: 0, cksum: 0, note: null, children: [] });
+  const leaf = (p: string): VdevNode => ({ class: cls, type: p.startsWith('/') && !p.startsWith('/dev/') ? 'file' : 'disk', name: displayName(p), state: 'ONLINE', read: 0, write: 0, cksum: 0, note: null, children: [] });
   const added: VdevNode = mirrored
     ? { class: cls, type: 'mirror', name: `mirror-${topCount}`, state: 'ONLINE', read: 0, write: 0, cksum: 0, note: null, children: members.map(leaf), ashift: ashift.value }
     : { ...leaf(members[0]!), ashift: ashift.value };
@@ -156,7 +189,7 @@ export function planAddVdev(req: AddVdevRequest): AddVdevPlan {
     pool: pool.name,
     kind: req.kind,
     steps,
-    redundancy: { dataTolerance, newTolerance, requiredSides, matched },
+    redundancy: { dataTolerance, newTolerance, requiredSides, matched, lowerRedundancyAccepted },
     warnings,
     added,
     preview: renderStatus(pool.name, previewVdevs),

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { blockFit, layoutSpace, type BlockFit, type LayoutSpace } from './capacity.ts';
 import { disksUsed, layoutLabel, tolerancePerVdev, topLevelVdevs, type LayoutSpec } from './layout-spec.ts';
-import { DISK_RATES, MediaKind, relativePerformance, resilverExposure, type RelativePerformance, type ResilverExposure } from './performance.ts';
+import { DISK_RATES, defaultHostSeqCap, MediaKind, relativePerformance, resilverExposure, sequentialMBps, type HostSeqCap, type RelativePerformance, type ResilverExposure } from './performance.ts';
 
 export const Workload = z.enum(['vm', 'files', 'media', 'db']);
 export type Workload = z.infer<typeof Workload>;
@@ -22,6 +22,11 @@ export const PlanInput = z.object({
   blockSize: z.number().int().positive().optional(),
   /** Widest raidz vdev considered (OpenZFS: "do not put more than ~16 disks in raidz", C10). */
   maxRaidzWidth: z.number().int().min(3).max(32).default(16),
+  /**
+   * The host's sequential ceiling for the whole pool (MB/s). Absent: 001's measured maximum for
+   * HDDs, none for flash (see performance.ts). null: no ceiling.
+   */
+  hostSeqCapMBps: z.object({ read: z.number().positive(), write: z.number().positive() }).nullable().optional(),
 });
 export type PlanInput = z.input<typeof PlanInput>;
 
@@ -36,7 +41,10 @@ export interface LayoutCandidate {
   /** Disks left over (keep as hot spares or for later). */
   spareDisks: number;
   space: LayoutSpace;
-  /** 80 % of usable: where OpenZFS and Oracle advise starting to watch (C24). */
+  /**
+   * 80 % of the workload's effective usable (`fit.effectiveUsableBytes`, i.e. after padding for its
+   * block size), where OpenZFS and Oracle advise starting to watch (C24). Never above the effective capacity.
+   */
   fillGuidanceBytes: number;
   fit: BlockFit;
   /** For reference: how a 128K block fits (C-T1 column 128K). */
@@ -48,7 +56,7 @@ export interface LayoutCandidate {
     /** Most failures the pool can survive if they are spread ideally across vdevs. */
     bestCaseSurvivable: number;
   };
-  performance: RelativePerformance & { randomReadIops: number; randomWriteIops: number; seqReadMBps: number; seqWriteMBps: number };
+  performance: RelativePerformance & { randomReadIops: number; randomWriteIops: number; seqReadMBps: number; seqWriteMBps: number; busLimited: boolean };
   resilver: ResilverExposure;
   score: number;
   rank: number;
@@ -99,12 +107,20 @@ const fmtSize = (b: number) => (b >= 1048576 ? `${b / 1048576}M` : `${b / 1024}K
 /** Large HDDs make single-parity rebuilds long and exposed (G9): at 8 TB and up we warn. */
 const BIG_HDD_BYTES = 8e12;
 
+/** The ceiling in force for this plan. */
+function hostCap(input: z.output<typeof PlanInput>): HostSeqCap | null {
+  if (input.hostSeqCapMBps === null) return null;
+  if (input.hostSeqCapMBps) return { readMBps: input.hostSeqCapMBps.read, writeMBps: input.hostSeqCapMBps.write, basis: 'given by the caller' };
+  return defaultHostSeqCap(input.media);
+}
+
 function describe(spec: LayoutSpec, input: z.output<typeof PlanInput>, blockSize: number): Omit<LayoutCandidate, 'score' | 'rank' | 'recommended' | 'reasons'> {
   const space = layoutSpace(spec, input.diskBytes, { ashift: input.ashift });
   const fit = blockFit(spec, space, blockSize, input.ashift);
   const perVdev = tolerancePerVdev(spec);
   const rel = relativePerformance(spec);
   const rates = DISK_RATES[input.media];
+  const seq = sequentialMBps(rel, { readMBps: rates.seqMBps, writeMBps: rates.seqMBps }, hostCap(input));
   const resilver = resilverExposure(spec, input.diskBytes, input.media);
   const warnings: string[] = [];
   if (spec.kind === 'raidz' && spec.parity === 1 && input.media === 'hdd' && input.diskBytes >= BIG_HDD_BYTES) {
@@ -129,7 +145,7 @@ function describe(spec: LayoutSpec, input: z.output<typeof PlanInput>, blockSize
     disksUsed: disksUsed(spec),
     spareDisks: input.disks - disksUsed(spec),
     space,
-    fillGuidanceBytes: Math.floor(space.usableBytes * 0.8),
+    fillGuidanceBytes: Math.floor(fit.effectiveUsableBytes * 0.8),
     fit,
     nominalEfficiency: blockFit(spec, space, 131072, input.ashift).efficiency,
     faultTolerance: {
@@ -141,8 +157,7 @@ function describe(spec: LayoutSpec, input: z.output<typeof PlanInput>, blockSize
       ...rel,
       randomReadIops: Math.round(rel.randomReadX * rates.randomIops),
       randomWriteIops: Math.round(rel.randomWriteX * rates.randomIops),
-      seqReadMBps: Math.round(rel.seqReadX * rates.seqMBps),
-      seqWriteMBps: Math.round(rel.seqWriteX * rates.seqMBps),
+      ...seq,
     },
     resilver,
     warnings,
@@ -166,12 +181,13 @@ export function planLayouts(raw: PlanInput): LayoutPlan {
   const max = (f: (c: (typeof described)[number]) => number) => Math.max(1e-9, ...described.map(f));
   const maxCap = max((c) => c.fit.effectiveUsableBytes);
   const maxRand = max((c) => (c.performance.randomReadX + c.performance.randomWriteX) / 2);
-  const maxSeq = max((c) => (c.performance.seqReadX + c.performance.seqWriteX) / 2);
+  // Sequential in capped MB/s: past the host ceiling more data disks do not go faster.
+  const maxSeq = max((c) => (c.performance.seqReadMBps + c.performance.seqWriteMBps) / 2);
   const w = WEIGHTS[input.workload];
   const scored = described.map((c) => {
     const cap = c.fit.effectiveUsableBytes / maxCap;
     const rand = (c.performance.randomReadX + c.performance.randomWriteX) / 2 / maxRand;
-    const seq = (c.performance.seqReadX + c.performance.seqWriteX) / 2 / maxSeq;
+    const seq = (c.performance.seqReadMBps + c.performance.seqWriteMBps) / 2 / maxSeq;
     const safety = safetyScore(c, input);
     // Idle disks are money spent for nothing unless kept as spares; a small nudge toward using them.
     const idle = c.spareDisks > 1 ? 0.02 * (c.spareDisks - 1) : 0;
@@ -179,7 +195,7 @@ export function planLayouts(raw: PlanInput): LayoutPlan {
     const reasons = [
       `${fmtTiB(c.fit.effectiveUsableBytes)} of ${fmtSize(blockSize)}-block data fits (${(100 * c.fit.effectiveUsableBytes / c.space.rawBytes).toFixed(0)} % of raw), ${fmtTiB(c.fillGuidanceBytes)} at the 80 % guidance`,
       `survives any ${c.faultTolerance.perVdev} disk failure${c.faultTolerance.perVdev === 1 ? '' : 's'}${topLevelVdevs(c.spec) > 1 ? ` (up to ${c.faultTolerance.bestCaseSurvivable} if spread over vdevs)` : ''}`,
-      `random I/O ≈ ${c.performance.randomReadX}× / ${c.performance.randomWriteX}× one disk (read/write), sequential ≈ ${+c.performance.seqReadX.toFixed(1)}× / ${+c.performance.seqWriteX.toFixed(1)}×`,
+      `random I/O ≈ ${c.performance.randomReadX}× / ${c.performance.randomWriteX}× one disk (read/write), sequential ≈ ${+c.performance.seqReadX.toFixed(1)}× / ${+c.performance.seqWriteX.toFixed(1)}×${c.performance.busLimited ? ' (capped by the host ceiling)' : ''}`,
       c.resilver.hours ? `rebuilding one disk reads ${fmtTiB(c.resilver.totalBytesRead)} in ≈ ${c.resilver.hours[0].toFixed(0)}–${c.resilver.hours[1].toFixed(0)} h at 80 % full` : 'no redundancy',
     ];
     return { ...c, score: Math.round(score * 1000) / 1000, reasons };
@@ -195,6 +211,8 @@ export function planLayouts(raw: PlanInput): LayoutPlan {
       'usable = AVAIL of the empty pool: labels (4.5 MiB/disk), metaslab rounding, 128K deflate ratio and slop (1/32, 128 MiB–128 GiB) removed (zfs-facts C3, C23); the embedded-log slop deduction is not modelled',
       'effective usable = usable ÷ the charge factor of the workload block size (zfs-facts C-T2)',
       'performance: per-vdev model in multiples of one disk (mirror reads scale with sides, raidz random I/O ≈ one disk per vdev, C11); per-disk rates are [heuristic]',
+      (() => { const cap = hostCap(input); return cap ? `sequential MB/s capped at ${cap.readMBps} read / ${cap.writeMBps} write for the whole pool: ${cap.basis}` : 'sequential MB/s: no host ceiling applied (none measured for this media; pass hostSeqCapMBps)'; })(),
+      '80 % figure = 80 % of the effective usable for the workload block size (zfs-facts C24)',
       `resilver: at 80 % fill, ${DISK_RATES[input.media].resilverMBps.join('–')} MB/s per disk [heuristic, zfs-facts C15]`,
       `ranking weights for ${input.workload}: capacity ${w.capacity}, random I/O ${w.random}, sequential ${w.seq}, safety ${w.safety}`,
     ],

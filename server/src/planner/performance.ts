@@ -10,7 +10,10 @@
  * Calibration against 001 (bonnie++, 24 × 4 TB HDD on one HBA link): the ordering of measured
  * sequential write across its layouts follows the data-disk count, but scaling is sublinear
  * (its 24-disk stripe writes 6.4× one disk, not 24×) because one SAS link saturates near
- * 0.7–1.4 GB/s. So these are upper bounds for the disks; a host bus cap is applied separately.
+ * 0.7–1.4 GB/s. So the multiples are upper bounds for the disks; `sequentialMBps` turns them into
+ * MB/s and applies a stated per-host ceiling (HOST_SEQ_CAP_001 for HDDs unless the caller gives
+ * its own). tests/planner/performance-001.test.ts checks the resulting ORDER of layouts against
+ * 001's throughput table (not the absolute numbers).
  */
 import type { LayoutSpec } from './layout-spec.ts';
 
@@ -92,4 +95,44 @@ export function resilverExposure(spec: LayoutSpec, diskBytes: number, media: Med
     hours: spec.kind === 'stripe' ? null : [seconds(hi) / 3600, seconds(lo) / 3600],
     basis,
   };
+}
+
+/** A host's sequential ceiling (HBA link, PCIe lanes, CPU), in MB/s for the whole pool. */
+export interface HostSeqCap {
+  readMBps: number;
+  writeMBps: number;
+  /** Where the numbers come from, printed with the plan. */
+  basis: string;
+}
+
+/**
+ * 001's measured maximum over its 26 layouts (24 × 4 TB HDD, one HBA, FreeBSD, bonnie++):
+ * write 696 MB/s (12 striped mirrors; the 24-disk stripe 692), read 1377 MB/s (24-disk stripe).
+ * More disks behind that host did not go faster, so this is the host's ceiling, not the disks'.
+ */
+export const HOST_SEQ_CAP_001: HostSeqCap = {
+  readMBps: 1377,
+  writeMBps: 696,
+  basis: '001 measured maximum on one HBA (24 × 4 TB HDD): write 696 MB/s, read 1377 MB/s',
+};
+
+/** The default ceiling: 001's for HDD pools (the only host we have measurements of); none for flash. */
+export function defaultHostSeqCap(media: MediaKind): HostSeqCap | null {
+  return media === 'hdd' ? HOST_SEQ_CAP_001 : null;
+}
+
+export interface SequentialEstimate {
+  seqReadMBps: number;
+  seqWriteMBps: number;
+  /** True when the host ceiling, not the disks, sets a figure. */
+  busLimited: boolean;
+}
+
+/** Sequential MB/s of a layout: disk multiples × per-disk rate, capped by the host ceiling. */
+export function sequentialMBps(rel: RelativePerformance, perDisk: { readMBps: number; writeMBps: number }, cap: HostSeqCap | null): SequentialEstimate {
+  const read = rel.seqReadX * perDisk.readMBps;
+  const write = rel.seqWriteX * perDisk.writeMBps;
+  const r = cap ? Math.min(read, cap.readMBps) : read;
+  const w = cap ? Math.min(write, cap.writeMBps) : write;
+  return { seqReadMBps: Math.round(r), seqWriteMBps: Math.round(w), busLimited: r < read || w < write };
 }

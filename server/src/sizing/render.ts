@@ -24,6 +24,7 @@ export function renderHistogram(h: SizeHistogram, zdb: SizeHistogram | null = nu
     '',
     ...table('Data blocks (uncompressed, as stored)', h.blockBins),
     '',
+    ...(zdb ? [...table(`zdb -Lbbbs ${zdb.target}: blocks by physical size (whole pool, psize)`, zdb.blockBins), ''] : []),
     'special_small_blocks → projected special-class usage (small blocks + metadata estimate)',
   ];
   for (const c of h.candidates) {

@@ -89,7 +89,7 @@ export async function measureWithZdb(pool: string, opts: ZdbMeasureOptions): Pro
 
   const parsed = parseZdbBlockStats(r.stdout, { version });
   if (!parsed.ok) {
-    return { ok: false, message: `zdb -Lbbbs ${pool}: output line ${parsed.error.line ?? '?'}: ${parsed.error.message}`, commands };
+    return { ok: false, message: `zdb -Lbbbs ${pool}: output${parsed.error.line ? ` line ${parsed.error.line}` : ''}: ${parsed.error.message}`, commands };
   }
   const capturedAt = (opts.now?.() ?? new Date()).toISOString();
   const h = histogramFromZdb(pool, parsed.value, opts.recordsize, opts.ashift, capturedAt);

@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ParsedPoolStatus, VdevNode } from '../../../server/src/model/inventory.ts';
 import { parseZpoolStatus } from '../../../server/src/parsers/zpool-status.ts';
-import { disk, fixture, group, NONE_REQUESTED, pool, scan } from './helpers.ts';
+import { expected as draid84 } from './expected/draid2-84c-4s-online.ts';
+import { expected as draid96 } from './expected/draid2-96c-six-spares-inuse.ts';
+import { disk, file, fixture, group, inClass, NONE_REQUESTED, pool, scan, spareRow } from './helpers.ts';
 
 const parse = (path: string) => {
   const r = parseZpoolStatus(fixture(`status/${path}`));
@@ -74,5 +76,414 @@ describe('reference 001 (FreeBSD layouts, pool "storage", no errors: line)', () 
       scan: scan({ kind: 'resilver', state: 'finished', errors: 0, endedAt: '2033-04-08T14:33:58', raw: 'resilvered 0 in 0h0m with 0 errors on Mon Apr  8 14:33:58 2033' }),
       vdevs: [group('raidz2', 'raidz2-0', ids.map((t) => disk(name(t))))],
     })]);
+  });
+});
+
+describe('FreeBSD: GPT labels, guid rows with "was /dev/…", REMOVED, replacing-N', () => {
+  it('second mirror side UNAVAIL, shown by guid with its old path', () => {
+    expectPools('fbsd-mirror-unavail-guid-second.txt', [pool({
+      name: 'zvol0',
+      state: 'DEGRADED',
+      status: 'One or more devices could not be opened.  Sufficient replicas exist for the pool to continue functioning in a degraded state.',
+      action: "Attach the missing device and online it using 'zpool online'.",
+      see: 'https://openzfs.github.io/openzfs-docs/msg/ZFS-8000-2Q',
+      scan: scan({ kind: 'resilver', state: 'finished', endedAt: '2023-01-29T06:00:29', errors: 0, raw: 'resilvered 1.49T in 15:34:45 with 0 errors on Sun Jan 29 06:00:29 2023' }),
+      vdevs: [
+        group('mirror', 'mirror-0', [disk('gpt/sdisk1'), disk('13953654332474917058', { state: 'UNAVAIL', note: 'was /dev/gpt/ndisk1' })], { state: 'DEGRADED' }),
+      ],
+    })]);
+  });
+
+  it('USB raidz1 with a REMOVED member, no scan line', () => {
+    expectPools('fbsd-usb-raidz1-removed.txt', [pool({
+      name: 'upool',
+      state: 'DEGRADED',
+      status: 'One or more devices have been removed. Sufficient replicas exist for the pool to continue functioning in a degraded state.',
+      action: "Online the device using zpool online' or replace the device with 'zpool replace'.",
+      vdevs: [
+        group('raidz1', 'raidz1-0', [disk('gpt/usb0'), disk('gpt/usb1', { state: 'REMOVED' }), disk('gpt/usb2'), disk('gpt/usb3')], { state: 'DEGRADED' }),
+      ],
+    })]);
+  });
+
+  it('USB raidz1 REMOVED after a finished resilver', () => {
+    expectPools('fbsd-usb-raidz1-removed-after-resilver.txt', [pool({
+      name: 'upool',
+      state: 'DEGRADED',
+      status: 'One or more devices have been removed. Sufficient replicas exist for the pool to continue functioning in a degraded state.',
+      action: "Online the device using zpool online' or replace the device with 'zpool replace'.",
+      scan: scan({ kind: 'resilver', state: 'finished', endedAt: '2025-12-23T14:00:34', errors: 0, raw: 'resilvered 10.5K in 00:00:07 with 0 errors on Tue Dec 23 14:00:34 2025' }),
+      vdevs: [
+        group('raidz1', 'raidz1-0', [disk('gpt/usb0', { state: 'REMOVED' }), disk('gpt/usb1'), disk('gpt/usb2'), disk('gpt/usb3')], { state: 'DEGRADED' }),
+      ],
+    })]);
+  });
+
+  it('replacing-0 of a REMOVED disk, resilver in progress (3-line scan)', () => {
+    expectPools('fbsd-usb-raidz1-replacing0-removed.txt', [pool({
+      name: 'upool',
+      state: 'DEGRADED',
+      status: 'One or more devices is currently being resilvered.  The pool will continue to function, possibly in a degraded state.',
+      action: 'Wait for the resilver to complete.',
+      scan: scan({ kind: 'resilver', state: 'in-progress', startedAt: '2025-12-24T10:58:00', progressPct: 41.91, raw: 'resilver in progress since Wed Dec 24 10:58:00 2025\n630M / 630M scanned, 264M / 630M issued at 20.3M/s\n50.0M resilvered, 41.91% done, 00:00:18 to go' }),
+      vdevs: [
+        group('raidz1', 'raidz1-0', [
+          group('replacing', 'replacing-0', [disk('gpt/usb0', { state: 'REMOVED' }), disk('gpt/usb4', { note: '(resilvering)' })], { state: 'DEGRADED' }),
+          disk('gpt/usb1'),
+          disk('gpt/usb2'),
+          disk('gpt/usb3'),
+        ], { state: 'DEGRADED' }),
+      ],
+    })]);
+  });
+
+  it('replacing-2 of a guid row', () => {
+    expectPools('fbsd-usb-raidz1-replacing2-guid.txt', [pool({
+      name: 'upool',
+      state: 'DEGRADED',
+      status: 'One or more devices is currently being resilvered.  The pool will continue to function, possibly in a degraded state.',
+      action: 'Wait for the resilver to complete.',
+      scan: scan({ kind: 'resilver', state: 'in-progress', startedAt: '2025-12-24T11:16:58', progressPct: 11.66, raw: 'resilver in progress since Wed Dec 24 11:16:58 2025\n631M / 631M scanned, 73.5M / 630M issued at 10.5M/s\n2.29M resilvered, 11.66% done, 00:00:53 to go' }),
+      vdevs: [
+        group('raidz1', 'raidz1-0', [
+          disk('gpt/usb4'),
+          disk('gpt/usb1'),
+          group('replacing', 'replacing-2', [
+            disk('16031226974783295807', { state: 'UNAVAIL', note: 'was /dev/gpt/usb2' }),
+            disk('gpt/usb5', { note: '(resilvering)' }),
+          ], { state: 'DEGRADED' }),
+          disk('gpt/usb3'),
+        ], { state: 'DEGRADED' }),
+      ],
+    })]);
+  });
+
+  it('raidz1 member UNAVAIL by guid', () => {
+    expectPools('fbsd-usb-raidz1-unavail-guid.txt', [pool({
+      name: 'upool',
+      state: 'DEGRADED',
+      status: 'One or more devices could not be opened.  Sufficient replicas exist for the pool to continue functioning in a degraded state.',
+      action: "Attach the missing device and online it using 'zpool online'.",
+      see: 'https://openzfs.github.io/openzfs-docs/msg/ZFS-8000-2Q',
+      scan: scan({ kind: 'resilver', state: 'finished', endedAt: '2025-12-24T10:58:38', errors: 0, raw: 'resilvered 158M in 00:00:38 with 0 errors on Wed Dec 24 10:58:38 2025' }),
+      vdevs: [
+        group('raidz1', 'raidz1-0', [
+          disk('gpt/usb4'),
+          disk('gpt/usb1'),
+          disk('16031226974783295807', { state: 'UNAVAIL', note: 'was /dev/gpt/usb2' }),
+          disk('gpt/usb3'),
+        ], { state: 'DEGRADED' }),
+      ],
+    })]);
+  });
+
+  it('raidz2 member FAULTED "too many errors"', () => {
+    expectPools('fbsd-usb-raidz2-faulted-persistent.txt', [pool({
+      name: 'upool',
+      state: 'DEGRADED',
+      status: 'One or more devices are faulted in response to persistent errors. Sufficient replicas exist for the pool to continue functioning in a degraded state.',
+      action: "Replace the faulted device, or use 'zpool clear' to mark the device repaired.",
+      scan: scan({ kind: 'resilver', state: 'finished', endedAt: '2026-01-14T11:09:09', errors: 0, raw: 'resilvered 486M in 00:12:24 with 0 errors on Wed Jan 14 11:09:09 2026' }),
+      vdevs: [
+        group('raidz2', 'raidz2-0', [
+          disk('gpt/usb0', { state: 'FAULTED', note: 'too many errors' }),
+          disk('gpt/usb1'),
+          disk('gpt/usb2'),
+          disk('gpt/usb4'),
+        ], { state: 'DEGRADED' }),
+      ],
+    })]);
+  });
+
+  it('ONLINE mirror still resilvering one side', () => {
+    expectPools('fbsd-zroot-resilvering-online.txt', [pool({
+      name: 'zroot',
+      status: 'One or more devices is currently being resilvered.  The pool will continue to function, possibly in a degraded state.',
+      action: 'Wait for the resilver to complete.',
+      scan: scan({ kind: 'resilver', state: 'in-progress', startedAt: '2025-03-07T23:42:43', progressPct: 10.98, raw: 'resilver in progress since Fri Mar  7 23:42:43 2025\n598G / 2.79T scanned at 189M/s, 314G / 2.79T issued at 99.3M/s\n315G resilvered, 10.98% done, 07:17:27 to go' }),
+      vdevs: [
+        group('mirror', 'mirror-0', [disk('gpt/hdpool0'), disk('gpt/hdpool1', { note: '(resilvering)' })]),
+      ],
+    })]);
+  });
+
+});
+
+describe('OpenZFS message docs (old " scrub:" key; root-row notes belong to the pool, not to a vdev)', () => {
+  it('ZFS-8000-3C: FAULTED stripe, one disk "cannot open"', () => {
+    expectPools('msgdoc-3C-faulted-insufficient-replicas.txt', [pool({
+      name: 'test',
+      state: 'FAULTED',
+      status: 'One or more devices could not be opened.  There are insufficient replicas for the pool to continue functioning.',
+      action: "Attach the missing device and online it using 'zpool online'.",
+      see: 'https://openzfs.github.io/openzfs-docs/msg/ZFS-8000-3C',
+      scan: NONE_REQUESTED,
+      vdevs: [
+        disk('sda'),
+        disk('sdb', { state: 'FAULTED', note: 'cannot open' }),
+      ],
+    })]);
+  });
+
+  it('ZFS-8000-A5: unnumbered "mirror" row, "No known errors"', () => {
+    expectPools('msgdoc-A5-incompatible-version.txt', [pool({
+      name: 'test',
+      state: 'FAULTED',
+      status: 'The ZFS version for the pool is incompatible with the software running on this system.',
+      action: 'Destroy and re-create the pool.',
+      scan: NONE_REQUESTED,
+      errors: 'No known errors',
+      vdevs: [
+        group('mirror', 'mirror', [disk('sda9'), disk('sdb9')]),
+      ],
+    })]);
+  });
+
+  it('ZFS-8000-HC: write errors on the FAULTED disk, data-error count', () => {
+    expectPools('msgdoc-HC-faulted-io-failures.txt', [pool({
+      name: 'test',
+      state: 'FAULTED',
+      status: 'There are I/O failures.',
+      action: "Make sure the affected devices are connected, then run 'zpool clear'.",
+      see: 'https://openzfs.github.io/openzfs-docs/msg/ZFS-8000-HC',
+      scan: NONE_REQUESTED,
+      errors: "1 data errors, use '-v' for a list",
+      vdevs: [
+        disk('sda', { state: 'FAULTED', write: 7, note: 'experienced I/O failures' }),
+        disk('sdb'),
+      ],
+    })]);
+  });
+
+});
+
+describe('Linux: TrueNAS SCALE, ZoL 0.6–0.8, by-id names, file vdevs', () => {
+  it('wwn- mirrors, tab-indented, features status block', () => {
+    expectPools('jc-linux-wwn-mirrors-upgrade-status.txt', [pool({
+      name: 'pool1',
+      status: 'Some supported and requested features are not enabled on the pool. The pool can still be used, but some features are unavailable.',
+      action: "Enable all features using 'zpool upgrade'. Once this is done, the pool may no longer be accessible by software that does not support the features. See zpool-features(7) for details.",
+      scan: scan({ kind: 'scrub', state: 'finished', endedAt: '2023-02-12T11:40:04', errors: 0, raw: 'scrub repaired 0B in 11:16:03 with 0 errors on Sun Feb 12 11:40:04 2023' }),
+      vdevs: [
+        group('mirror', 'mirror-0', [disk('wwn-0x5000c500c65ac66f'), disk('wwn-0x5000c500c5eee542')]),
+        group('mirror', 'mirror-1', [disk('wwn-0x5000c500e39e8af6'), disk('wwn-0x5000c500e3b3a41e')]),
+      ],
+    })]);
+  });
+
+  it('TrueNAS SCALE raidz1 with an OFFLINE partition', () => {
+    expectPools('truenas-scale-raidz1-offline-partition-names.txt', [pool({
+      name: 'pool1',
+      state: 'DEGRADED',
+      status: 'One or more devices has been taken offline by the administrator. Sufficient replicas exist for the pool to continue functioning in a degraded state.',
+      action: "Online the device using 'zpool online' or replace the device with 'zpool replace'.",
+      scan: scan({ kind: 'scrub', state: 'finished', endedAt: '2025-05-14T06:25:26', errors: 0, raw: 'scrub repaired 68K in 10:40:08 with 0 errors on Wed May 14 06:25:26 2025' }),
+      vdevs: [
+        group('raidz1', 'raidz1-0', [disk('sde2'), disk('sdf2'), disk('sdc2'), disk('sda2', { state: 'OFFLINE' })], { state: 'DEGRADED' }),
+      ],
+    })]);
+  });
+
+  it('TrueNAS SCALE raidz2 with an OFFLINE file placeholder (type file)', () => {
+    expectPools('truenas-scale-raidz2-fake-file-offline.txt', [pool({
+      name: 'tank',
+      state: 'DEGRADED',
+      status: 'One or more devices has been taken offline by the administrator. Sufficient replicas exist for the pool to continue functioning in a degraded state.',
+      action: "Online the device using 'zpool online' or replace the device with 'zpool replace'.",
+      vdevs: [
+        group('raidz2', 'raidz2-0', [
+          disk('ata-HGST_HUS728T8TALE6L1_VGGGYUEG'),
+          disk('ata-HGST_HUS728T8TALE6L1_VRGMRVJK'),
+          disk('ata-HGST_HUS728T8TALE6L1_VRGNZU9K'),
+          disk('ata-TOSHIBA_HDWG480_71R0A14YFR0H'),
+          file('/tmp/fake-drive.img', { state: 'OFFLINE' }),
+        ], { state: 'DEGRADED' }),
+      ],
+    })]);
+  });
+
+  it('two pools of file vdevs, no blank line before errors:', () => {
+    expectPools('zol-two-pools-raidz1x2-raidz2x2-files.txt', [pool({
+      name: 'ztestpoolraidz1',
+      scan: NONE_REQUESTED,
+      vdevs: [
+        group('raidz1', 'raidz1-0', [file('/home/zfile1'), file('/home/zfile2'), file('/home/zfile3')]),
+        group('raidz1', 'raidz1-1', [file('/home/zfile4'), file('/home/zfile5'), file('/home/zfile6')]),
+      ],
+    }), pool({
+      name: 'ztestpoolraidz2',
+      scan: NONE_REQUESTED,
+      vdevs: [
+        group('raidz2', 'raidz2-0', [
+          file('/home/zfile1'),
+          file('/home/zfile2'),
+          file('/home/zfile3'),
+          file('/home/zfile4'),
+          file('/home/zfile5'),
+          file('/home/zfile6'),
+        ]),
+        group('raidz2', 'raidz2-1', [
+          file('/home/zfile7'),
+          file('/home/zfile8'),
+          file('/home/zfile9'),
+          file('/home/zfile10'),
+          file('/home/zfile11'),
+          file('/home/zfile12'),
+        ]),
+      ],
+    })]);
+  });
+
+  it('ZoL 0.6 file mirrors with a file spare AVAIL', () => {
+    expectPools('zol06-file-vdevs-3mirrors-spare.txt', [pool({
+      name: 'zdynpool1',
+      scan: scan({ kind: 'resilver', state: 'finished', endedAt: '2016-05-09T16:49:45', errors: 0, raw: 'resilvered 276K in 0h0m with 0 errors on Mon May  9 16:49:45 2016' }),
+      vdevs: [
+        group('mirror', 'mirror-0', [file('/zdisks/zdyndisk1'), file('/zdisks/zdyndisk2')]),
+        group('mirror', 'mirror-1', [file('/zdisks/zdyndisk3'), file('/zdisks/zdyndisk4')]),
+        group('mirror', 'mirror-2', [file('/zdisks/zdyndisk5'), file('/zdisks/zdyndisk6')]),
+        spareRow('/zdisks/zdyndisk7', 'AVAIL', null, 'file'),
+      ],
+    })]);
+  });
+
+  it('ZoL 0.8 "0 days 04:49:39" resilver, ata- ids', () => {
+    expectPools('zol08-raid10-ata-ids-features.txt', [pool({
+      name: 'zseatera4',
+      status: 'Some supported features are not enabled on the pool. The pool can still be used, but some features are unavailable.',
+      action: "Enable all features using 'zpool upgrade'. Once this is done, the pool may no longer be accessible by software that does not support the features. See zpool-features(5) for details.",
+      scan: scan({ kind: 'resilver', state: 'finished', endedAt: '2020-06-21T09:07:36', errors: 0, raw: 'resilvered 2.80T in 0 days 04:49:39 with 0 errors on Sun Jun 21 09:07:36 2020' }),
+      vdevs: [
+        group('mirror', 'mirror-0', [disk('ata-HGST_HUS726060ALE614_K8HU3M7N'), disk('ata-HGST_HUS726060ALE614_K8HUH6YN')]),
+        group('mirror', 'mirror-1', [disk('ata-ST4000VN000-1H4168_Z3073Z7X'), disk('ata-ST4000VN008-2DR166_ZGY005C6')]),
+      ],
+    })]);
+  });
+
+});
+
+describe('dRAID (OpenZFS issue outputs): distributed spares, spare-N, several scan lines', () => {
+  it('two draid1 vdevs, four distributed spares INUSE (spare-N ONLINE) and sdz AVAIL', () => {
+    expectPools('draid1x2-online-spares-inuse-plus-avail.txt', [pool({
+      name: 'zdraidtest',
+      scan: scan({ kind: 'resilver', state: 'finished', endedAt: '2021-07-07T22:12:23', errors: 0, raw: 'resilvered 4.42G in 00:01:14 with 0 errors on Wed Jul  7 22:12:23 2021' }),
+      vdevs: [
+        group('draid', 'draid1:8d:12c:2s-0', [
+          group('spare', 'spare-0', [disk('sdb'), disk('draid1-0-0', { type: 'spare' })]),
+          disk('sdc'),
+          group('spare', 'spare-2', [disk('sdd'), disk('draid1-0-1', { type: 'spare' })]),
+          disk('sde'),
+          disk('sdaa'),
+          disk('sdg'),
+          disk('sdh'),
+          disk('sdi'),
+          disk('sdj'),
+          disk('sdk'),
+          disk('sdl'),
+          disk('sdm'),
+        ], { draid: { parity: 1, data: 8, children: 12, spares: 2 } }),
+        group('draid', 'draid1:8d:12c:2s-1', [
+          group('spare', 'spare-0', [disk('sdn'), disk('draid1-1-0', { type: 'spare' })]),
+          disk('sdo'),
+          group('spare', 'spare-2', [disk('sdp'), disk('draid1-1-1', { type: 'spare' })]),
+          disk('sdq'),
+          disk('sdab'),
+          disk('sds'),
+          disk('sdt'),
+          disk('sdu'),
+          disk('sdv'),
+          disk('sdw'),
+          disk('sdx'),
+          disk('sdy'),
+        ], { draid: { parity: 1, data: 8, children: 12, spares: 2 } }),
+        spareRow('draid1-0-0', 'INUSE', 'currently in use', 'spare'),
+        spareRow('draid1-0-1', 'INUSE', 'currently in use', 'spare'),
+        spareRow('draid1-1-0', 'INUSE', 'currently in use', 'spare'),
+        spareRow('draid1-1-1', 'INUSE', 'currently in use', 'spare'),
+        spareRow('sdz', 'AVAIL'),
+      ],
+    })]);
+  });
+
+  it('four draid1 vdevs, one UNAVAIL disk each, spare-5 in the last; trailing blanks after AVAIL are no note', () => {
+    expectPools('draid1x4-degraded-spare5.txt', [pool({
+      name: 'zdraidtest',
+      state: 'DEGRADED',
+      status: 'One or more devices could not be used because the label is missing or invalid.  Sufficient replicas exist for the pool to continue functioning in a degraded state.',
+      action: "Replace the device using 'zpool replace'.",
+      see: 'https://openzfs.github.io/openzfs-docs/msg/ZFS-8000-4J',
+      scan: scan({ kind: 'resilver', state: 'finished', endedAt: '2021-07-03T17:18:21', errors: 0, raw: 'resilvered 716M in 00:00:13 with 0 errors on Sat Jul  3 17:18:21 2021' }),
+      vdevs: [
+        group('draid', 'draid1:4d:6c:1s-0', [disk('sdb'), disk('sdc'), disk('sdd', { state: 'UNAVAIL' }), disk('sde'), disk('sdf'), disk('sdg')], { state: 'DEGRADED', draid: { parity: 1, data: 4, children: 6, spares: 1 } }),
+        group('draid', 'draid1:4d:6c:1s-1', [disk('sdh'), disk('sdi'), disk('sdj', { state: 'UNAVAIL' }), disk('sdk'), disk('sdl'), disk('sdm')], { state: 'DEGRADED', draid: { parity: 1, data: 4, children: 6, spares: 1 } }),
+        group('draid', 'draid1:4d:6c:1s-2', [disk('sdn'), disk('sdo'), disk('sdp'), disk('sdq'), disk('sdr', { state: 'UNAVAIL' }), disk('sds')], { state: 'DEGRADED', draid: { parity: 1, data: 4, children: 6, spares: 1 } }),
+        group('draid', 'draid1:4d:6c:1s-3', [
+          disk('sdt', { state: 'UNAVAIL' }),
+          disk('sdu'),
+          disk('sdv'),
+          disk('sdw'),
+          disk('sdx'),
+          group('spare', 'spare-5', [disk('sdy', { state: 'UNAVAIL' }), disk('draid1-3-0', { type: 'spare' })], { state: 'DEGRADED' }),
+        ], { state: 'DEGRADED', draid: { parity: 1, data: 4, children: 6, spares: 1 } }),
+        spareRow('draid1-0-0', 'AVAIL', null, 'spare'),
+        spareRow('draid1-1-0', 'AVAIL', null, 'spare'),
+        spareRow('draid1-2-0', 'AVAIL', null, 'spare'),
+        spareRow('draid1-3-0', 'INUSE', 'currently in use', 'spare'),
+      ],
+    })]);
+  });
+
+  it('three scan: lines → scan + two rebuild extraScans', () => {
+    expectPools('draid2x2-multi-scan-lines-unavail.txt', [pool({
+      name: 'zdraidtest',
+      state: 'DEGRADED',
+      status: 'One or more devices could not be used because the label is missing or invalid.  Sufficient replicas exist for the pool to continue functioning in a degraded state.',
+      action: "Replace the device using 'zpool replace'.",
+      see: 'https://openzfs.github.io/openzfs-docs/msg/ZFS-8000-4J',
+      scan: scan({ kind: 'scrub', state: 'finished', endedAt: '2021-07-07T22:30:03', errors: 0, raw: 'scrub repaired 0B in 00:00:36 with 0 errors on Wed Jul  7 22:30:03 2021' }),
+      extraScans: [scan({ kind: 'rebuild', state: 'finished', endedAt: '2021-07-07T22:23:40', errors: 0, raw: 'resilvered (draid2:8d:12c:2s-0) 319M in 00:00:10 with 0 errors on Wed Jul  7 22:23:40 2021' }), scan({ kind: 'rebuild', state: 'finished', endedAt: '2021-07-07T22:29:27', errors: 0, raw: 'resilvered (draid2:8d:12c:2s-1) 598M in 00:00:30 with 0 errors on Wed Jul  7 22:29:27 2021' })],
+      vdevs: [
+        group('draid', 'draid2:8d:12c:2s-0', [
+          group('spare', 'spare-0', [disk('sdb', { state: 'UNAVAIL' }), disk('draid2-0-0', { type: 'spare' })], { state: 'DEGRADED' }),
+          disk('sdc'),
+          group('spare', 'spare-2', [disk('sdd', { state: 'UNAVAIL' }), disk('draid2-0-1', { type: 'spare' })], { state: 'DEGRADED' }),
+          disk('sde'),
+          disk('sdf', { state: 'UNAVAIL' }),
+          disk('sdg'),
+          disk('sdh', { state: 'UNAVAIL' }),
+          disk('sdi'),
+          disk('sdj'),
+          disk('sdk'),
+          disk('sdl'),
+          disk('sdm'),
+        ], { state: 'DEGRADED', draid: { parity: 2, data: 8, children: 12, spares: 2 } }),
+        group('draid', 'draid2:8d:12c:2s-1', [
+          group('spare', 'spare-0', [disk('sdn', { state: 'UNAVAIL' }), disk('draid2-1-0', { type: 'spare' })], { state: 'DEGRADED' }),
+          disk('sdo'),
+          group('spare', 'spare-2', [disk('sdp', { state: 'UNAVAIL' }), disk('draid2-1-1', { type: 'spare' })], { state: 'DEGRADED' }),
+          disk('sdq'),
+          disk('sdr', { state: 'UNAVAIL' }),
+          disk('sds'),
+          disk('sdt', { state: 'UNAVAIL' }),
+          disk('sdu'),
+          disk('sdv'),
+          disk('sdw'),
+          disk('sdx'),
+          disk('sdy'),
+        ], { state: 'DEGRADED', draid: { parity: 2, data: 8, children: 12, spares: 2 } }),
+        spareRow('draid2-0-0', 'INUSE', 'currently in use', 'spare'),
+        spareRow('draid2-0-1', 'INUSE', 'currently in use', 'spare'),
+        spareRow('draid2-1-0', 'INUSE', 'currently in use', 'spare'),
+        spareRow('draid2-1-1', 'INUSE', 'currently in use', 'spare'),
+      ],
+    })]);
+  });
+
+  it('84-child draid2 with four AVAIL distributed spares and no scan line (expected/draid2-84c-4s-online.ts)', () => {
+    expectPools('draid2-84c-4s-online.txt', draid84);
+  });
+
+  it('96-child draid2, six distributed + five traditional spares in use (expected/draid2-96c-six-spares-inuse.ts)', () => {
+    expectPools('draid2-96c-six-spares-inuse.txt', draid96);
   });
 });

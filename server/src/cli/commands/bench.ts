@@ -7,6 +7,9 @@
  *   bench --history [--pool P] [--profile X] [--json]
  *   bench --before-after --pool P PROFILE
  *
+ * --confirm-serial: the device's serial number; a device without one is confirmed by its WWN, or,
+ * without a WWN either, by NAME:BYTES (kernel name and exact size in bytes); never by the name alone.
+ *
  * Exit codes: 0 completed (or dry run / list / history), 1 refused, aborted or failed, 2 store
  * unreadable, 64 usage. A live progress bar is drawn on stderr when stderr is a terminal.
  */
@@ -106,7 +109,7 @@ const command: CliCommand = {
     const targets = [o.pool, o.path, o.device].filter((x) => x !== undefined).length;
     if (targets !== 1) { io.stderr(`zfs-advisor bench: give exactly one of --pool, --path, --device\n${USAGE}`); return EXIT.usage; }
     if (o.device !== undefined && o['confirm-serial'] === undefined) {
-      io.stderr(`zfs-advisor bench: --device needs --confirm-serial (the device's serial number, typed by you)\n${USAGE}`);
+      io.stderr(`zfs-advisor bench: --device needs --confirm-serial, typed by you: the device's serial number; for a device without one its WWN; without a WWN either its kernel name and exact size in bytes as NAME:BYTES (e.g. loop3:67108864)\n${USAGE}`);
       return EXIT.usage;
     }
     const size = o.size !== undefined ? parseHumanNumber(o.size) : undefined;
