@@ -184,6 +184,7 @@ export function planLayouts(raw: PlanInput): LayoutPlan {
   // Sequential in capped MB/s: past the host ceiling more data disks do not go faster.
   const maxSeq = max((c) => (c.performance.seqReadMBps + c.performance.seqWriteMBps) / 2);
   const w = WEIGHTS[input.workload];
+  const cap = hostCap(input);
   const scored = described.map((c) => {
     const cap = c.fit.effectiveUsableBytes / maxCap;
     const rand = (c.performance.randomReadX + c.performance.randomWriteX) / 2 / maxRand;
@@ -211,7 +212,7 @@ export function planLayouts(raw: PlanInput): LayoutPlan {
       'usable = AVAIL of the empty pool: labels (4.5 MiB/disk), metaslab rounding, 128K deflate ratio and slop (1/32, 128 MiB–128 GiB) removed (zfs-facts C3, C23); the embedded-log slop deduction is not modelled',
       'effective usable = usable ÷ the charge factor of the workload block size (zfs-facts C-T2)',
       'performance: per-vdev model in multiples of one disk (mirror reads scale with sides, raidz random I/O ≈ one disk per vdev, C11); per-disk rates are [heuristic]',
-      (() => { const cap = hostCap(input); return cap ? `sequential MB/s capped at ${cap.readMBps} read / ${cap.writeMBps} write for the whole pool: ${cap.basis}` : 'sequential MB/s: no host ceiling applied (none measured for this media; pass hostSeqCapMBps)'; })(),
+      cap ? `sequential MB/s capped at ${cap.readMBps} read / ${cap.writeMBps} write for the whole pool: ${cap.basis}` : 'sequential MB/s: no host ceiling applied (none measured for this media or none wanted; pass hostSeqCapMBps)',
       '80 % figure = 80 % of the effective usable for the workload block size (zfs-facts C24)',
       `resilver: at 80 % fill, ${DISK_RATES[input.media].resilverMBps.join('–')} MB/s per disk [heuristic, zfs-facts C15]`,
       `ranking weights for ${input.workload}: capacity ${w.capacity}, random I/O ${w.random}, sequential ${w.seq}, safety ${w.safety}`,

@@ -7,6 +7,8 @@ import type { ParsedPoolStatus, VdevNode } from '../../../server/src/model/inven
 import { parseZpoolStatus } from '../../../server/src/parsers/zpool-status.ts';
 import { expected as draid84 } from './expected/draid2-84c-4s-online.ts';
 import { expected as draid96 } from './expected/draid2-96c-six-spares-inuse.ts';
+import { expected as fuse12 } from './expected/zfs-fuse-12-pools.ts';
+import { expected as fuseLab7 } from './expected/zfs-fuse-lab-7-pools.ts';
 import { disk, file, fixture, group, inClass, NONE_REQUESTED, pool, scan, spareRow } from './helpers.ts';
 
 const parse = (path: string) => {
@@ -487,3 +489,204 @@ describe('dRAID (OpenZFS issue outputs): distributed spares, spare-N, several sc
     expectPools('draid2-96c-six-spares-inuse.txt', draid96);
   });
 });
+
+describe('zfs-fuse 0.7 (" scrub:" key, "N repaired"/"N resilvered" notes, file and loop vdevs)', () => {
+  it.each([
+    ['zfs-fuse--zpool_status.txt', fuse12],
+    ['zfs-fuse--zpool_status_-v.txt', fuse12],
+    ['zfs-fuse--zpool_status_-v_LAB.txt', fuseLab7],
+  ])('%s: every pool of the lab (expected/)', (path, pools) => expectPools(path, pools));
+
+  it('zfs-fuse--zpool_status_-v_DEGRADED_fmirror.txt: mirror side OFFLINE', () => {
+    expectPools('zfs-fuse--zpool_status_-v_DEGRADED_fmirror.txt', [pool({
+      name: 'fmirror',
+      state: 'DEGRADED',
+      status: 'One or more devices has been taken offline by the administrator. Sufficient replicas exist for the pool to continue functioning in a degraded state.',
+      action: "Online the device using 'zpool online' or replace the device with 'zpool replace'.",
+      scan: NONE_REQUESTED,
+      vdevs: [
+        group('mirror', 'mirror-0', [file('/var/lab/vdevs/m1.img'), file('/var/lab/vdevs/m2.img', { state: 'OFFLINE' })], { state: 'DEGRADED' }),
+      ],
+    })]);
+  });
+
+  it('zfs-fuse--zpool_status_-x_DEGRADED.txt: mirror side OFFLINE', () => {
+    expectPools('zfs-fuse--zpool_status_-x_DEGRADED.txt', [pool({
+      name: 'fmirror',
+      state: 'DEGRADED',
+      status: 'One or more devices has been taken offline by the administrator. Sufficient replicas exist for the pool to continue functioning in a degraded state.',
+      action: "Online the device using 'zpool online' or replace the device with 'zpool replace'.",
+      scan: NONE_REQUESTED,
+      vdevs: [
+        group('mirror', 'mirror-0', [file('/var/lab/vdevs/m1.img'), file('/var/lab/vdevs/m2.img', { state: 'OFFLINE' })], { state: 'DEGRADED' }),
+      ],
+    })]);
+  });
+
+  it('zfs-fuse--zpool_status_DEGRADED_fmirror.txt: mirror side OFFLINE', () => {
+    expectPools('zfs-fuse--zpool_status_DEGRADED_fmirror.txt', [pool({
+      name: 'fmirror',
+      state: 'DEGRADED',
+      status: 'One or more devices has been taken offline by the administrator. Sufficient replicas exist for the pool to continue functioning in a degraded state.',
+      action: "Online the device using 'zpool online' or replace the device with 'zpool replace'.",
+      scan: NONE_REQUESTED,
+      vdevs: [
+        group('mirror', 'mirror-0', [file('/var/lab/vdevs/m1.img'), file('/var/lab/vdevs/m2.img', { state: 'OFFLINE' })], { state: 'DEGRADED' }),
+      ],
+    })]);
+  });
+
+  it('loop raidz2 with loop8 OFFLINE', () => {
+    expectPools('zfs-fuse--zpool_status_DEGRADED_lraidz2.txt', [pool({
+      name: 'lraidz2',
+      state: 'DEGRADED',
+      status: 'One or more devices has been taken offline by the administrator. Sufficient replicas exist for the pool to continue functioning in a degraded state.',
+      action: "Online the device using 'zpool online' or replace the device with 'zpool replace'.",
+      scan: NONE_REQUESTED,
+      vdevs: [
+        group('raidz2', 'raidz2-0', [disk('loop7'), disk('loop8', { state: 'OFFLINE' }), disk('loop9'), disk('loop10')], { state: 'DEGRADED' }),
+      ],
+    })]);
+  });
+
+  it('FAULTED single-file pool: the root row\'s "corrupted data" stays with the pool; the file shows CKSUM 6; no errors: line', () => {
+    expectPools('zfs-fuse--zpool_status_-v_FAULTED_fsingle.txt', [pool({
+      name: 'fsingle',
+      state: 'FAULTED',
+      status: 'The pool metadata is corrupted and the pool cannot be opened.',
+      action: 'Destroy and re-create the pool from a backup source.',
+      see: 'http://www.sun.com/msg/ZFS-8000-72',
+      scan: NONE_REQUESTED,
+      errors: null,
+      vdevs: [
+        file('/var/lab/vdevs/s1.img', { cksum: 6 }),
+      ],
+    })]);
+  });
+
+  it('permanent errors: scrub with 151 errors, "152K repaired" note, the damaged file listed', () => {
+    expectPools('zfs-fuse--zpool_status_-v_PERMANENT_ERRORS.txt', [pool({
+      name: 'zl_single',
+      status: 'One or more devices has experienced an error resulting in data corruption.  Applications may be affected.',
+      action: 'Restore the file in question if possible.  Otherwise restore the entire pool from backup.',
+      see: 'http://www.sun.com/msg/ZFS-8000-8A',
+      scan: scan({ kind: 'scrub', state: 'finished', endedAt: '2026-11-22T06:26:16', errors: 151, raw: 'scrub completed after 0h0m with 151 errors on Sun Nov 22 06:26:16 2026' }),
+      errors: 'Permanent errors have been detected in the following files:',
+      errorFiles: ['/var/zfs-fuse-lab.zMUJIc/mnt/zl_single/victim'],
+      vdevs: [
+        file('/var/zfs-fuse-lab.zMUJIc/vdev/s1.img', { cksum: 338, note: '152K repaired' }),
+      ],
+    })]);
+  });
+
+  it('zfs-fuse--zpool_status_-v_fraidz2_after_scrub_cksum.txt: CKSUM 267/270 with "10.4M repaired"', () => {
+    expectPools('zfs-fuse--zpool_status_-v_fraidz2_after_scrub_cksum.txt', [pool({
+      name: 'fraidz2',
+      status: 'One or more devices has experienced an unrecoverable error.  An attempt was made to correct the error.  Applications are unaffected.',
+      action: "Determine if the device needs to be replaced, and clear the errors using 'zpool clear' or replace the device with 'zpool replace'.",
+      see: 'http://www.sun.com/msg/ZFS-8000-9P',
+      scan: scan({ kind: 'scrub', state: 'finished', endedAt: '2026-11-22T06:10:22', errors: 0, raw: 'scrub completed after 0h0m with 0 errors on Sun Nov 22 06:10:22 2026' }),
+      vdevs: [
+        group('raidz2', 'raidz2-0', [
+          file('/var/lab/vdevs/z2a.img', { cksum: 267, note: '10.4M repaired' }),
+          file('/var/lab/vdevs/z2b.img', { cksum: 270, note: '10.4M repaired' }),
+          file('/var/lab/vdevs/z2c.img'),
+          file('/var/lab/vdevs/z2d.img'),
+        ]),
+      ],
+    })]);
+  });
+
+  it('zfs-fuse--zpool_status_-v_fraidz2_right_after_scrub.txt: CKSUM 267/270 with "10.4M repaired"', () => {
+    expectPools('zfs-fuse--zpool_status_-v_fraidz2_right_after_scrub.txt', [pool({
+      name: 'fraidz2',
+      status: 'One or more devices has experienced an unrecoverable error.  An attempt was made to correct the error.  Applications are unaffected.',
+      action: "Determine if the device needs to be replaced, and clear the errors using 'zpool clear' or replace the device with 'zpool replace'.",
+      see: 'http://www.sun.com/msg/ZFS-8000-9P',
+      scan: scan({ kind: 'scrub', state: 'finished', endedAt: '2026-11-22T06:10:22', errors: 0, raw: 'scrub completed after 0h0m with 0 errors on Sun Nov 22 06:10:22 2026' }),
+      vdevs: [
+        group('raidz2', 'raidz2-0', [
+          file('/var/lab/vdevs/z2a.img', { cksum: 267, note: '10.4M repaired' }),
+          file('/var/lab/vdevs/z2b.img', { cksum: 270, note: '10.4M repaired' }),
+          file('/var/lab/vdevs/z2c.img'),
+          file('/var/lab/vdevs/z2d.img'),
+        ]),
+      ],
+    })]);
+  });
+
+  it('zfs-fuse--zpool_status_-x_after_cksum.txt: CKSUM 267/270 with "10.4M repaired"', () => {
+    expectPools('zfs-fuse--zpool_status_-x_after_cksum.txt', [pool({
+      name: 'fraidz2',
+      status: 'One or more devices has experienced an unrecoverable error.  An attempt was made to correct the error.  Applications are unaffected.',
+      action: "Determine if the device needs to be replaced, and clear the errors using 'zpool clear' or replace the device with 'zpool replace'.",
+      see: 'http://www.sun.com/msg/ZFS-8000-9P',
+      scan: scan({ kind: 'scrub', state: 'finished', endedAt: '2026-11-22T06:10:22', errors: 0, raw: 'scrub completed after 0h0m with 0 errors on Sun Nov 22 06:10:22 2026' }),
+      vdevs: [
+        group('raidz2', 'raidz2-0', [
+          file('/var/lab/vdevs/z2a.img', { cksum: 267, note: '10.4M repaired' }),
+          file('/var/lab/vdevs/z2b.img', { cksum: 270, note: '10.4M repaired' }),
+          file('/var/lab/vdevs/z2c.img'),
+          file('/var/lab/vdevs/z2d.img'),
+        ]),
+      ],
+    })]);
+  });
+
+  it('fbig scrub completed (06:13:18)', () => {
+    expectPools('zfs-fuse--zpool_status_fbig_after_scrub_-s.txt', [pool({
+      name: 'fbig',
+      scan: scan({ kind: 'scrub', state: 'finished', endedAt: '2026-11-22T06:13:18', errors: 0, raw: 'scrub completed after 0h0m with 0 errors on Sun Nov 22 06:13:18 2026' }),
+      vdevs: [
+        group('mirror', 'mirror-0', [file('/var/lab/vdevs/big1.img'), file('/var/lab/vdevs/big2.img')]),
+      ],
+    })]);
+  });
+
+  it('fbig scrub completed (06:13:19)', () => {
+    expectPools('zfs-fuse--zpool_status_fbig_scrub_done.txt', [pool({
+      name: 'fbig',
+      scan: scan({ kind: 'scrub', state: 'finished', endedAt: '2026-11-22T06:13:19', errors: 0, raw: 'scrub completed after 0h0m with 0 errors on Sun Nov 22 06:13:19 2026' }),
+      vdevs: [
+        group('mirror', 'mirror-0', [file('/var/lab/vdevs/big1.img'), file('/var/lab/vdevs/big2.img')]),
+      ],
+    })]);
+  });
+
+  it('fbig scrub in progress at 0.00%', () => {
+    expectPools('zfs-fuse--zpool_status_fbig_scrub_in_progress.txt', [pool({
+      name: 'fbig',
+      scan: scan({ kind: 'scrub', state: 'in-progress', progressPct: 0, raw: 'scrub in progress for 0h0m, 0.00% done, 0h0m to go' }),
+      vdevs: [
+        group('mirror', 'mirror-0', [file('/var/lab/vdevs/big1.img'), file('/var/lab/vdevs/big2.img')]),
+      ],
+    })]);
+  });
+
+  it('fcomplex: mirrored log plus a single log, loop cache, two file spares', () => {
+    expectPools('zfs-fuse--zpool_status_fcomplex_after_detach.txt', [pool({
+      name: 'fcomplex',
+      scan: scan({ kind: 'resilver', state: 'finished', endedAt: '2026-11-22T06:13:52', errors: 0, raw: 'resilver completed after 0h0m with 0 errors on Sun Nov 22 06:13:52 2026' }),
+      vdevs: [
+        group('mirror', 'mirror-0', [file('/var/lab/vdevs/d1.img'), file('/var/lab/vdevs/d2.img')]),
+        group('mirror', 'mirror-1', [file('/var/lab/vdevs/l1.img', { class: 'log' }), file('/var/lab/vdevs/l2.img', { class: 'log' })], { class: 'log' }),
+        file('/var/lab/vdevs/l3.img', { class: 'log' }),
+        disk('loop0', { class: 'cache' }),
+        spareRow('/var/lab/vdevs/sp1.img', 'AVAIL', null, 'file'),
+        spareRow('/var/lab/vdevs/sp2.img', 'AVAIL', null, 'file'),
+      ],
+    })]);
+  });
+
+  it('resilver in progress after online: "3.45M resilvered"', () => {
+    expectPools('zfs-fuse--zpool_status_fmirror_after_online.txt', [pool({
+      name: 'fmirror',
+      status: 'One or more devices is currently being resilvered.  The pool will continue to function, possibly in a degraded state.',
+      action: 'Wait for the resilver to complete.',
+      scan: scan({ kind: 'resilver', state: 'in-progress', progressPct: 11.64, raw: 'resilver in progress for 0h0m, 11.64% done, 0h0m to go' }),
+      vdevs: [
+        group('mirror', 'mirror-0', [file('/var/lab/vdevs/m1.img'), file('/var/lab/vdevs/m2.img', { note: '3.45M resilvered' })]),
+      ],
+    })]);
+  });
+
