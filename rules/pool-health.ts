@@ -10,7 +10,7 @@ import { vdevLabel, vdevSubjectId } from './lib/layout-geometry.ts';
 import { BAD_STATES, errorCounts, isBeingReplaced, lostLeaves } from './lib/health-vdev-state.ts';
 import { commandPath, faultTolerance } from './lib/topology.ts';
 import type { Pool, VdevNode } from '../server/src/model/inventory.ts';
-import type { Drive, Host } from '../server/src/model/inventory.ts';
+import type { Dataset, Drive, Host } from '../server/src/model/inventory.ts';
 import { newDevice } from './lib/commands.ts';
 
 /** Issue 3: flag pools not scrubbed for more than 35 days (a monthly scrub plus slack; distributions schedule monthly). */
@@ -18,6 +18,18 @@ export const SCRUB_MAX_AGE_DAYS = 35;
 const DAY_MS = 86_400_000;
 const POOL_DOWN = new Set(['FAULTED', 'UNAVAIL', 'SUSPENDED']);
 const CITES = [man('zpool-status', 8), man('zpoolconcepts', 7, 'Device Failure and Recovery'), man('zpool-scrub', 8)];
+
+/**
+ * When the pool was made, from its root dataset's `creation` property (created with the pool;
+ * `zpool get` has no creation time and `zpool history` is not collected). `zfs get -p` prints epoch
+ * seconds, plain `zfs get` a date such as `Sun Nov 22  6:10 2026`. Null when unknown.
+ */
+export function poolCreatedMs(pool: Pick<Pool, 'name'>, datasets: readonly Dataset[]): number | null {
+  const raw = datasets.find((d) => d.name === pool.name)?.properties.creation?.value.trim();
+  if (raw === undefined || raw === '' || raw === '-') return null;
+  const ms = /^\d+$/.test(raw) ? Number(raw) * 1000 : Date.parse(raw);
+  return Number.isFinite(ms) ? ms : null;
+}
 
 const isBad = (n: VdevNode): boolean => n.state !== null && BAD_STATES.has(n.state.toUpperCase());
 
@@ -85,13 +97,13 @@ export default defineRule({
     category: 'health',
     defaultSeverity: 'warning',
     requiredArtifacts: ['Pools'],
-    optionalArtifacts: ['Drives', 'Capture', 'Host'],
+    optionalArtifacts: ['Drives', 'Capture', 'Host', 'Datasets'],
     description:
-      'Reads `zpool status` the way an administrator should every day: devices that are faulted, unavailable, offline or removed (also in log, cache and special vdevs), read/write/checksum errors, permanent data errors, a resilver in progress, and scrubs older than 35 days. Learn more: zpool-status(8) and zpoolconcepts(7) "Device Failure and Recovery".',
+      'Reads `zpool status` the way an administrator should every day: devices that are faulted, unavailable, offline or removed (also in log, cache and special vdevs), read/write/checksum errors, permanent data errors, a resilver in progress, and scrubs older than 35 days (a pool never scrubbed is judged by its age, from its root dataset's `creation`, when known). Learn more: zpool-status(8) and zpoolconcepts(7) "Device Failure and Recovery".',
     citations: [...CITES, fact('A25')],
     appliesTo: { minVersion: null, maxVersion: null },
   },
-  check({ Pools, Drives, Capture, Host }) {
+  check({ Pools, Drives, Capture, Host, Datasets }) {
     if (Pools.length === 0) return notApplicable('No pools.');
     const drives = Drives ?? [];
     // Scrub age is judged at the moment the evidence was captured (a snapshot read a year later
@@ -168,18 +180,33 @@ export default defineRule({
       }
       const scrubbedAt = scan?.kind === 'scrub' && scan.state !== 'in-progress' ? scan.endedAt ?? scan.startedAt : null;
       const ageDays = scrubbedAt && now !== null ? (now - Date.parse(scrubbedAt)) / DAY_MS : null;
+      // `scan: none requested` also describes a pool made yesterday: judge "never scrubbed" against the
+      // pool's age at capture time when its creation is known; otherwise say it may simply be new.
       const never = scan?.kind === 'none';
+      const createdMs = never ? poolCreatedMs(pool, Datasets ?? []) : null;
+      const poolAgeDays = createdMs !== null && now !== null ? (now - createdMs) / DAY_MS : null;
+      const neverDue = never && (poolAgeDays === null || poolAgeDays > SCRUB_MAX_AGE_DAYS);
       // Scrub age matters for a working pool; on a degraded or faulted one the device findings come first.
       const working = state === null || state === 'ONLINE';
-      if (working && (never || (ageDays !== null && ageDays > SCRUB_MAX_AGE_DAYS))) {
+      if (working && (neverDue || (ageDays !== null && ageDays > SCRUB_MAX_AGE_DAYS))) {
+        const neverText = poolAgeDays !== null
+          ? `It was created ${Math.floor(poolAgeDays)} days before this capture, so its first scrub is overdue. `
+          : 'Its creation time is unknown, so it may simply be new (a pool is not due for its first scrub until about a month old). ';
         findings.push({
           severity: 'suggestion',
-          title: never ? `Pool ${pool.name} has never been scrubbed` : `Pool ${pool.name} was last scrubbed ${Math.floor(ageDays!)} days ago`,
+          title: never
+            ? `Pool ${pool.name} has never been scrubbed${poolAgeDays !== null ? ` in its ${Math.floor(poolAgeDays)} days` : ''}`
+            : `Pool ${pool.name} was last scrubbed ${Math.floor(ageDays!)} days ago`,
           subject: { kind: 'pool', id: pool.name, pool: pool.name },
-          evidence: [{ label: 'last scan', value: scan?.raw.split('\n')[0] ?? null }, { label: 'days since last scrub', value: ageDays !== null ? Math.floor(ageDays) : null }, { label: 'threshold', value: SCRUB_MAX_AGE_DAYS, unit: 'days' }],
-          explanation: 'A scrub reads and verifies every block, repairing silent corruption from redundant copies while that is still possible. Without regular scrubs, damage on a second disk is found only during a resilver, when it may no longer be repairable.',
+          evidence: [
+            { label: 'last scan', value: scan?.raw.split('\n')[0] ?? null },
+            { label: 'days since last scrub', value: ageDays !== null ? Math.floor(ageDays) : null },
+            { label: 'threshold', value: SCRUB_MAX_AGE_DAYS, unit: 'days' },
+            ...(never ? [{ label: 'pool created', value: createdMs !== null ? new Date(createdMs).toISOString() : null }, { label: 'pool age at capture', value: poolAgeDays !== null ? Math.floor(poolAgeDays) : null, unit: 'days' }] : []),
+          ],
+          explanation: `${never ? neverText : ''}A scrub reads and verifies every block, repairing silent corruption from redundant copies while that is still possible. Without regular scrubs, damage on a second disk is found only during a resilver, when it may no longer be repairable.`,
           action: { summary: 'Start a scrub now and schedule one monthly (most distributions ship a timer or cron job).', commands: [`zpool scrub ${pool.name}`], reversible: 'yes', reversibleWhy: '`zpool scrub -s` stops it; a scrub only reads and repairs.' },
-          confidence: 'high',
+          confidence: never && poolAgeDays === null ? 'medium' : 'high',
         });
       }
     }

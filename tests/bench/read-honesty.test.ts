@@ -10,7 +10,7 @@ import {
 } from '../../server/src/bench/read-honesty.ts';
 import { runArgs, layoutArgs } from '../../server/src/bench/fio-args.ts';
 import { getProfile } from '../../server/src/bench/profiles.ts';
-import { dryRun, startBenchmark } from '../../server/src/bench/run.ts';
+import { dryRun, startBenchmark, wallCapOf } from '../../server/src/bench/run.ts';
 import { fioAvailable, freshStore, req, tmpDir, removeTempDirs } from './support.ts';
 
 const MiB = 1024 * 1024;
@@ -23,6 +23,8 @@ afterAll(() => {
 
 describe('read honesty, pure', () => {
   it('tells the file system from the statfs magic, on Linux only', () => {
+    // Magic numbers from linux/magic.h (ZFS: OpenZFS zfs_vfsops): ZFS_SUPER_MAGIC, FUSE_SUPER_MAGIC, TMPFS_MAGIC.
+    expect([FS_MAGIC.zfs, FS_MAGIC.fuse, FS_MAGIC.tmpfs, FS_MAGIC.ramfs]).toEqual([0x2fc12fc1, 0x65735546, 0x01021994, 0x858458f6]);
     expect(fsKindOf(0x2fc12fc1, 'linux')).toBe('zfs');
     expect(fsKindOf(0x65735546, 'linux')).toBe('fuse');
     expect(fsKindOf(0x01021994, 'linux')).toBe('ram');
@@ -48,6 +50,14 @@ describe('read honesty, pure', () => {
     expect(planDirectoryReads('unknown', GiB, cache).method).toBe('size-above-cache');
     expect(planDirectoryReads('other', GiB, cache)).toMatchObject({ method: 'o-direct', fileBytes: GiB });
     expect(planDirectoryReads('ram', GiB, cache)).toMatchObject({ method: 'none', fileBytes: GiB });
+  });
+
+  it('gives an enlarged file time to be laid out under the default wall-clock cap, never under an explicit one', () => {
+    const r = req({ profile: 'rand-read-4k', target: { kind: 'path', dir: '/srv' }, runtimeS: 30, sizeBytes: GiB });
+    expect(wallCapOf(r)).toBe(150); // 30 × 3 + 60
+    expect(wallCapOf(r, GiB)).toBe(150);
+    expect(wallCapOf(r, 8 * GiB)).toBe(150 + 164); // 8192 MiB at 50 MiB/s = 163.84 s, rounded up
+    expect(wallCapOf({ ...r, wallCapS: 100 }, 8 * GiB)).toBe(100);
   });
 
   it('adds direct=1 to layout and run for an O_DIRECT directory plan, and probes with direct=1', () => {

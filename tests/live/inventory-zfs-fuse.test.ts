@@ -18,11 +18,17 @@ import { startZfsFuse, zfsFuseAvailable, type ZfsFuseHandle } from '../support/z
 
 const live = zfsFuseAvailable();
 
-/** The part of a vdev node the layout is about (counters are 0 on fresh pools: checked too). */
-interface Shape { class: string; type: string; name: string; state: string | null; children: Shape[] }
-const shape = (n: VdevNode): Shape => ({ class: n.class, type: n.type, name: n.name, state: n.state, children: n.children.map(shape) });
-const leaf = (cls: string, name: string, state = 'ONLINE', type = 'file'): Shape => ({ class: cls, type, name, state, children: [] });
-const node = (cls: string, type: string, name: string, children: Shape[], state = 'ONLINE'): Shape => ({ class: cls, type, name, state, children });
+/** The part of a vdev node the layout is about, with its READ/WRITE/CKSUM counters as printed. */
+interface Counters { read: number | null; write: number | null; cksum: number | null }
+interface Shape extends Counters { class: string; type: string; name: string; state: string | null; children: Shape[] }
+const shape = (n: VdevNode): Shape => ({
+  class: n.class, type: n.type, name: n.name, state: n.state, read: n.read, write: n.write, cksum: n.cksum, children: n.children.map(shape),
+});
+/** Fresh pools show 0 0 0 on every row; spares in the `spares` section print no counters at all. */
+const ZERO: Counters = { read: 0, write: 0, cksum: 0 };
+const NO_COUNTERS: Counters = { read: null, write: null, cksum: null };
+const leaf = (cls: string, name: string, state = 'ONLINE', type = 'file', counters: Counters = ZERO): Shape => ({ class: cls, type, name, state, ...counters, children: [] });
+const node = (cls: string, type: string, name: string, children: Shape[], state = 'ONLINE', counters: Counters = ZERO): Shape => ({ class: cls, type, name, state, ...counters, children });
 
 describe('inventory of a live zfs-fuse host', () => {
   let zf: ZfsFuseHandle;
@@ -48,13 +54,17 @@ describe('inventory of a live zfs-fuse host', () => {
   }, 600_000);
   afterAll(async () => { await zf?.stop(); }, 120_000);
 
-  it.runIf(live)('finds every pool it made, with the exact vdev tree and states', () => {
+  it.runIf(live)('finds every pool it made, with the exact vdev tree, states and counters', () => {
     expect(InventorySchema.safeParse(inv).success).toBe(true);
     const byName = new Map(inv.pools.map((p) => [p.name, p]));
     const dev = (p: string) => p.replace('/dev/', ''); // zfs-fuse prints loop devices as `loop0`
     const tree = (name: string) => byName.get(name)?.vdevs.map(shape);
     expect(tree('hx_stripe')).toEqual([leaf('data', f.s1!), leaf('data', f.s2!)]);
     expect(byName.get('hx_mirror')?.state).toBe('DEGRADED');
+    // What zfs-fuse really prints for the offlined side: OFFLINE with 0 0 0 (it does not count the
+    // offline as I/O errors), and the parsed counters must be those numbers, not defaults.
+    const m2Row = raw['zpool-status.txt']?.text.split('\n').find((line) => line.trim().startsWith(f.m2!));
+    expect(m2Row?.trim().split(/\s+/)).toEqual([f.m2!, 'OFFLINE', '0', '0', '0']);
     expect(tree('hx_mirror')).toEqual([node('data', 'mirror', 'mirror-0', [leaf('data', f.m1!), leaf('data', f.m2!, 'OFFLINE')], 'DEGRADED')]);
     expect(tree('hx_raidz1')).toEqual([node('data', 'raidz1', 'raidz1-0', [f.r1a!, f.r1b!, f.r1c!].map((p) => leaf('data', p)))]);
     expect(tree('hx_raidz2')).toEqual([node('data', 'raidz2', 'raidz2-0', [l.r2a!, l.r2b!, l.r2c!, l.r2d!].map((p) => leaf('data', dev(p), 'ONLINE', 'disk')))]);
@@ -63,7 +73,7 @@ describe('inventory of a live zfs-fuse host', () => {
       node('data', 'mirror', 'mirror-0', [leaf('data', f.d1!), leaf('data', f.d2!)]),
       node('log', 'mirror', 'mirror-1', [leaf('log', f.l1!), leaf('log', f.l2!)]),
       leaf('cache', dev(l.cache!), 'ONLINE', 'disk'),
-      leaf('spare', f.sp1!, 'AVAIL'),
+      leaf('spare', f.sp1!, 'AVAIL', 'file', NO_COUNTERS),
     ]);
   });
 

@@ -4,76 +4,20 @@
  * DERIVED from it by adding the increments a known workload would produce over a 10 s window —
  * test names say so. The `-w` latency block is DERIVED too (no real capture was available).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WorkloadFingerprint } from '../../server/src/model/workload.ts';
 import { counterDeltas } from '../../server/src/observe/counter-delta.ts';
 import { buildFingerprint } from '../../server/src/observe/fingerprint.ts';
 import { latencyPercentileNs, sizeBins } from '../../server/src/observe/histogram.ts';
-import { snapshotFromTexts, type CounterSnapshot } from '../../server/src/observe/snapshot.ts';
+import { snapshotFromTexts } from '../../server/src/observe/snapshot.ts';
 import { summariseFingerprint } from '../../server/src/observe/summary.ts';
+import { asyncOnlyPair, bump, fixtureText, syncHeavyPair } from './recorded-pairs.ts';
 
-const OBS = join(import.meta.dirname, '../fixtures/observe');
-const text = (f: string) => readFileSync(join(OBS, f), 'utf8');
-
-/** Adds increments to named rows of a kstat text (exact, BigInt) — the derived second reading. */
-function bump(kstat: string, inc: Record<string, number>): string {
-  return kstat.split('\n').map((line) => {
-    const m = /^(\S+)(\s+\d+\s+)(\d+)$/.exec(line);
-    if (!m || !(m[1]! in inc)) return line;
-    return `${m[1]}${m[2]}${(BigInt(m[3]!) + BigInt(inc[m[1]!]!)).toString()}`;
-  }).join('\n');
-}
-
-const LAT_LABELS = '1ns 3ns 7ns 15ns 31ns 63ns 127ns 255ns 511ns 1us 2us 4us 8us 16us 32us 65us 131us 262us 524us 1ms 2ms 4ms 8ms 16ms 33ms 67ms 134ms 268ms 536ms 1s 2s 4s 8s 17s 34s 68s 137s'.split(' ');
-/** DERIVED `zpool iostat -w -p`-style block for pool NVME1: counts[j] in the disk_wait write column. */
-function latencyBlock(diskWrite: Record<number, number>): string {
-  const head = 'NVME1        total_wait     disk_wait    syncq_wait    asyncq_wait\nlatency      read  write   read  write   read  write   read  write  scrub   trim  rebuild\n----------  -----  -----  -----  -----  -----  -----  -----  -----  -----  -----  -----';
-  const rows = LAT_LABELS.map((l, j) => `${l.padEnd(10)}  ${Array.from({ length: 11 }, (_, c) => String(c === 3 ? diskWrite[j] ?? 0 : 0).padStart(5)).join('  ')}`);
-  return `${head}\n${rows.join('\n')}\n`;
-}
-
-const START_ZIL = text('zil-openzfs23-real-no-slog.txt');
-const START_ARC = text('arcstats-openzfs23-real-147rows.txt');
-const START_R = text('iostat-r-openzfs244-nvme1.txt');
-const START_W = latencyBlock({ 22: 1000, 12: 50 });
-
-function start(): CounterSnapshot {
-  return snapshotFromTexts({ takenAt: '2026-11-22T10:00:00.000Z', monotonicMs: 0, zil: START_ZIL, arc: START_ARC, iostatR: START_R, iostatW: START_W });
-}
-
-/** End reading 10 s later: kstats bumped, -r buckets bumped (by bucket lower bound), -w replaced. */
-function end(zilInc: Record<string, number>, arcInc: Record<string, number>, rInc: { bound: number; col: string; n: number }[], w: string): CounterSnapshot {
-  const s = snapshotFromTexts({ takenAt: '2026-11-22T10:00:10.000Z', monotonicMs: 10_000, zil: bump(START_ZIL, zilInc), arc: bump(START_ARC, arcInc), iostatR: START_R, iostatW: w });
-  const h = structuredClone(s.reqSize);
-  for (const { bound, col, n } of rInc) {
-    const b = h[0]!.buckets.find((x) => x.bound === bound)!;
-    b.values[col] = (b.values[col] ?? 0) + n;
-  }
-  return { ...s, reqSize: h };
-}
-
-const ARC_INC = { hits: 9000, misses: 1000, demand_metadata_hits: 4000, demand_metadata_misses: 600, prefetch_metadata_misses: 0 };
+const text = fixtureText;
 
 describe('fingerprint from recorded OpenZFS 2.x counter pairs (start real, end derived)', () => {
-  // fio --fsync=1 style: 6000 commits of 4 KiB over 10 s, the ZIL copies the data (no SLOG, small writes).
-  const syncHeavy = buildFingerprint({
-    source: 'recorded',
-    start: start(),
-    end: end(
-      { zil_commit_count: 6000, zil_commit_writer_count: 5900, zil_itx_count: 6000, zil_itx_copied_count: 6000, zil_itx_copied_bytes: 24_576_000, zil_itx_metaslab_normal_count: 5900, zil_itx_metaslab_normal_bytes: 26_000_000 },
-      ARC_INC,
-      [{ bound: 4096, col: 'sync_write_ind', n: 6000 }, { bound: 131072, col: 'async_write_agg', n: 1000 }],
-      latencyBlock({ 22: 1000 + 5940, 24: 60, 12: 50 }),
-    ),
-  });
-  // Buffered async writes: no commits, txg-sync writes only.
-  const asyncOnly = buildFingerprint({
-    source: 'recorded',
-    start: start(),
-    end: end({}, ARC_INC, [{ bound: 131072, col: 'async_write_agg', n: 20000 }], latencyBlock({ 22: 1000, 12: 50 })),
-  });
+  const syncHeavy = syncHeavyPair();
+  const asyncOnly = asyncOnlyPair();
 
   it('validates against the WorkloadFingerprint schema', () => {
     expect(WorkloadFingerprint.parse(syncHeavy)).toEqual(syncHeavy);
@@ -94,6 +38,28 @@ describe('fingerprint from recorded OpenZFS 2.x counter pairs (start real, end d
   it('sync-heavy pair: p50/p99 sync-write latency of the data class from the -w delta (derived block)', () => {
     // 5940 writes in [4.19, 8.39) ms and 60 in [16.8, 33.6) ms: p50 interpolated, p99 = top of the 8 ms bucket.
     expect(syncHeavy.pools[0]!.syncWriteLatencyMs).toEqual({ data: { p50: 6.31, p99: 8.39 } });
+  });
+  it('sync vs async written bytes per pool from the -r priority columns (bins at their lower bound)', () => {
+    // 6000 sync_write I/Os in the 4K bin and 1000 async_write aggregates in the 128K bin, over 10 s.
+    const p = syncHeavy.pools[0]!;
+    expect(p.syncWriteBytesPerSec).toBe(6000 * 4096 / 10);
+    expect(p.asyncWriteBytesPerSec).toBe(1000 * 131072 / 10);
+    expect(p.syncAsyncBasis).toBe('request-size-histogram');
+    const a = asyncOnly.pools[0]!;
+    expect([a.syncWriteBytesPerSec, a.asyncWriteBytesPerSec]).toEqual([0, 20000 * 131072 / 10]);
+    expect(syncHeavy.notes.some((n) => n.startsWith('sync/async bytes: from the `zpool iostat -r` pool histogram'))).toBe(true);
+  });
+  it('without a -r histogram the split comes from the ZIL log bytes of the only pool (window bandwidth)', () => {
+    const st = snapshotFromTexts({ takenAt: 'a', monotonicMs: 0, zil: text('zil-openzfs23-real-no-slog.txt') });
+    const en = snapshotFromTexts({ takenAt: 'b', monotonicMs: 10_000, zil: bump(text('zil-openzfs23-real-no-slog.txt'), { zil_commit_count: 100, zil_itx_copied_bytes: 10_000_000 }) });
+    // One window sample of the real raidz2 `-v` table: its pool row gives the write bandwidth.
+    const win = snapshotFromTexts({ takenAt: 'w', monotonicMs: 0, iostatV: text('iostat-v-raidz2-special-slog.txt') }).layout!;
+    const fp = buildFingerprint({ start: st, end: en, window: [win], source: 'recorded' });
+    const pool = fp.pools.find((p) => p.syncAsyncBasis !== null && p.syncAsyncBasis !== undefined);
+    const wb = win.rows.find((r) => r.kind === 'pool')!.values.bw_write!;
+    expect(pool?.syncAsyncBasis).toBe('zil-log-bytes');
+    expect(pool!.syncWriteBytesPerSec).toBe(Math.min(1_000_000, wb));
+    expect(pool!.asyncWriteBytesPerSec).toBe(wb - Math.min(1_000_000, wb));
   });
   it('async-only pair: sync share 0, no commits', () => {
     expect(asyncOnly.pools[0]!.syncWriteShare).toBe(0);

@@ -3,6 +3,11 @@ import { ruleTester } from '../support/rule-tester.ts';
 import { artifacts000, benchDataset, benchPoolOptaneLog, da1, da3, host000, p1600x, workload } from '../fixtures/rules/slog-fixtures.ts';
 import { dataset, drive, group, leaf, pool } from '../support/builders.ts';
 import { expect } from 'vitest';
+import { asPool, asyncOnlyPair, syncHeavyPair } from '../observe/recorded-pairs.ts';
+
+// Recorded OpenZFS 2.x counter pairs (start real, end derived: tests/observe/recorded-pairs.ts), on the 000 pool.
+const recordedSync = asPool(syncHeavyPair(), 'bench-pool');
+const recordedAsync = asPool(asyncOnlyPair(), 'bench-pool');
 
 const ssd = (id: string) => drive(id, { model: 'SAMSUNG MZ7LM960HMJP', media: 'ssd', rotational: false, rpm: null }); // PM863
 const flashPool = pool('flash', [group('mirror', 'mirror-0', [leaf('sda', { driveId: 'a' }), leaf('sdb', { driveId: 'b' })])]);
@@ -11,10 +16,28 @@ ruleTester(rule, {
   valid: [
     { name: '000 bench-pool after adding the P1600X SLOG', status: 'not-applicable', artifacts: { Pools: [benchPoolOptaneLog], Drives: [da1, da3, p1600x], Datasets: [benchDataset] } },
     { name: 'observed workload (constructed) with no sync writes', artifacts: artifacts000({ Workload: workload('bench-pool', 0), Datasets: [dataset('bench-pool')] }) },
+    { name: 'recorded async-only pair (start real, end derived): no sync writes, no SLOG advice', artifacts: artifacts000({ Workload: recordedAsync, Datasets: [dataset('bench-pool')] }) },
     { name: 'HDD pool with no evidence at all: no guessing', artifacts: artifacts000({ Datasets: [dataset('bench-pool')] }) },
     { name: 'PLP SATA flash pool is not a slow pool', status: 'not-applicable', artifacts: { Pools: [flashPool], Drives: [ssd('a'), ssd('b')], Datasets: [dataset('flash', { sync: 'always' })] } },
   ],
   invalid: [
+    {
+      name: 'recorded sync-heavy pair (start real, end derived): quotes the observed p99 and rate, "now" from the observed latency',
+      artifacts: artifacts000({ Workload: recordedSync }),
+      findings: [{
+        subjectId: 'bench-pool', mentions: ['p99 8.39 ms', '600 sync writes/s', 'from the observed latency'],
+        check: (f) => {
+          expect(f.confidence).toBe('high');
+          const ev = Object.fromEntries(f.evidence.map((e) => [e.label, e.value]));
+          expect(ev['observed sync-write latency p99 (data vdevs)']).toBe(8.39);
+          expect(ev['observed sync-write latency p50 (data vdevs)']).toBe(6.31);
+          expect(ev['observed sync writes']).toBe(600);
+          // QD1 now = 1 / (40 µs ZFS overhead + 6310 µs observed p50) = 157 IOPS.
+          expect(ev['expected QD1 sync IOPS now']).toBe(157);
+          expect(f.explanation).not.toContain('Needs a workload observation');
+        },
+      }],
+    },
     {
       name: '000 bench-pool (2×WD Red mirror, sync=always) with the unused P1600X in the box',
       artifacts: artifacts000(),

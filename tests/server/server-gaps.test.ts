@@ -71,6 +71,9 @@ describe('reports: benchmarks only in the local host\'s report; every report is 
     const local = await call(s.url, 'GET', '/api/reports/json?host=local');
     expect(local.status).toBe(200);
     expect(ReportDocument.parse(local.json).benchmarks.map((b) => b.summary.id).sort()).toEqual(['fixture-fsync1', 'fixture-nosync']);
+    // Same for the benchmark history: the demo host has none.
+    expect((await call(s.url, 'GET', '/api/hosts/demo/bench/history')).json).toEqual([]);
+    expect(((await call(s.url, 'GET', '/api/hosts/local/bench/history')).json as { id: string }[]).map((r) => r.id)).toEqual(['fixture-fsync1', 'fixture-nosync']);
     // /metrics already filtered this way: the recorded pool shows under the local host only.
     const m = await call(s.url, 'GET', '/metrics');
     expect(m.text).toMatch(/host="local"[^\n]*pool="fiopool"|pool="fiopool"[^\n]*host="local"/);

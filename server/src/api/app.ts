@@ -413,13 +413,17 @@ export function createApp(deps: AppDeps) {
     req.on('close', () => { clearInterval(keepAlive); unsubscribe(); });
     return undefined;
   });
+  // The stored runs are this machine's: other hosts (demo, TrueNAS, Proxmox) have none.
   bindRoute(api, routes.benchHistory, ({ params, query }) => {
-    getHost(params.hostId);
-    return requireBench().bench.history({ pool: query.pool, profile: query.profile });
+    const h = getHost(params.hostId);
+    const { bench } = requireBench();
+    return h.kind === 'local' ? bench.history({ pool: query.pool, profile: query.profile }) : [];
   });
   bindRoute(api, routes.benchBeforeAfter, ({ params, query }) => {
-    getHost(params.hostId);
-    return requireBench().bench.beforeAfter(query.pool, query.profile);
+    const h = getHost(params.hostId);
+    const { bench } = requireBench();
+    if (h.kind !== 'local') return { pool: query.pool, profile: query.profile, groups: [], before: null, after: null, ratios: null };
+    return bench.beforeAfter(query.pool, query.profile);
   });
 
   // ---- measured evidence (observations, size histograms) and the planner

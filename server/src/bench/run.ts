@@ -14,7 +14,7 @@ import { cpus, hostname, loadavg } from 'node:os';
 import { realpathSync, statSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
-import { runCommand, runStreaming, type CommandResult } from '../exec/runner.ts';
+import { runStreaming, type CommandResult } from '../exec/runner.ts';
 import type { BenchmarkSummary } from '../model/workload.ts';
 import { getProfile, listProfiles as allProfiles, type Profile } from './profiles.ts';
 import { chooseSyncMode, layoutArgs, runArgs, type FioPlan, type SyncMode } from './fio-args.ts';
@@ -49,8 +49,17 @@ export function defaultMaxLoad1(): number {
   return Math.max(4, 2 * cpus().length);
 }
 
-export function wallCapOf(req: BenchRequest): number {
-  return req.wallCapS ?? req.runtimeS * 3 + 60;
+/** Layout allowance for a file enlarged above the cache (honest reads): written at ≥ 50 MiB/s. */
+const LAYOUT_ALLOWANCE_BPS = 50 * 1024 * 1024;
+
+/**
+ * The hard wall-clock cap: the request's, or runtime × 3 + 60 s; when the file was enlarged above
+ * the cache (read-honesty.ts) the default also allows laying that file out at 50 MiB/s.
+ */
+export function wallCapOf(req: BenchRequest, fileBytes: number = req.sizeBytes): number {
+  if (req.wallCapS !== undefined) return req.wallCapS;
+  const extra = fileBytes > req.sizeBytes ? Math.ceil(fileBytes / LAYOUT_ALLOWANCE_BPS) : 0;
+  return req.runtimeS * 3 + 60 + extra;
 }
 
 export interface RunDeps {
@@ -137,7 +146,7 @@ async function gather(req: BenchRequest, db: Database | null, readLoad: () => nu
     nameProblems,
     sizeBytes: req.sizeBytes,
     runtimeS: req.runtimeS,
-    wallCapS: wallCapOf(req),
+    wallCapS: wallCapOf(req, readHonesty?.fileBytes),
     load1: readLoad(),
     maxLoad1: req.maxLoad1 ?? defaultMaxLoad1(),
     lock: holder && !isStaleHolder(holder, probe) ? holder : null,
@@ -321,9 +330,10 @@ export async function startBenchmark(req: BenchRequest, deps: RunDeps): Promise<
   const onOuterAbort = () => stop('stopped by request (signal)');
   if (deps.signal?.aborted) onOuterAbort();
   deps.signal?.addEventListener('abort', onOuterAbort, { once: true });
-  const deadline = t0 + wallCapOf(req) * 1000;
+  let cap = wallCapOf(req, ctx.readHonesty?.fileBytes);
+  let deadline = t0 + cap * 1000;
   const remainingMs = () => Math.max(1, deadline - Date.now());
-  const capReason = `hard wall-clock cap of ${wallCapOf(req)} s reached`;
+  const capReason = () => `hard wall-clock cap of ${cap} s reached`;
   const maxLoad = ctx.facts.maxLoad1;
 
   let status: BenchmarkSummary['status'] = 'failed';
@@ -366,7 +376,7 @@ export async function startBenchmark(req: BenchRequest, deps: RunDeps): Promise<
       });
     };
     const failureOf = (r: CommandResult, what: string): string => {
-      if (r.error?.code === 'timeout') { stop(capReason); return capReason; }
+      if (r.error?.code === 'timeout') { stop(capReason()); return capReason(); }
       if (abortReason) return abortReason;
       return `${what} failed: ${r.error?.message ?? `exit ${String(r.exitCode)}`}${r.stderr.trim() ? `: ${r.stderr.trim().split('\n').slice(-1)[0]}` : ''}`;
     };
@@ -387,6 +397,8 @@ export async function startBenchmark(req: BenchRequest, deps: RunDeps): Promise<
           throw new RunFailure(`${why}, and a test file above the cache (${(fallback.fileBytes / 1024 ** 3).toFixed(2)} GiB) needs ${FREE_SPACE_FACTOR} × that free; reads could not be kept honest`);
         }
         ctx.readHonesty = fallback;
+        cap = wallCapOf(req, fallback.fileBytes); // the bigger file needs its layout time
+        deadline = t0 + cap * 1000;
       }
     }
     detail.readHonesty = ctx.readHonesty;

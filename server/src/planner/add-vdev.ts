@@ -126,9 +126,9 @@ export function planAddVdev(req: AddVdevRequest): AddVdevPlan {
     const made = devices.map((dev) => ({ dev, plan: partitionArgv(req.host, dev, parts) }));
     if (made.every((m) => m.plan !== null)) {
       for (const { dev, plan } of made) {
-        for (const argv of plan!.argv) {
-          steps.push(step(argv, 'partly', `${plan!.tool} writes a GPT partition table on ${dev}: anything on it is lost; the partitions can be deleted again while unused (it fails, changing nothing, if the partitions already exist)`));
-        }
+        plan!.argv.forEach((argv, k) => {
+          steps.push(step(argv, 'partly', `partitioning ${dev} with ${plan!.tool} (command ${k + 1} of ${plan!.argv.length}): anything on the device is lost; unused partitions can be deleted again (it fails, changing nothing, if a partition table or these partitions already exist)`));
+        });
       }
       members = made.map((m) => m.plan!.partitions[roleIndex]!);
     } else {

@@ -690,3 +690,91 @@ describe('zfs-fuse 0.7 (" scrub:" key, "N repaired"/"N resilvered" notes, file a
     })]);
   });
 
+  it('resilver completed: "29.3M resilvered"', () => {
+    expectPools('zfs-fuse--zpool_status_fmirror_after_online_2s.txt', [pool({
+      name: 'fmirror',
+      scan: scan({ kind: 'resilver', state: 'finished', endedAt: '2026-11-22T06:10:13', errors: 0, raw: 'resilver completed after 0h0m with 0 errors on Sun Nov 22 06:10:13 2026' }),
+      vdevs: [
+        group('mirror', 'mirror-0', [file('/var/lab/vdevs/m1.img'), file('/var/lab/vdevs/m2.img', { note: '29.3M resilvered' })]),
+      ],
+    })]);
+  });
+
+  it('after replace: "51.3M resilvered" on m1', () => {
+    expectPools('zfs-fuse--zpool_status_fmirror_after_replace.txt', [pool({
+      name: 'fmirror',
+      scan: scan({ kind: 'resilver', state: 'finished', endedAt: '2026-11-22T06:12:51', errors: 0, raw: 'resilver completed after 0h0m with 0 errors on Sun Nov 22 06:12:51 2026' }),
+      vdevs: [
+        group('mirror', 'mirror-0', [file('/var/lab/vdevs/m1.img', { note: '51.3M resilvered' }), file('/var/lab/vdevs/m2.img')]),
+      ],
+    })]);
+  });
+
+  it('replacing capture taken after the resilver finished', () => {
+    expectPools('zfs-fuse--zpool_status_fmirror_replacing.txt', [pool({
+      name: 'fmirror',
+      scan: scan({ kind: 'resilver', state: 'finished', endedAt: '2026-11-22T06:12:51', errors: 0, raw: 'resilver completed after 0h0m with 0 errors on Sun Nov 22 06:12:51 2026' }),
+      vdevs: [
+        group('mirror', 'mirror-0', [file('/var/lab/vdevs/m1.img', { note: '51.3M resilvered' }), file('/var/lab/vdevs/m2.img')]),
+      ],
+    })]);
+  });
+
+  it('guid row UNAVAIL "was /var/lab/vdevs/m1.img.away": typed file from the old path', () => {
+    expectPools('zfs-fuse--zpool_status_fmirror_after_restore.txt', [pool({
+      name: 'fmirror',
+      state: 'DEGRADED',
+      status: 'One or more devices could not be opened.  Sufficient replicas exist for the pool to continue functioning in a degraded state.',
+      action: "Attach the missing device and online it using 'zpool online'.",
+      see: 'http://www.sun.com/msg/ZFS-8000-2Q',
+      scan: NONE_REQUESTED,
+      vdevs: [
+        group('mirror', 'mirror-0', [
+          file('3608718820306425902', { state: 'UNAVAIL', note: 'was /var/lab/vdevs/m1.img.away' }),
+          file('/var/lab/vdevs/m2.img'),
+        ], { state: 'DEGRADED' }),
+      ],
+    })]);
+  });
+
+  it('single file pool after a scrub', () => {
+    expectPools('zfs-fuse--zpool_status_fsingle_after_scrub.txt', [pool({
+      name: 'fsingle',
+      scan: scan({ kind: 'scrub', state: 'finished', endedAt: '2026-11-22T06:10:20', errors: 0, raw: 'scrub completed after 0h0m with 0 errors on Sun Nov 22 06:10:20 2026' }),
+      vdevs: [
+        file('/var/lab/vdevs/s1.img'),
+      ],
+    })]);
+  });
+
+  it('single file pool, scrub already complete when asked', () => {
+    expectPools('zfs-fuse--zpool_status_fsingle_scrub_immediately.txt', [pool({
+      name: 'fsingle',
+      scan: scan({ kind: 'scrub', state: 'finished', endedAt: '2026-11-22T06:10:20', errors: 0, raw: 'scrub completed after 0h0m with 0 errors on Sun Nov 22 06:10:20 2026' }),
+      vdevs: [
+        file('/var/lab/vdevs/s1.img'),
+      ],
+    })]);
+  });
+
+  it('loop raidz2 after online: "12K resilvered"', () => {
+    expectPools('zfs-fuse--zpool_status_lraidz2_after_online.txt', [pool({
+      name: 'lraidz2',
+      scan: scan({ kind: 'resilver', state: 'finished', endedAt: '2026-11-22T06:10:15', errors: 0, raw: 'resilver completed after 0h0m with 0 errors on Sun Nov 22 06:10:15 2026' }),
+      vdevs: [
+        group('raidz2', 'raidz2-0', [disk('loop7'), disk('loop8', { note: '12K resilvered' }), disk('loop9'), disk('loop10')]),
+      ],
+    })]);
+  });
+
+  it.each([
+    ['zfs-fuse--zpool_status_-v_-P.txt', "not zpool status output: invalid option 'P'"],
+    ['zfs-fuse--zpool_status_-v_fsingle_DAEMON_DEAD.txt', 'not zpool status output: connect: Connection refused'],
+  ])('%s → a clear error on line 1', (path, message) => {
+    const r = parseZpoolStatus(fixture(`status/${path}`));
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toEqual({ line: 1, message });
+    // Every line of the message is kept as an issue, so the user sees the whole complaint.
+    expect(r.issues).toHaveLength(3);
+  });
+});

@@ -1,24 +1,30 @@
 /**
- * `zfs-advisor plan layouts --disks N --size 16T [--type hdd|ssd|nvme] [--workload vm|files|media|db] [--ashift 12] [--json]`
- * `zfs-advisor plan add-slog|add-special --pool P --devices D1,D2 [--snapshot DIR | --demo | --pool-json FILE]
- *   [--special-small-blocks 16K] [--datasets a,b] [--partition slog:16G,special:40G] [--json]`
- * Prints plans; never runs a pool-changing command.
+ * `zfs-advisor plan layouts (--disks N --size 16T | --snapshot DIR | --demo) [--type hdd|ssd|nvme] [--workload vm|files|media|db] [--ashift 12] [--json]`
+ * `zfs-advisor plan add-slog|add-special --pool P --devices D1,D2 [--snapshot DIR | --demo | --pool-json FILE [--platform linux|freebsd]]
+ *   [--special-small-blocks 16K] [--datasets a,b] [--partition slog:16G,special:40G] [--accept-lower-redundancy] [--shared-disk] [--json]`
+ * Prints plans; never runs a pool-changing command. Refused plans (hostile or in-use devices,
+ * unmatched redundancy) print one line on stderr and exit 64.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { CliCommand, CliIO } from '../command.ts';
 import { EXIT } from '../command.ts';
-import { Pool, type Dataset, type Inventory } from '../../model/inventory.ts';
+import { Platform, Pool, type Dataset, type Host, type Inventory } from '../../model/inventory.ts';
 import { parseHumanNumber } from '../../parsers/common.ts';
 import { planAddVdev, type PartitionRole } from '../../planner/add-vdev.ts';
 import { planLayouts, Workload } from '../../planner/layouts.ts';
 import { MediaKind } from '../../planner/performance.ts';
+import { PlanRefused } from '../../planner/plan-refused.ts';
 import { parseDiskSize } from '../../planner/space.ts';
+import { unusedDisksForPlanning, type UnusedDisks } from '../../planner/unused-disks.ts';
 
-const USAGE = `usage: zfs-advisor plan layouts --disks N --size 16T [--type hdd|ssd|nvme] [--workload vm|files|media|db] [--ashift 12] [--json]
-       zfs-advisor plan add-slog|add-special --pool P --devices D1,D2 [--snapshot DIR | --demo | --pool-json FILE]
-                 [--special-small-blocks 16K] [--datasets a,b] [--partition slog:16G,special:40G] [--json]
-  (--size: "16T"/"16TB" = 16·10^12 bytes as drives are sold, "14.5TiB" binary)
+const USAGE = `usage: zfs-advisor plan layouts (--disks N --size 16T | --snapshot DIR | --demo) [--type hdd|ssd|nvme]
+                 [--workload vm|files|media|db] [--ashift 12] [--json]
+       zfs-advisor plan add-slog|add-special --pool P --devices D1,D2 [--snapshot DIR | --demo | --pool-json FILE [--platform linux|freebsd]]
+                 [--special-small-blocks 16K] [--datasets a,b] [--partition slog:16G,special:40G]
+                 [--accept-lower-redundancy] [--shared-disk] [--json]
+  (--size: "16T"/"16TB" = 16·10^12 bytes as drives are sold, "14.5TiB" binary;
+   --snapshot/--demo plan for the inventory's unused disks: count, smallest size, media)
 `;
 
 const tib = (b: number) => `${(b / 2 ** 40).toFixed(2)} TiB`;
@@ -28,24 +34,62 @@ function usage(io: CliIO, message: string): number {
   return EXIT.usage;
 }
 
+/** Loads an inventory for --snapshot/--demo; a one-line error message on failure. */
+async function inventoryFrom(snapshot: string | undefined, demo: boolean | undefined): Promise<{ ok: true; inv: Inventory } | { ok: false; message: string }> {
+  const { loadInventory, InventoryLoadError } = await import('../../gather/load.ts');
+  try {
+    return { ok: true, inv: (await loadInventory({ snapshot, demo })).inventory };
+  } catch (err) {
+    if (err instanceof InventoryLoadError) return { ok: false, message: err.message.split('\n')[0]! };
+    throw err;
+  }
+}
+
 async function layouts(args: string[], io: CliIO): Promise<number> {
   const p = parseArgs({ args, strict: true, options: {
     disks: { type: 'string' }, size: { type: 'string' }, type: { type: 'string' }, workload: { type: 'string' },
-    ashift: { type: 'string' }, json: { type: 'boolean' },
+    ashift: { type: 'string' }, json: { type: 'boolean' }, snapshot: { type: 'string' }, demo: { type: 'boolean' },
   } });
-  const disks = Number(p.values.disks);
-  const size = p.values.size ? parseDiskSize(p.values.size) : null;
-  if (!Number.isInteger(disks) || disks < 1) return usage(io, '--disks N (a positive integer) is required');
-  if (!size) return usage(io, '--size is required, e.g. 16T');
-  const media = p.values.type ?? 'hdd';
-  if (!(MediaKind as readonly string[]).includes(media)) return usage(io, `--type must be one of ${MediaKind.join(', ')}`);
+  const fromInventory = p.values.snapshot !== undefined || p.values.demo === true;
+  if (fromInventory && (p.values.disks !== undefined || p.values.size !== undefined)) return usage(io, '--disks/--size and --snapshot/--demo exclude each other');
+  const mediaArg = p.values.type;
+  if (mediaArg !== undefined && !(MediaKind as readonly string[]).includes(mediaArg)) return usage(io, `--type must be one of ${MediaKind.join(', ')}`);
   const workload = Workload.safeParse(p.values.workload ?? 'files');
   if (!workload.success) return usage(io, `--workload must be one of ${Workload.options.join(', ')}`);
   const ashift = p.values.ashift ? Number(p.values.ashift) : 12;
   if (!Number.isInteger(ashift) || ashift < 9 || ashift > 16) return usage(io, '--ashift must be 9…16');
-  const plan = planLayouts({ disks, diskBytes: size, media: media as MediaKind, workload: workload.data, ashift });
-  if (p.values.json) { io.stdout(`${JSON.stringify(plan, null, 2)}\n`); return EXIT.ok; }
-  const lines = [`${disks} × ${p.values.size} ${media}, workload ${workload.data} (${plan.blockSize / 1024}K blocks), ashift ${ashift}`, ''];
+
+  let disks: number;
+  let size: number;
+  let media: MediaKind;
+  let unused: (UnusedDisks & { source: string; notes: string[] }) | null = null;
+  if (fromInventory) {
+    const loaded = await inventoryFrom(p.values.snapshot, p.values.demo);
+    if (!loaded.ok) { io.stderr(`zfs-advisor plan: ${loaded.message}\n`); return EXIT.badInput; }
+    const picked = unusedDisksForPlanning(loaded.inv, mediaArg as MediaKind | undefined);
+    if (!picked.ok) { io.stderr(`zfs-advisor plan: ${picked.message}\n`); return EXIT.usage; }
+    unused = { ...picked.value, source: loaded.inv.source.label, notes: picked.notes };
+    ({ disks, diskBytes: size, media } = picked.value);
+  } else {
+    disks = Number(p.values.disks);
+    const parsed = p.values.size ? parseDiskSize(p.values.size) : null;
+    if (!Number.isInteger(disks) || disks < 1) return usage(io, '--disks N (a positive integer) is required, or --snapshot DIR / --demo');
+    if (!parsed) return usage(io, '--size is required, e.g. 16T');
+    size = parsed;
+    media = (mediaArg ?? 'hdd') as MediaKind;
+  }
+  const plan = planLayouts({ disks, diskBytes: size, media, workload: workload.data, ashift });
+  const out = unused ? { ...plan, fromInventory: true as const, unusedDisks: unused } : plan;
+  if (p.values.json) { io.stdout(`${JSON.stringify(out, null, 2)}\n`); return EXIT.ok; }
+  const sizeText = p.values.size ?? `${(size / 1e12).toFixed(2)} TB`;
+  const lines = [`${disks} × ${sizeText} ${media}, workload ${workload.data} (${plan.blockSize / 1024}K blocks), ashift ${ashift}`];
+  if (unused) lines.push(`Unused disks of ${unused.source}: ${unused.drives.map((d) => d.path ?? d.id).join(', ')}`, ...unused.notes.map((n) => `  - ${n}`));
+  lines.push('');
+  if (plan.candidates.length === 0) {
+    lines.push(`No redundant layout fits ${disks} disk(s): a mirror needs 2, raidz 3 or more.`, '');
+    io.stdout(lines.join('\n'));
+    return EXIT.ok;
+  }
   lines.push(`${'#'.padStart(3)}  ${'layout'.padEnd(26)} ${'usable'.padStart(11)} ${'for blocks'.padStart(11)} ${'80 %'.padStart(11)} ${'fails ok'.padStart(8)} ${'rand r/w'.padStart(9)} ${'seq'.padStart(5)} ${'resilver h'.padStart(10)}  score`);
   for (const c of plan.candidates) {
     lines.push(`${String(c.rank).padStart(3)}  ${c.label.padEnd(26)} ${tib(c.space.usableBytes).padStart(11)} ${tib(c.fit.effectiveUsableBytes).padStart(11)} ${tib(c.fillGuidanceBytes).padStart(11)} ${String(c.faultTolerance.perVdev).padStart(8)} ${`${c.performance.randomReadX}/${c.performance.randomWriteX}`.padStart(9)} ${String(+c.performance.seqWriteX.toFixed(1)).padStart(5)} ${(c.resilver.hours ? `${c.resilver.hours[0].toFixed(0)}–${c.resilver.hours[1].toFixed(0)}` : '-').padStart(10)}  ${c.score.toFixed(3)}`);
@@ -72,11 +116,14 @@ async function addVdev(kind: 'slog' | 'special', args: string[], io: CliIO): Pro
     pool: { type: 'string' }, devices: { type: 'string', multiple: true }, snapshot: { type: 'string' }, demo: { type: 'boolean' },
     'pool-json': { type: 'string' }, 'special-small-blocks': { type: 'string' }, datasets: { type: 'string' },
     partition: { type: 'string' }, 'zfs-version': { type: 'string' }, json: { type: 'boolean' },
+    'accept-lower-redundancy': { type: 'boolean' }, 'shared-disk': { type: 'boolean' }, platform: { type: 'string' },
   } });
   const devices = (p.values.devices ?? []).flatMap((d) => d.split(',')).map((d) => d.trim()).filter(Boolean);
   if (devices.length === 0) return usage(io, '--devices is required');
   let pool: Pool | undefined;
   let datasets: Dataset[] = [];
+  let inv: Inventory | null = null;
+  let host: Host | null = null;
   let openzfs: string | null = p.values['zfs-version'] ?? null;
   if (p.values['pool-json']) {
     const file = p.values['pool-json'];
@@ -88,15 +135,18 @@ async function addVdev(kind: 'slog' | 'special', args: string[], io: CliIO): Pro
     const parsed = Pool.safeParse(json);
     if (!parsed.success) { io.stderr(`zfs-advisor plan: ${file}: not a Pool (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})\n`); return EXIT.badInput; }
     pool = parsed.data;
-  } else {
-    const { loadInventory, InventoryLoadError } = await import('../../gather/load.ts');
-    let inv: Inventory;
-    try {
-      inv = (await loadInventory({ snapshot: p.values.snapshot, demo: p.values.demo })).inventory;
-    } catch (err) {
-      if (err instanceof InventoryLoadError) { io.stderr(`zfs-advisor plan: ${err.message.split('\n')[0]}\n`); return EXIT.badInput; }
-      throw err;
+    // A bare pool has no host: --platform says how to partition (without it, no partitioning command).
+    if (p.values.platform !== undefined) {
+      const platform = Platform.safeParse(p.values.platform);
+      if (!platform.success) return usage(io, `--platform must be one of ${Platform.options.join(', ')}`);
+      host = { hostname: null, platform: platform.data, distribution: 'other', distributionVersion: null, kernel: null, zfs: { userland: null, kernel: null, openzfs, flavour: 'unknown' }, memoryBytes: null };
     }
+  } else {
+    if (p.values.platform !== undefined) return usage(io, '--platform only goes with --pool-json (an inventory knows its platform)');
+    const loaded = await inventoryFrom(p.values.snapshot, p.values.demo);
+    if (!loaded.ok) { io.stderr(`zfs-advisor plan: ${loaded.message}\n`); return EXIT.badInput; }
+    inv = loaded.inv;
+    host = inv.host;
     const name = p.values.pool ?? (inv.pools.length === 1 ? inv.pools[0]!.name : undefined);
     pool = inv.pools.find((x) => x.name === name);
     if (!pool) return usage(io, `--pool: ${name ?? '(none given)'} not found (have: ${inv.pools.map((x) => x.name).join(', ') || 'no pools'})`);
@@ -111,9 +161,20 @@ async function addVdev(kind: 'slog' | 'special', args: string[], io: CliIO): Pro
   if (ssb !== undefined && (threshold === null || threshold === undefined)) return usage(io, '--special-small-blocks must be a size such as 16K');
   const partitions = p.values.partition ? parsePartitions(p.values.partition) : undefined;
   if (partitions === null) return usage(io, '--partition must look like slog:16G,special:40G');
-  const plan = planAddVdev({ kind, pool, devices, openzfs, datasets, specialSmallBlocks: threshold ?? undefined, partitions });
+  let plan;
+  try {
+    plan = planAddVdev({
+      kind, pool, devices, openzfs, datasets, specialSmallBlocks: threshold ?? undefined, partitions,
+      host, pools: inv?.pools ?? [pool], drives: inv?.drives ?? [],
+      acceptLowerRedundancy: p.values['accept-lower-redundancy'] === true, sharedDisk: p.values['shared-disk'] === true,
+    });
+  } catch (err) {
+    if (err instanceof PlanRefused) { io.stderr(`zfs-advisor plan: ${err.message}\n`); return EXIT.usage; }
+    throw err;
+  }
   if (p.values.json) { io.stdout(`${JSON.stringify(plan, null, 2)}\n`); return EXIT.ok; }
   const lines = [`Plan: add a ${kind === 'slog' ? 'SLOG' : 'special vdev'} to ${pool.name} (printed only: zfs-advisor never runs these)`, ''];
+  if (plan.redundancy.lowerRedundancyAccepted) lines.push('!!! LOWER REDUNDANCY ACCEPTED: this special vdev survives fewer failures than the data vdevs; losing it loses the pool !!!', '');
   plan.steps.forEach((s, i) => lines.push(`${i + 1}. ${s.display}`, `   ${s.reversible === 'yes' ? 'reversible' : s.reversible === 'no' ? 'IRREVERSIBLE' : 'partly reversible'}: ${s.why}`));
   if (plan.warnings.length) lines.push('', ...plan.warnings.map((w) => `! ${w}`));
   lines.push('', 'Resulting zpool status (our model):', plan.preview);
