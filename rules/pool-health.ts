@@ -99,7 +99,7 @@ export default defineRule({
     requiredArtifacts: ['Pools'],
     optionalArtifacts: ['Drives', 'Capture', 'Host', 'Datasets'],
     description:
-      'Reads `zpool status` the way an administrator should every day: devices that are faulted, unavailable, offline or removed (also in log, cache and special vdevs), read/write/checksum errors, permanent data errors, a resilver in progress, and scrubs older than 35 days (a pool never scrubbed is judged by its age, from its root dataset's `creation`, when known). Learn more: zpool-status(8) and zpoolconcepts(7) "Device Failure and Recovery".',
+      'Reads `zpool status` the way an administrator should every day: devices that are faulted, unavailable, offline or removed (also in log, cache and special vdevs), read/write/checksum errors, permanent data errors, a resilver in progress, and scrubs older than 35 days (a pool never scrubbed is judged by its age, from the `creation` of its root dataset, when known). Learn more: zpool-status(8) and zpoolconcepts(7) "Device Failure and Recovery".',
     citations: [...CITES, fact('A25')],
     appliesTo: { minVersion: null, maxVersion: null },
   },
@@ -202,7 +202,8 @@ export default defineRule({
             { label: 'last scan', value: scan?.raw.split('\n')[0] ?? null },
             { label: 'days since last scrub', value: ageDays !== null ? Math.floor(ageDays) : null },
             { label: 'threshold', value: SCRUB_MAX_AGE_DAYS, unit: 'days' },
-            ...(never ? [{ label: 'pool created', value: createdMs !== null ? new Date(createdMs).toISOString() : null }, { label: 'pool age at capture', value: poolAgeDays !== null ? Math.floor(poolAgeDays) : null, unit: 'days' }] : []),
+            ...(createdMs !== null ? [{ label: 'pool created', value: new Date(createdMs).toISOString() }] : []),
+            ...(poolAgeDays !== null ? [{ label: 'pool age at capture', value: Math.floor(poolAgeDays), unit: 'days' }] : []),
           ],
           explanation: `${never ? neverText : ''}A scrub reads and verifies every block, repairing silent corruption from redundant copies while that is still possible. Without regular scrubs, damage on a second disk is found only during a resilver, when it may no longer be repairable.`,
           action: { summary: 'Start a scrub now and schedule one monthly (most distributions ship a timer or cron job).', commands: [`zpool scrub ${pool.name}`], reversible: 'yes', reversibleWhy: '`zpool scrub -s` stops it; a scrub only reads and repairs.' },

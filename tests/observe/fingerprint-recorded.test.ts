@@ -72,6 +72,7 @@ describe('fingerprint from recorded OpenZFS 2.x counter pairs (start real, end d
   it('human summary says the difference', () => {
     const s = summariseFingerprint(syncHeavy).join('\n');
     expect(s).toContain('NVME1: 86 % of writes are synchronous (600/s); p99 sync-write latency 8.4 ms on the data vdevs; a SLOG with ~20 µs flush latency would take that to ~0.1 ms');
+    expect(s).toContain('86 % of write I/Os are below 32 KiB; written 2.3 MiB/s sync, 13 MiB/s async.');
     expect(s).toContain('ZIL: 600 commits/s, 2.3 MiB/s of logged data, 0 % of log blocks to a SLOG, 0 % written indirectly.');
     expect(s).toContain('ARC: 90 % hits, 60 metadata misses/s (60 % of all misses).');
     const a = summariseFingerprint(asyncOnly).join('\n');

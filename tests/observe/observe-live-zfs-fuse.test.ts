@@ -58,6 +58,12 @@ describe('observe live on zfs-fuse (platform exposes only zpool iostat -v interv
       expect(r.fingerprint.notes.join('\n')).toMatch(/without -y\/-p\/-l\/-q/);
       expect(r.fingerprint.notes.join('\n')).toMatch(/ZIL counters not available/);
       expect(r.commands.every((c) => c.command.startsWith('zpool '))).toBe(true);
+      // CPU cost is spawns: an option zfs-fuse refused at the start is not asked again at the end, and
+      // the layout comes from the window's samples — -w, -r, the -y/-l/-q window (refused), the plain window.
+      // (-w and -r run concurrently: compare as a set in order of text.)
+      expect(r.commands.map((c) => c.command).sort()).toEqual([
+        `zpool iostat -v -p -r ${POOL}`, `zpool iostat -v -p -w ${POOL}`, `zpool iostat -v ${POOL} 2 3`, `zpool iostat -y -v -p -l -q ${POOL} 2 2`,
+      ].sort());
     }
     const p = (r: ObserveResult) => r.fingerprint.pools.find((x) => x.pool === POOL)!;
     expect(p(sync).syncWriteShare).toBeNull();

@@ -47,6 +47,72 @@ describe('zfs-advisor plan', () => {
   });
 });
 
+describe('zfs-advisor plan on the demo inventory (TrueNAS CORE, bench-pool = mirror da1 da3 + log da0, unused Optane nvd1)', () => {
+  it('add-special --devices nvd1 on the mirror pool is refused: no -f, says 2 devices are needed', async () => {
+    const r = await cli(['plan', 'add-special', '--demo', '--devices', 'nvd1']);
+    expect(r.code).toBe(64);
+    expect(r.out).toBe('');
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+    expect(r.err).toMatch(/special vdev needs 2 devices \(a 2-way mirror\) to match; got 1.*--accept-lower-redundancy/);
+  });
+
+  it('--accept-lower-redundancy prints -f with a loud label', async () => {
+    const r = await cli(['plan', 'add-special', '--demo', '--devices', 'nvd1', '--accept-lower-redundancy']);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('!!! LOWER REDUNDANCY ACCEPTED');
+    expect(r.out).toContain('1. zpool add -f -o ashift=12 bench-pool special /dev/nvd1\n');
+  });
+
+  it('--devices=-f,nvd1 and in-use devices are refused with one line', async () => {
+    const hostile = await cli(['plan', 'add-slog', '--demo', '--devices=-f,nvd1']);
+    expect(hostile.code).toBe(64);
+    expect(hostile.err).toBe('zfs-advisor plan: device "-f" refused: it starts with "-", so zpool/sgdisk would read it as an option\n');
+    const used = await cli(['plan', 'add-slog', '--demo', '--devices', 'da1']);
+    expect(used.code).toBe(64);
+    expect(used.err).toBe('zfs-advisor plan: device da1 is already in use: pool bench-pool uses da1 in a data vdev (mirror-0)\n');
+  });
+
+  it('partitioning on the FreeBSD demo uses gpart, never sgdisk', async () => {
+    const r = await cli(['plan', 'add-slog', '--demo', '--devices', 'nvd1', '--partition', 'slog:16G,special:20G', '--json']);
+    expect(r.code).toBe(0);
+    const plan = JSON.parse(r.out);
+    expect(plan.steps.map((s: { display: string }) => s.display)).toEqual([
+      'gpart create -s gpt nvd1',
+      'gpart add -t freebsd-zfs -a 1m -s 16384M -l slog-nvd1 nvd1',
+      'gpart add -t freebsd-zfs -a 1m -s 20480M -l special-nvd1 nvd1',
+      'zpool add -o ashift=12 bench-pool log /dev/nvd1p1',
+    ]);
+  });
+
+  it('--pool-json without --platform prints no partitioning command; with --platform linux it prints sgdisk on /dev paths', async () => {
+    const file = join(dir, 'pool-part.json');
+    writeFileSync(file, JSON.stringify(pool('tank', [group('mirror', 'mirror-0', [leaf('sda'), leaf('sdb')])])));
+    const args = ['plan', 'add-slog', '--pool-json', file, '--devices', '/dev/nvme0n1', '--partition', 'slog:16G', '--json'];
+    const none = JSON.parse((await cli(args)).out);
+    expect(none.steps).toHaveLength(1);
+    expect(none.warnings.join(' ')).toMatch(/no partitioning command printed: the host platform is unknown/);
+    const linux = JSON.parse((await cli([...args, '--platform', 'linux'])).out);
+    expect(linux.steps.map((s: { display: string }) => s.display)).toEqual([
+      'sgdisk --new=1:0:+16384M --typecode=1:BF01 --change-name=1:slog /dev/nvme0n1',
+      'zpool add -o ashift=12 tank log /dev/nvme0n1p1',
+    ]);
+  });
+
+  it('layouts --demo plans for the unused disks: one NVMe, so no redundant layout', async () => {
+    const r = await cli(['plan', 'layouts', '--demo', '--json']);
+    expect(r.code).toBe(0);
+    const plan = JSON.parse(r.out);
+    expect(plan.fromInventory).toBe(true);
+    expect(plan.unusedDisks).toMatchObject({ media: 'nvme', disks: 1, diskBytes: 58977157120 });
+    expect(plan.unusedDisks.drives.map((d: { path: string }) => d.path)).toEqual(['/dev/nvd1']);
+    expect(plan.input).toMatchObject({ disks: 1, diskBytes: 58977157120, media: 'nvme' });
+    expect(plan.candidates).toEqual([]);
+    const text = await cli(['plan', 'layouts', '--demo']);
+    expect(text.out).toContain('No redundant layout fits 1 disk(s)');
+    expect((await cli(['plan', 'layouts', '--demo', '--disks', '4'])).code).toBe(64);
+  });
+});
+
 describe('zfs-advisor sizes', () => {
   it('walks a directory and prints the histogram as JSON', async () => {
     const own = mkdtempSync(join(dir, 'sizes-'));

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { enumerateLayouts, planLayouts } from '../../server/src/planner/layouts.ts';
 import { parseDiskSize, slopSpace } from '../../server/src/planner/space.ts';
+import { unusedDisksForPlanning, unusedDrives } from '../../server/src/planner/unused-disks.ts';
+import { drive, group, inClass, leaf, pool } from '../support/builders.ts';
 
 const GiB = 2 ** 30;
 
@@ -78,11 +80,71 @@ describe('planLayouts', () => {
     expect(z.faultTolerance.perVdev).toBe(2);
     expect(z.performance.seqWriteX).toBe(8);
     expect(z.resilver.totalBytesRead).toBe(5 * 3.2e12);
-    expect(z.fillGuidanceBytes).toBe(Math.floor(z.space.usableBytes * 0.8));
+    expect(z.fillGuidanceBytes).toBe(Math.floor(z.fit.effectiveUsableBytes * 0.8));
     for (const c of p.candidates) {
       expect(c.space.usableBytes).toBeLessThan(c.space.deflatedBytes);
       expect(c.disksUsed + c.spareDisks).toBe(12);
     }
     expect(p.candidates.map((c) => c.rank)).toEqual(p.candidates.map((_, i) => i + 1));
+  });
+});
+
+describe('80 % fill guidance (zfs-facts C24)', () => {
+  it('is 80 % of the workload\'s effective usable, never above it', () => {
+    for (const workload of ['vm', 'db', 'files', 'media'] as const) {
+      for (const c of planLayouts({ disks: 11, diskBytes: 8e12, media: 'hdd', workload }).candidates) {
+        expect(c.fillGuidanceBytes).toBe(Math.floor(c.fit.effectiveUsableBytes * 0.8));
+        expect(c.fillGuidanceBytes).toBeLessThanOrEqual(c.fit.effectiveUsableBytes);
+      }
+    }
+  });
+
+  it('with padding (raidz1 6 wide at 16K, charged 1.20×, C-T2) it is below 80 % of the 128K usable', () => {
+    const z1 = planLayouts({ disks: 6, diskBytes: 16e12, media: 'hdd', workload: 'vm' }).candidates.find((c) => c.label === '1 × raidz1 (6 wide)')!;
+    expect(z1.fit.effectiveUsableBytes).toBe(Math.floor(z1.space.usableBytes / 1.2));
+    expect(z1.fillGuidanceBytes).toBe(Math.floor(Math.floor(z1.space.usableBytes / 1.2) * 0.8));
+    expect(z1.fillGuidanceBytes).toBeLessThan(Math.floor(z1.space.usableBytes * 0.8));
+  });
+});
+
+describe('host sequential ceiling', () => {
+  it('caps HDD layouts at 001\'s measured maximum, none for NVMe unless given', () => {
+    const hdd = planLayouts({ disks: 12, diskBytes: 4e12, media: 'hdd' }).candidates.find((c) => c.label === '1 × raidz1 (12 wide)')!;
+    // 11 data disks × 200 MB/s = 2200 MB/s, capped at 1377 read / 696 write.
+    expect(hdd.performance).toMatchObject({ seqReadMBps: 1377, seqWriteMBps: 696, busLimited: true });
+    const nvme = planLayouts({ disks: 12, diskBytes: 4e12, media: 'nvme' }).candidates.find((c) => c.label === '1 × raidz1 (12 wide)')!;
+    expect(nvme.performance).toMatchObject({ seqReadMBps: 27500, seqWriteMBps: 27500, busLimited: false });
+    const given = planLayouts({ disks: 12, diskBytes: 4e12, media: 'nvme', hostSeqCapMBps: { read: 6000, write: 4000 } }).candidates.find((c) => c.label === '1 × raidz1 (12 wide)')!;
+    expect(given.performance).toMatchObject({ seqReadMBps: 6000, seqWriteMBps: 4000, busLimited: true });
+    const none = planLayouts({ disks: 12, diskBytes: 4e12, media: 'hdd', hostSeqCapMBps: null }).candidates.find((c) => c.label === '1 × raidz1 (12 wide)')!;
+    expect(none.performance.seqWriteMBps).toBe(2200);
+  });
+});
+
+describe('unused disks of an inventory', () => {
+  const drives = [
+    drive('a', { devPath: '/dev/sda', aliases: ['/dev/sda'] }),
+    drive('b', { devPath: '/dev/sdb', aliases: ['/dev/sdb'] }),
+    drive('c', { devPath: '/dev/sdc', aliases: ['/dev/sdc'], sizeBytes: 4e12 }),
+    drive('d', { devPath: '/dev/sdd', aliases: ['/dev/sdd'], sizeBytes: 3.84e12 }),
+    drive('e', { devPath: '/dev/sde', aliases: ['/dev/sde'], sizeBytes: 4e12 }),
+    drive('n1', { devPath: '/dev/nvme0n1', aliases: ['/dev/nvme0n1'], media: 'nvme', sizeBytes: 1e12 }),
+    drive('n2', { devPath: '/dev/nvme1n1', aliases: ['/dev/nvme1n1'], media: 'nvme', sizeBytes: 1e12 }),
+    drive('u', { devPath: '/dev/sdf', aliases: ['/dev/sdf'], sizeBytes: null }),
+  ];
+  // sda+sdb data mirror; nvme0n1 used through a partition as a log.
+  const pools = [pool('tank', [group('mirror', 'mirror-0', [leaf('sda'), leaf('sdb')]), inClass('log', leaf('nvme0n1p1'))])];
+
+  it('leaves out drives in any pool role, partitions included', () => {
+    expect(unusedDrives({ pools, drives }).map((d) => d.id)).toEqual(['c', 'd', 'e', 'n2', 'u']);
+  });
+
+  it('picks count and smallest size per media; several media need a choice', () => {
+    expect(unusedDisksForPlanning({ pools, drives })).toEqual({ ok: false, message: 'unused drives of several media (3 hdd, 1 nvme): choose one with --type' });
+    const hdd = unusedDisksForPlanning({ pools, drives }, 'hdd');
+    if (!hdd.ok) throw new Error(hdd.message);
+    expect(hdd.value).toMatchObject({ media: 'hdd', disks: 3, diskBytes: 3.84e12 });
+    expect(hdd.notes).toEqual(['1 unused drive(s) left out: size unknown', 'drive sizes differ: each vdev member counts as the smallest, 3840000000000 bytes']);
+    expect(unusedDisksForPlanning({ pools, drives }, 'ssd')).toEqual({ ok: false, message: 'no unused ssd drives in the inventory (unused: 3 hdd, 1 nvme)' });
   });
 });

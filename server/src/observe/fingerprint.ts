@@ -5,6 +5,9 @@
  *    to SLOG = Δzil_itx_metaslab_slog_bytes, to the main pool = Δzil_itx_metaslab_normal_bytes;
  *  - per pool, sync share = sync_write I/Os ÷ all write I/Os from the `-r` histogram deltas
  *    (ind + agg: every physical write the pool issued, by priority);
+ *  - per pool, sync vs async written bytes/s from the same `-r` deltas (sync_write vs async_write
+ *    columns, each I/O at its bin's lower bound); without `-r`, for a single pool, the host-wide ZIL
+ *    log bytes are its sync part and the rest of the window's write bandwidth is async (`syncAsyncBasis`);
  *  - sync-write latency per vdev class = percentile(syncq_wait write) + percentile(disk_wait write)
  *    from the `-w` deltas of the top-level vdevs of that class (sum of percentiles: an upper bound);
  *  - ARC: hit ratios and metadata misses from arcstats deltas.

@@ -43,6 +43,9 @@ export function summariseFingerprint(fp: WorkloadFingerprint): string[] {
       }
     }
     if (p.smallWriteShare !== null) parts.push(`${pct(p.smallWriteShare)} of write I/Os are below 32 KiB`);
+    if (p.syncWriteBytesPerSec != null && p.asyncWriteBytesPerSec != null && p.syncWriteBytesPerSec + p.asyncWriteBytesPerSec > 0) {
+      parts.push(`written ${fmtBytes(p.syncWriteBytesPerSec)}/s sync, ${fmtBytes(p.asyncWriteBytesPerSec)}/s async${p.syncAsyncBasis === 'zil-log-bytes' ? ' (estimated from ZIL bytes)' : ''}`);
+    }
     out.push(`${p.pool}: ${parts.join('; ')}.`);
     if (p.syncWriteShare !== null && p.syncWriteShare < 0.01 && p.writeIops > 0) {
       out.push(`${p.pool}: practically no synchronous writes in this window — a SLOG would change nothing for this workload (a SLOG is not a write cache).`);

@@ -39,12 +39,14 @@ const ROLE: Record<VdevClass, string> = {
   data: 'a data vdev', log: 'a log (SLOG) vdev', special: 'a special vdev', dedup: 'a dedup vdev', cache: 'an L2ARC cache device', spare: 'a hot spare',
 };
 
+const isControl = (c: string): boolean => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f;
+const hasControl = (s: string): boolean => [...s].some(isControl);
+
 /** Why a device string is refused on its face, or null. */
 export function hostileDeviceReason(device: string): string | null {
   if (device.length === 0) return 'an empty device name';
   if (device.startsWith('-')) return 'it starts with "-", so zpool/sgdisk would read it as an option';
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(device)) return 'it contains control characters';
+  if (hasControl(device)) return 'it contains control characters';
   if (/\s/.test(device)) return 'it contains whitespace';
   if (device.includes('..')) return 'it contains ".."';
   return null;
@@ -61,7 +63,7 @@ const builtFromFiles = (pool: Pool): boolean => pool.vdevs.flatMap(leaves).some(
 
 function resolve(given: string, ctx: DeviceContext): CheckedDevice {
   const hostile = hostileDeviceReason(given);
-  if (hostile) throw new PlanRefused('invalid-device', `device "${given.replace(/[\u0000-\u001f\u007f]/g, '?')}" refused: ${hostile}`);
+  if (hostile) throw new PlanRefused('invalid-device', `device "${[...given].map((c) => (isControl(c) ? '?' : c)).join('')}" refused: ${hostile}`);
   const parent = parentDiskName(given);
   const drive = findDrive(given, ctx.drives);
   const parentDrive = parent ? findDrive(parent, ctx.drives) : null;

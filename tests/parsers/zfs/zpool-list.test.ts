@@ -67,6 +67,66 @@ describe('parseZpoolList: exact rows', () => {
     ]);
   });
 
+  it('FreeBSD: indirect-0 (all dashes) next to a single top-level partition with its own usage', () => {
+    expect(ok('fbsd-indirect0-single.txt')).toEqual({ ok: true, issues: [], value: [poolRow({
+      name: 'zroot', sizeBytes: r2(99.5 * G), allocBytes: 698 * M, freeBytes: r2(98.8 * G), fragmentationPct: 0, capacityPct: 0, dedupRatio: 1, health: 'ONLINE',
+      vdevs: [
+        vdev({ name: 'indirect-0', depth: 1, type: 'indirect' }),
+        vdev({ name: 'da1p4', depth: 1, type: 'disk', sizeBytes: 100 * G, allocBytes: 698 * M, freeBytes: r2(98.8 * G), fragmentationPct: 0, capacityPct: 0.68 }),
+      ],
+    })] });
+  });
+
+  it('FreeBSD: the whole tree of indirect-0 plus mirror-1, pool row included', () => {
+    expect(ok('fbsd-indirect0-plus-mirror1.txt').value).toEqual([poolRow({
+      name: 'zroot', sizeBytes: r2(99.5 * G), allocBytes: 698 * M, freeBytes: r2(98.8 * G), fragmentationPct: 0, capacityPct: 0, dedupRatio: 1, health: 'ONLINE',
+      vdevs: [
+        vdev({ name: 'indirect-0', depth: 1, type: 'indirect' }),
+        vdev({ name: 'mirror-1', depth: 1, type: 'mirror', sizeBytes: r2(99.5 * G), allocBytes: 698 * M, freeBytes: r2(98.8 * G), fragmentationPct: 0, capacityPct: 0.68 }),
+        vdev({ name: 'da1p4', depth: 2, type: 'disk', sizeBytes: 100 * G }),
+        vdev({ name: 'da0p4', depth: 2, type: 'disk', sizeBytes: 100 * G }),
+      ],
+    })]);
+  });
+
+  it('FreeBSD: mirror members whose SIZE is a dash', () => {
+    expect(ok('fbsd-mirror-member-size-dash.txt')).toEqual({ ok: true, issues: [], value: [poolRow({
+      name: 'zvol0', sizeBytes: r2(1.81 * T), allocBytes: r2(1.49 * T), freeBytes: 333 * G, fragmentationPct: 5, capacityPct: 82, dedupRatio: 1, health: 'ONLINE',
+      vdevs: [
+        vdev({ name: 'mirror-0', depth: 1, type: 'mirror', sizeBytes: r2(1.81 * T), allocBytes: r2(1.49 * T), freeBytes: 333 * G, fragmentationPct: 5, capacityPct: 82.1 }),
+        vdev({ name: 'gpt/sdisk1', depth: 2, type: 'disk' }),
+        vdev({ name: 'gpt/ndisk1', depth: 2, type: 'disk' }),
+      ],
+    })] });
+  });
+
+  it.each([
+    ['fbsd-usb-raidz1.txt', 'raidz1' as const, 630 * M, r2(6.38 * G), 8, 8.79],
+    ['fbsd-usb-raidz2-list-v.txt', 'raidz2' as const, 322 * K, 7 * G, 0, 0],
+  ])('FreeBSD: USB %s, four 1.84G gpt/usbN members', (path, type, alloc, free, cap, vdevCap) => {
+    const members = ['gpt/usb0', 'gpt/usb1', 'gpt/usb2', 'gpt/usb3'].map((name) => vdev({ name, depth: 2, type: 'disk', sizeBytes: r2(1.84 * G) }));
+    expect(ok(path)).toEqual({ ok: true, issues: [], value: [poolRow({
+      name: 'upool', sizeBytes: 7 * G, allocBytes: alloc, freeBytes: free, fragmentationPct: 0, capacityPct: cap, dedupRatio: 1, health: 'ONLINE',
+      vdevs: [vdev({ name: `${type}-0`, depth: 1, type, sizeBytes: 7 * G, allocBytes: alloc, freeBytes: free, fragmentationPct: 0, capacityPct: vdevCap }), ...members],
+    })] });
+  });
+
+  it('reference 000 (line 951): the same pool before data, special row of dashes, ALTROOT /mnt', () => {
+    expect(ok('ref-000-line951.txt')).toEqual({ ok: true, issues: [], value: [poolRow({
+      name: 'test-pool', sizeBytes: r2(7.3 * T), allocBytes: r2(15.1 * G), freeBytes: r2(7.29 * T),
+      fragmentationPct: 0, capacityPct: 0, dedupRatio: 1, health: 'ONLINE', altroot: '/mnt',
+      vdevs: [
+        vdev({ name: 'mirror-0', depth: 1, type: 'mirror', sizeBytes: r2(3.62 * T), allocBytes: r2(7.22 * G), freeBytes: r2(3.62 * T), fragmentationPct: 0, capacityPct: 0.19 }),
+        vdev({ name: 'da0', depth: 2, type: 'disk', sizeBytes: r2(3.64 * T) }),
+        vdev({ name: 'da1', depth: 2, type: 'disk', sizeBytes: r2(3.64 * T) }),
+        vdev({ name: 'mirror-1', depth: 1, type: 'mirror', sizeBytes: r2(3.62 * T), allocBytes: r2(7.87 * G), freeBytes: r2(3.62 * T), fragmentationPct: 0, capacityPct: 0.21 }),
+        vdev({ name: 'da2', depth: 2, type: 'disk', sizeBytes: r2(3.64 * T) }),
+        vdev({ name: 'da3', depth: 2, type: 'disk', sizeBytes: r2(3.64 * T) }),
+        vdev({ name: 'nvd1', class: 'special', depth: 1, type: 'disk', sizeBytes: r2(54.9 * G), allocBytes: r2(24.7 * M), freeBytes: r2(54.5 * G), fragmentationPct: 0, capacityPct: 0.04 }),
+      ],
+    })] });
+  });
+
   it('FreeBSD: EXPANDSZ pending', () => {
     expect(ok('fbsd-pool-with-expandsz-pending.txt').value).toEqual([poolRow({
       name: 'zvol0', sizeBytes: r2(1.81 * T), allocBytes: r2(1.49 * T), freeBytes: 333 * G, expandszBytes: r2(3.62 * T),

@@ -9,7 +9,7 @@ import { expected as draid84 } from './expected/draid2-84c-4s-online.ts';
 import { expected as draid96 } from './expected/draid2-96c-six-spares-inuse.ts';
 import { expected as fuse12 } from './expected/zfs-fuse-12-pools.ts';
 import { expected as fuseLab7 } from './expected/zfs-fuse-lab-7-pools.ts';
-import { disk, file, fixture, group, inClass, NONE_REQUESTED, pool, scan, spareRow } from './helpers.ts';
+import { disk, file, fixture, group, NONE_REQUESTED, pool, scan, spareRow } from './helpers.ts';
 
 const parse = (path: string) => {
   const r = parseZpoolStatus(fixture(`status/${path}`));
@@ -776,5 +776,166 @@ describe('zfs-fuse 0.7 (" scrub:" key, "N repaired"/"N resilvered" notes, file a
     if (!r.ok) expect(r.error).toEqual({ line: 1, message });
     // Every line of the message is kept as an issue, so the user sees the whole complaint.
     expect(r.issues).toHaveLength(3);
+  });
+});
+
+describe('whole pools for fixtures zpool-status.test.ts checks only in part', () => {
+  it('FreeBSD: two-line remove: block kept raw, resilver in progress', () => {
+    expectPools('fbsd-resilver-after-removal-completed.txt', [pool({
+      name: 'zroot',
+      status: 'One or more devices is currently being resilvered.  The pool will continue to function, possibly in a degraded state.',
+      action: 'Wait for the resilver to complete.',
+      scan: scan({ kind: 'resilver', state: 'in-progress', startedAt: '2025-01-27T16:17:09', progressPct: 23.06, raw: 'resilver in progress since Mon Jan 27 16:17:09 2025\n698M / 698M scanned, 161M / 698M issued at 40.2M/s\n148M resilvered, 23.06% done, 00:00:13 to go' }),
+      remove: 'Removal of vdev 0 copied 698M in 0h0m, completed on Mon Jan 27 16:11:11 2025\n10.1K memory used for removed device mappings',
+      vdevs: [
+        group('mirror', 'mirror-1', [disk('da1p4'), disk('da0p4', { note: '(resilvering)' })]),
+      ],
+    })]);
+  });
+
+  it('FreeBSD raidz2: FAULTED member plus replacing-3, "no estimated completion time"', () => {
+    expectPools('fbsd-usb-raidz2-faulted-plus-replacing3.txt', [pool({
+      name: 'upool',
+      state: 'DEGRADED',
+      status: 'One or more devices is currently being resilvered.  The pool will continue to function, possibly in a degraded state.',
+      action: 'Wait for the resilver to complete.',
+      scan: scan({ kind: 'resilver', state: 'in-progress', startedAt: '2026-01-14T10:56:45', progressPct: 28.88, raw: 'resilver in progress since Wed Jan 14 10:56:45 2026\n1.89G / 1.89G scanned, 559M / 1.89G issued at 3.14M/s\n130M resilvered, 28.88% done, no estimated completion time' }),
+      vdevs: [
+        group('raidz2', 'raidz2-0', [
+          disk('gpt/usb0', { state: 'FAULTED', note: 'too many errors' }),
+          disk('gpt/usb1'),
+          disk('gpt/usb2'),
+          group('replacing', 'replacing-3', [disk('gpt/usb3', { state: 'REMOVED' }), disk('gpt/usb4', { note: '(resilvering)' })], { state: 'DEGRADED' }),
+        ], { state: 'DEGRADED' }),
+      ],
+    })]);
+  });
+
+  it('ZFS-8000-K4: the logs section row\'s own state is not a vdev', () => {
+    expectPools('msgdoc-K4-logs-row-with-state-unavail.txt', [pool({
+      name: 'test',
+      state: 'DEGRADED',
+      status: 'One or more devices could not be opened.  Sufficient replicas exist for the pool to continue functioning in a degraded state.',
+      action: "Attach the missing device and online it using 'zpool online'.",
+      see: 'https://openzfs.github.io/openzfs-docs/msg/ZFS-8000-2Q',
+      scan: NONE_REQUESTED,
+      vdevs: [
+        disk('c3t2d0'),
+        disk('c5t3d0', { class: 'log', state: 'UNAVAIL', note: 'cannot open' }),
+      ],
+    })]);
+  });
+
+  it('ZFS-8000-8A: root-row CKSUM 2 stays with the pool; sda CKSUM 2; file list', () => {
+    expectPools('msgdoc-8A-permanent-errors-file.txt', [pool({
+      name: 'test',
+      status: 'One or more devices has experienced an error and no valid replicas are available.  Some filesystem data is corrupt, and applications may have been affected.',
+      action: 'Destroy the pool and restore from backup.',
+      see: 'https://openzfs.github.io/openzfs-docs/msg/ZFS-8000-8A',
+      scan: NONE_REQUESTED,
+      errors: 'Permanent errors have been detected in the following files:',
+      errorFiles: ['/export/example/foo'],
+      vdevs: [
+        disk('sda', { cksum: 2 }),
+        disk('sdb'),
+      ],
+    })]);
+  });
+
+  it('ZFS-8000-ER: four-line action joined, single file vdev', () => {
+    expectPools('msgdoc-ER-errata4-file-vdev.txt', [pool({
+      name: 'test',
+      status: 'Errata #4 detected. Existing encrypted datasets contain an on-disk incompatibility which needs to be corrected.',
+      action: 'To correct the issue enable the bookmark_v2 feature and backup any existing encrypted datasets to new encrypted datasets and destroy the old ones. If this pool does not contain any encrypted datasets, simply enable the bookmark_v2 feature.',
+      see: 'https://openzfs.github.io/openzfs-docs/msg/ZFS-8000-ER',
+      scan: NONE_REQUESTED,
+      vdevs: [
+        file('/root/vdev0'),
+      ],
+    })]);
+  });
+
+  it('TrueNAS SCALE: replacing-4 of an OFFLINE file by an ata- disk, 0.00% done', () => {
+    expectPools('truenas-scale-raidz2-replacing4-file-offline.txt', [pool({
+      name: 'pool1',
+      state: 'DEGRADED',
+      status: 'One or more devices is currently being resilvered.  The pool will continue to function, possibly in a degraded state.',
+      action: 'Wait for the resilver to complete.',
+      scan: scan({ kind: 'resilver', state: 'in-progress', startedAt: '2025-05-31T19:58:51', progressPct: 0, raw: 'resilver in progress since Sat May 31 19:58:51 2025\n2.04T / 28.5T scanned at 56.6G/s, 0B / 28.5T issued\n0B resilvered, 0.00% done, no estimated completion time' }),
+      vdevs: [
+        group('raidz2', 'raidz2-0', [
+          disk('ata-HGST_HUS728T8TALE6L1_VGGGYUEG'),
+          disk('ata-HGST_HUS728T8TALE6L1_VRGMRVJK'),
+          disk('ata-HGST_HUS728T8TALE6L1_VRGNZU9K'),
+          disk('ata-TOSHIBA_HDWG480_71R0A14YFR0H'),
+          group('replacing', 'replacing-4', [file('/tmp/fake-drive.img', { state: 'OFFLINE' }), disk('ata-ST8000VN004-2M2101_WSD5B9XY')], { state: 'DEGRADED' }),
+        ], { state: 'DEGRADED' }),
+      ],
+    })]);
+  });
+
+  it('zfs-fuse: guid row UNAVAIL with its old file path', () => {
+    expectPools('zfs-fuse--zpool_status_-v_fmirror_UNAVAIL.txt', [pool({
+      name: 'fmirror',
+      state: 'DEGRADED',
+      status: 'One or more devices could not be opened.  Sufficient replicas exist for the pool to continue functioning in a degraded state.',
+      action: "Attach the missing device and online it using 'zpool online'.",
+      see: 'http://www.sun.com/msg/ZFS-8000-2Q',
+      scan: NONE_REQUESTED,
+      vdevs: [
+        group('mirror', 'mirror-0', [
+          file('3608718820306425902', { state: 'UNAVAIL', note: 'was /var/lab/vdevs/m1.img.away' }),
+          file('/var/lab/vdevs/m2.img'),
+        ], { state: 'DEGRADED' }),
+      ],
+    })]);
+  });
+
+  it('zpool status -t: trim notes on two pools', () => {
+    expectPools('openzfs-pr8419-zpool-status-t-trim-notes.txt', [pool({
+      name: 'rpool73ac2ec5b7134ca192b020681ab913d8',
+      scan: NONE_REQUESTED,
+      vdevs: [
+        disk('sdd', { note: '(0% trimmed, started at Thu 21 Feb 2019 07:32:44 PM UTC)' }),
+      ],
+    }), pool({
+      name: 'vpool2',
+      scan: NONE_REQUESTED,
+      vdevs: [
+        disk('scsi-36000c290f7e3d3e0c3644005631d8107', { note: '(trim unsupported)' }),
+      ],
+    })]);
+  });
+
+  it('dRAID: replacing-0 inside spare-6, all members resilvering; the under-indented spares row is an issue', () => {
+    const r = parse('draid1-spare6-replacing0-rebalance.txt');
+    expect(r.issues).toEqual([{ line: 30, message: 'pool tank: row draid1-0-0 is not indented below spares; taken as a top-level vdev' }]);
+    expect(r.value).toEqual([pool({
+      name: 'tank',
+      state: 'DEGRADED',
+      status: 'One or more devices is currently being resilvered.  The pool will continue to function, possibly in a degraded state.',
+      action: 'Wait for the resilver to complete.',
+      scan: scan({ kind: 'resilver', state: 'in-progress', startedAt: '2020-11-24T14:45:16', progressPct: 99.44, raw: 'resilver in progress since Tue Nov 24 14:45:16 2020\n6.13T scanned at 7.82G/s, 6.10T issued at 7.78G/s, 6.13T total\n565G resilvered, 99.44% done, 00:00:04 to go' }),
+      errors: null,
+      vdevs: [
+        group('draid', 'draid1:4d:11c:1s-0', [
+          disk('sda', { note: '(resilvering)' }),
+          disk('sdb', { note: '(resilvering)' }),
+          disk('sdc', { note: '(resilvering)' }),
+          disk('sdd', { note: '(resilvering)' }),
+          disk('sde', { note: '(resilvering)' }),
+          disk('sdf', { note: '(resilvering)' }),
+          group('spare', 'spare-6', [
+            group('replacing', 'replacing-0', [disk('sdg', { state: 'UNAVAIL' }), disk('sdl', { note: '(resilvering)' })], { state: 'DEGRADED' }),
+            disk('draid1-0-0', { type: 'spare', note: '(resilvering)' }),
+          ], { state: 'DEGRADED' }),
+          disk('sdh', { note: '(resilvering)' }),
+          disk('sdi', { note: '(resilvering)' }),
+          disk('sdj', { note: '(resilvering)' }),
+          disk('sdk', { note: '(resilvering)' }),
+        ], { state: 'DEGRADED', draid: { parity: 1, data: 4, children: 11, spares: 1 } }),
+        spareRow('draid1-0-0', 'INUSE', 'currently in use', 'spare'),
+      ],
+    })]);
   });
 });

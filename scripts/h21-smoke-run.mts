@@ -1,2 +1,0 @@
-const m = await import('./h21-fidelity-smoke.ts');
-console.log(await m.default());
