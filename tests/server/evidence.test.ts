@@ -293,5 +293,12 @@ describe('planner', () => {
     expect(plan.preview).toContain('\tlogs\n\t  mirror-1   ONLINE       0     0     0\n\t    nvme-A   ONLINE       0     0     0\n\t    nvme-B   ONLINE       0     0     0\n');
     expect((await call('POST', '/api/hosts/local/plan/add-vdev', { kind: 'slog', pool: 'nope', devices: ['/dev/sdz'] })).status).toBe(404);
     expect((await call('POST', '/api/hosts/local/plan/add-vdev', { kind: 'slog', devices: ['-f'] })).status).toBe(400);
+    // A device already in a pool is a conflict, named in the message; too few devices for a special vdev is refused.
+    const inUse = await call('POST', '/api/hosts/local/plan/add-vdev', { kind: 'slog', devices: ['da1'] });
+    expect(inUse.status, inUse.text).toBe(409);
+    expect(inUse.text).toContain('bench-pool');
+    const single = await call('POST', '/api/hosts/local/plan/add-vdev', { kind: 'special', devices: ['/dev/nvd1'] });
+    expect(single.status, single.text).toBe(400);
+    expect(single.text).toMatch(/needs 2 devices/);
   });
 });
