@@ -10,10 +10,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkloadFingerprint } from '../model/workload.ts';
-import { localHostOf } from '../sizing/stored.ts';
-import { DB_FILE_NAME, openStore, type Store } from '../store/db.ts';
+import { DB_FILE_NAME } from '../store/db.ts';
 import { createEvidenceRepo } from '../store/evidence-repo.ts';
-import { createHostsRepo, type HostRow } from '../store/hosts-repo.ts';
+import { createHostsRepo } from '../store/hosts-repo.ts';
+import { ensureLocalHost, localHostOf, withStore } from '../store/cli-store.ts';
 import type { ObserveResult } from './collect.ts';
 import { summariseFingerprint } from './summary.ts';
 
@@ -26,34 +26,6 @@ export type SaveObservationOutcome = { ok: true; id: number; hostId: string; fil
 export type StoredFingerprintOutcome =
   | { ok: true; fingerprint: WorkloadFingerprint | null; hostId: string | null; file: string | null }
   | { ok: false; message: string };
-
-async function withStore<T>(dataDir: string, fn: (store: Store) => T): Promise<{ ok: true; value: T } | { ok: false; message: string }> {
-  const opened = await openStore(dataDir);
-  if (!opened.ok) return { ok: false, message: opened.error.message };
-  try {
-    return { ok: true, value: fn(opened.store) };
-  } catch (err) {
-    return { ok: false, message: `${opened.store.file}: ${err instanceof Error ? err.message : String(err)}` };
-  } finally {
-    opened.store.close();
-  }
-}
-
-/** Same row the server creates for this machine (api/app.ts), so both see one host. */
-function ensureLocalHost(store: Store): HostRow {
-  const hosts = createHostsRepo(store.db);
-  const existing = localHostOf(hosts.list());
-  if (existing) return existing;
-  let id = 'local';
-  for (let i = 2; hosts.get(id); i++) id = `local-${i}`;
-  const now = new Date().toISOString();
-  const row: HostRow = {
-    id, kind: 'local', name: 'This machine', address: null, port: null, node: null,
-    verifyTls: true, pinnedFingerprint: null, hasSecret: false, createdAt: now, updatedAt: now,
-  };
-  hosts.insert(row);
-  return row;
-}
 
 /** Stores a completed live observation for the local host (trigger 'manual'), in one transaction. */
 export async function saveObservation(

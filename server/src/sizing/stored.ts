@@ -10,9 +10,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SizeHistogram } from '../model/workload.ts';
-import { DB_FILE_NAME, openStore, type Store } from '../store/db.ts';
+import { DB_FILE_NAME } from '../store/db.ts';
 import { createEvidenceRepo } from '../store/evidence-repo.ts';
-import { createHostsRepo, type HostRow } from '../store/hosts-repo.ts';
+import { createHostsRepo } from '../store/hosts-repo.ts';
+import { ensureLocalHost, localHostOf, withStore } from '../store/cli-store.ts';
+
+export { localHostOf } from '../store/cli-store.ts';
 
 export interface MeasurementToSave {
   histogram: SizeHistogram;
@@ -29,39 +32,6 @@ export type StoredHistogramsOutcome = { ok: true; histograms: SizeHistogram[]; h
 
 /** Size measurements kept per host (same bound as the server's sizes job). */
 const KEEP_PER_HOST = 500;
-
-async function withStore<T>(dataDir: string, fn: (store: Store) => T): Promise<{ ok: true; value: T } | { ok: false; message: string }> {
-  const opened = await openStore(dataDir);
-  if (!opened.ok) return { ok: false, message: opened.error.message };
-  try {
-    return { ok: true, value: fn(opened.store) };
-  } catch (err) {
-    return { ok: false, message: `${opened.store.file}: ${err instanceof Error ? err.message : String(err)}` };
-  } finally {
-    opened.store.close();
-  }
-}
-
-/** The first host of kind 'local' (preferring the id 'local'), or null. */
-export function localHostOf(hosts: readonly HostRow[]): HostRow | null {
-  const locals = hosts.filter((h) => h.kind === 'local');
-  return locals.find((h) => h.id === 'local') ?? locals[0] ?? null;
-}
-
-function ensureLocalHost(store: Store): HostRow {
-  const hosts = createHostsRepo(store.db);
-  const existing = localHostOf(hosts.list());
-  if (existing) return existing;
-  let id = 'local';
-  for (let i = 2; hosts.get(id); i++) id = `local-${i}`;
-  const now = new Date().toISOString();
-  const row: HostRow = {
-    id, kind: 'local', name: 'This machine', address: null, port: null, node: null,
-    verifyTls: true, pinnedFingerprint: null, hasSecret: false, createdAt: now, updatedAt: now,
-  };
-  hosts.insert(row);
-  return row;
-}
 
 /** Stores completed measurements (a walk, and a zdb histogram beside it) for the local host, in one transaction. */
 export async function saveMeasurements(dataDir: string, measurements: readonly MeasurementToSave[]): Promise<SaveOutcome> {
