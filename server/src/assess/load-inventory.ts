@@ -4,7 +4,7 @@
  * reads an Inventory JSON directly (what `zfs-advisor inventory` prints), which also serves tests.
  * Errors are values naming the file, for the CLI's one-line exit-2 contract.
  */
-import { readFile } from 'node:fs/promises';
+import { readJsonFile } from './read-json-file.ts';
 import { Inventory } from '../model/inventory.ts';
 import { DEMO_SNAPSHOTS, loadInventory } from '../gather/load.ts';
 
@@ -22,18 +22,9 @@ export interface LoadOptions {
 export const isLocalRun = (opts: LoadOptions): boolean => !opts.snapshot && !opts.demo && !opts.inventoryFile;
 
 export async function readInventoryFile(file: string): Promise<LoadOutcome> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    return { ok: false, message: `${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    return { ok: false, message: `${file}: not JSON (${err instanceof Error ? err.message : String(err)})` };
-  }
+  const read = await readJsonFile(file);
+  if (!read.ok) return read;
+  const json = read.json;
   const parsed = Inventory.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -9,7 +9,7 @@
  * A bad file is an error (exit 2, naming the file); a store that cannot be read is not — the
  * assessment runs without the observation and the sentence says why.
  */
-import { readFile } from 'node:fs/promises';
+import { readJsonFile } from './read-json-file.ts';
 import { defaultDataDir } from '../data-dir.ts';
 import { WorkloadFingerprint } from '../model/workload.ts';
 import { FINGERPRINT_MAX_AGE_DAYS, newestStoredFingerprint } from '../observe/stored.ts';
@@ -25,18 +25,9 @@ export function describeFingerprint(fp: WorkloadFingerprint): string {
 }
 
 export async function readWorkloadFile(file: string): Promise<WorkloadOutcome> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    return { ok: false, message: `${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    return { ok: false, message: `${file}: not JSON (${err instanceof Error ? err.message : String(err)})` };
-  }
+  const read = await readJsonFile(file);
+  if (!read.ok) return read;
+  const json = read.json;
   // `observe --json` wraps the fingerprint with its summary, series and commands.
   const candidate = typeof json === 'object' && json !== null && 'fingerprint' in json ? (json as { fingerprint: unknown }).fingerprint : json;
   const parsed = WorkloadFingerprint.safeParse(candidate);
