@@ -4,11 +4,12 @@
  */
 import type { Dataset } from '../../server/src/model/inventory.ts';
 
+const INHERITED = 'inherited from ';
+
 /** The dataset named in `inherited from X`, or null when the value is local/default/received/unknown. */
 export function inheritedFrom(ds: Dataset, prop: string): string | null {
   const src = ds.properties[prop]?.source ?? null;
-  const m = src ? /^inherited from (.+)$/.exec(src) : null;
-  return m ? m[1]!.trim() : null;
+  return src !== null && src.startsWith(INHERITED) ? src.slice(INHERITED.length).trim() || null : null;
 }
 
 /** The property's source as printed (`local`, `default`, `inherited from tank`, …), or null. */
@@ -17,6 +18,8 @@ export const sourceOf = (ds: Dataset, prop: string): string | null => ds.propert
 /**
  * Datasets to report for a property condition: those matching `cond` whose value is not simply
  * inherited from another dataset that is also reported. Each result lists the inheriting children.
+ * Linear in the number of datasets: one pass groups the matches by the dataset they inherit from
+ * (hosts with thousands of datasets set the same value locally on each one).
  */
 export function reportOnce(
   datasets: readonly Dataset[],
@@ -25,14 +28,15 @@ export function reportOnce(
 ): Array<{ dataset: Dataset; inheritedBy: string[] }> {
   const matching = datasets.filter((d) => d.type !== 'snapshot' && d.type !== 'bookmark' && cond(d));
   const names = new Set(matching.map((d) => d.name));
-  const heads = matching.filter((d) => {
+  const childrenOf = new Map<string, string[]>();
+  const heads: Dataset[] = [];
+  for (const d of matching) {
     const from = inheritedFrom(d, prop);
-    return from === null || !names.has(from);
-  });
-  return heads.map((h) => ({
-    dataset: h,
-    inheritedBy: matching.filter((d) => d !== h && inheritedFrom(d, prop) === h.name).map((d) => d.name),
-  }));
+    if (from === null || !names.has(from)) { heads.push(d); continue; }
+    const list = childrenOf.get(from);
+    if (list) list.push(d.name); else childrenOf.set(from, [d.name]);
+  }
+  return heads.map((h) => ({ dataset: h, inheritedBy: childrenOf.get(h.name) ?? [] }));
 }
 
 /** A dataset is a zvol. */

@@ -13,32 +13,51 @@ const LOOSE_ROW = new RegExp(`^(\\S+)\\s+(\\S+)\\s+(.*?)\\s+(${SOURCE_WORDS})\\s
 /** A SOURCE cell is one of these words; anything else means the row is not column-aligned. */
 const KNOWN_SOURCE = new RegExp(`^(?:${SOURCE_WORDS})$`);
 const PROPERTY_NAME = /^[a-z0-9_.:@/-]+$/i;
+const BLANK = /^\s*$/;
+const tabOrEnd = (line: string, from: number): number => { const t = line.indexOf('\t', from); return t < 0 ? line.length : t; };
 /** `-` (not applicable) → null; everything else as printed ("local", "default", "inherited from tank"). */
 export const sourceOf = (s: string | undefined): string | null => (s === undefined || s === '' || s === '-' ? null : s);
 
-export function readPropertyRows(text: string, issues: ParseIssue[]): PropertyRow[] {
-  const rows: PropertyRow[] = [];
-  let cols: { property: number; value: number; source: number | null } | null = null;
-  splitLines(text).forEach((line, i) => {
-    const lineNo = i + 1;
-    if (line.trim() === '') return;
-    if (line.includes('\t')) {
-      const f = line.split('\t');
-      if (f.length >= 3 && PROPERTY_NAME.test(f[1]!) && f[0] !== '') {
-        rows.push({ name: f[0]!, property: f[1]!, value: f[2]!, source: sourceOf(f[3]), line: lineNo });
-        return;
+/**
+ * Reads property rows one line at a time (the header of a human table sets the columns for the
+ * lines after it), so a caller can feed lines as they arrive without holding them all.
+ */
+/** What `PropertyRowReader.read` returns for a row the caller said it does not want. */
+export const SKIPPED = Symbol('skipped row');
+
+export class PropertyRowReader {
+  private cols: { property: number; value: number; source: number | null } | null = null;
+
+  /**
+   * The row on this line, or null for a blank/header line; an unreadable line becomes an issue.
+   * `want` lets a caller skip scripted rows of properties it drops before their value is cut out
+   * (SKIPPED is returned for those).
+   */
+  read(line: string, lineNo: number, issues: ParseIssue[], want?: (property: string) => boolean): PropertyRow | typeof SKIPPED | null {
+    // Scripted (-H) rows first, cut at the tabs without splitting: hosts print ~57 rows per dataset.
+    const t1 = line.indexOf('\t');
+    if (t1 > 0) {
+      const t2 = line.indexOf('\t', t1 + 1);
+      const property = t2 < 0 ? '' : line.slice(t1 + 1, t2);
+      if (PROPERTY_NAME.test(property)) {
+        if (want !== undefined && !want(property)) return SKIPPED;
+        const t3 = line.indexOf('\t', t2 + 1);
+        const value = t3 < 0 ? line.slice(t2 + 1) : line.slice(t2 + 1, t3);
+        const source = t3 < 0 ? null : sourceOf(line.slice(t3 + 1, tabOrEnd(line, t3 + 1)));
+        return { name: line.slice(0, t1), property, value, source, line: lineNo };
       }
     }
+    if (BLANK.test(line)) return null;
     const header = /^NAME(\s+)PROPERTY(\s+)VALUE(?:(\s+)SOURCE)?\s*$/.exec(line);
     if (header) {
       const property = line.indexOf('PROPERTY');
       const value = line.indexOf('VALUE', property);
       const source = line.indexOf('SOURCE', value);
-      cols = { property, value, source: source < 0 ? null : source };
-      return;
+      this.cols = { property, value, source: source < 0 ? null : source };
+      return null;
     }
-    if (cols !== null && line.length > cols.value) {
-      const c: { property: number; value: number; source: number | null } = cols;
+    const c = this.cols;
+    if (c !== null && line.length > c.value) {
       const aligned = line[c.property - 1] === ' ' && line[c.value - 1] === ' ' && (c.source === null || line.length <= c.source || line[c.source - 1] === ' ');
       const name = line.slice(0, c.property).trim();
       const property = line.slice(c.property, c.value).trim();
@@ -49,18 +68,26 @@ export function readPropertyRows(text: string, issues: ParseIssue[]): PropertyRo
       const sourceCell = c.source === null ? '' : line.slice(c.source).trim();
       const sourceOk = sourceCell === '' || KNOWN_SOURCE.test(sourceCell);
       if (aligned && sourceOk && name !== '' && !/\s/.test(name) && PROPERTY_NAME.test(property)) {
-        rows.push({ name, property, value, source, line: lineNo });
-        return;
+        return { name, property, value, source, line: lineNo };
       }
     }
     // zfs-fuse does not widen the VALUE column for long values (guids): fall back to words,
     // with the source recognised by its vocabulary.
-    const loose = cols === null ? null : LOOSE_ROW.exec(line);
+    const loose = c === null ? null : LOOSE_ROW.exec(line);
     if (loose && PROPERTY_NAME.test(loose[2]!)) {
-      rows.push({ name: loose[1]!, property: loose[2]!, value: loose[3]!, source: sourceOf(loose[4]), line: lineNo });
-      return;
+      return { name: loose[1]!, property: loose[2]!, value: loose[3]!, source: sourceOf(loose[4]), line: lineNo };
     }
     issues.push({ line: lineNo, message: `not a property row: ${line.trim().slice(0, 120)}` });
+    return null;
+  }
+}
+
+export function readPropertyRows(text: string, issues: ParseIssue[]): PropertyRow[] {
+  const reader = new PropertyRowReader();
+  const rows: PropertyRow[] = [];
+  splitLines(text).forEach((line, i) => {
+    const row = reader.read(line, i + 1, issues);
+    if (row !== null && row !== SKIPPED) rows.push(row);
   });
   return rows;
 }

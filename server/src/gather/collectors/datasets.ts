@@ -11,17 +11,29 @@ import { cmd, type Collector, type RawRequest } from '../request.ts';
 
 const A = 'Datasets';
 
+/**
+ * The dataset properties the inventory keeps (`zfs get all` prints ~57 per filesystem): the typed
+ * fields below, the sources the rules read (where a value is set), the sharing properties (exports
+ * with sync=disabled) and `creation` (a pool's age). The raw output keeps everything else.
+ */
+export const KEPT_DATASET_PROPERTIES: ReadonlySet<string> = new Set([
+  'type', 'creation', 'used', 'available', 'referenced', 'compressratio', 'quota', 'recordsize', 'volblocksize', 'volsize',
+  'mountpoint', 'mounted', 'sharenfs', 'sharesmb', 'shareiscsi', 'compression', 'sync', 'logbias', 'primarycache',
+  'secondarycache', 'dedup', 'special_small_blocks', 'atime', 'xattr', 'copies', 'encryption',
+]);
+const keep = (property: string): boolean => KEPT_DATASET_PROPERTIES.has(property);
+
 function parsedDatasets(raw: RawSet, gaps: Gap[]): ZfsGetDataset[] | null {
   const js = raw['zfs-get.json'];
   if (usable(js) && js.exitCode === 0 && js.text.trim().startsWith('{')) {
-    const r = parseZfsGet(js.text);
+    const r = parseZfsGet(js.text, { keep });
     if (r.ok) { gaps.push(...issueGaps(A, 'zfs-get.json', r.issues, 'info')); return r.value; }
     gaps.push(gap(A, 'zfs-get.json', `unreadable zfs get JSON (${r.error.message}); using the text output`, 'info', r.error.line));
   }
   const t = raw['zfs-get.txt'];
   if (!usable(t)) { gaps.push(missingGap(A, 'zfs-get.txt', t, 'dataset properties (recordsize, sync, compression) unknown', 'error')); return null; }
   if (t.text.trim() === '' || /^no datasets available/m.test(t.text)) return [];
-  const r = parseZfsGet(t.text);
+  const r = parseZfsGet(t.text, { keep });
   if (!r.ok) { gaps.push(gap(A, 'zfs-get.txt', `unreadable zfs get: ${r.error.message}`, 'error', r.error.line)); return null; }
   gaps.push(...issueGaps(A, 'zfs-get.txt', r.issues));
   return r.value;
