@@ -8,6 +8,7 @@ import { DOC_001, DOC_002, doc, fact } from './lib/layout-citations.ts';
 import { isZvol } from './lib/layout-dataset-props.ts';
 import { drivesOf, isParityVdev, mediaOf, realTopLevel, widthOf } from './lib/layout-geometry.ts';
 import { newDevice } from './lib/commands.ts';
+import { datasetsOfPool } from './lib/inventory-index.ts';
 
 /** Above this share of small (≤ 32 KiB) writes a measured workload counts as random-I/O heavy [heuristic]. */
 export const SMALL_WRITE_SHARE = 0.5;
@@ -38,7 +39,7 @@ export default defineRule({
       parityPools++;
       const media = mediaOf(parity.flatMap((v) => drivesOf(v, drives)));
       if (media === 'flash') continue; // flash raidz has IOPS to spare; padding is raidz-small-block-padding's concern
-      const zvols = Datasets.filter((d) => d.pool === pool.name && isZvol(d));
+      const zvols = datasetsOfPool(Datasets, pool.name).filter(isZvol);
       const measured = Workload?.pools.find((p) => p.pool === pool.name);
       const randomHeavy = measured?.smallWriteShare != null && measured.smallWriteShare >= SMALL_WRITE_SHARE;
       if (zvols.length === 0 && !randomHeavy) continue;

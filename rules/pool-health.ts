@@ -12,6 +12,7 @@ import { commandPath, faultTolerance } from './lib/topology.ts';
 import type { Pool, VdevNode } from '../server/src/model/inventory.ts';
 import type { Dataset, Drive, Host } from '../server/src/model/inventory.ts';
 import { newDevice } from './lib/commands.ts';
+import { datasetsByName } from './lib/inventory-index.ts';
 
 /** Issue 3: flag pools not scrubbed for more than 35 days (a monthly scrub plus slack; distributions schedule monthly). */
 export const SCRUB_MAX_AGE_DAYS = 35;
@@ -25,7 +26,7 @@ const CITES = [man('zpool-status', 8), man('zpoolconcepts', 7, 'Device Failure a
  * seconds, plain `zfs get` a date such as `Sun Nov 22  6:10 2026`. Null when unknown.
  */
 export function poolCreatedMs(pool: Pick<Pool, 'name'>, datasets: readonly Dataset[]): number | null {
-  const raw = datasets.find((d) => d.name === pool.name)?.properties.creation?.value.trim();
+  const raw = datasetsByName(datasets).get(pool.name)?.properties.creation?.value.trim();
   if (raw === undefined || raw === '' || raw === '-') return null;
   const ms = /^\d+$/.test(raw) ? Number(raw) * 1000 : Date.parse(raw);
   return Number.isFinite(ms) ? ms : null;

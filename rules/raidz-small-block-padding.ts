@@ -8,6 +8,7 @@ import { fact, man } from './lib/layout-citations.ts';
 import { reportOnce } from './lib/layout-dataset-props.ts';
 import { ashiftOf, blockEfficiency, fmtKiB, fmtPct, isParityVdev, realTopLevel, vdevLabel } from './lib/layout-geometry.ts';
 import type { Dataset, Pool, VdevNode } from '../server/src/model/inventory.ts';
+import { datasetsOfPool } from './lib/inventory-index.ts';
 
 /** Fire when a block size reaches less than this share of the nominal efficiency (C5: small blocks approach mirror overhead). */
 export const MIN_RELATIVE_EFFICIENCY = 0.85;
@@ -58,7 +59,7 @@ export default defineRule({
     const parityPools = Pools.filter((p) => realTopLevel(p, 'data').some(isParityVdev));
     if (parityPools.length === 0) return notApplicable('No raidz or dRAID data vdevs.');
     for (const pool of parityPools) {
-      const mine = Datasets.filter((d) => d.pool === pool.name);
+      const mine = datasetsOfPool(Datasets, pool.name);
       const hits = new Map<string, Hit>();
       const judged = (d: Dataset): boolean => {
         const b = blockOf(d);

@@ -7,6 +7,7 @@ import { OPENZFS_CACHING_DOC, fact } from './lib/slog-citations.ts';
 import { syncEvidence } from './lib/slog-evidence.ts';
 import { hasLog } from './lib/slog-devices.ts';
 import { topLevel } from './lib/topology.ts';
+import { datasetsOfPool } from './lib/inventory-index.ts';
 
 export default defineRule({
   meta: {
@@ -33,7 +34,7 @@ export default defineRule({
       const ev = syncEvidence(pool, { Workload, Datasets, poolCount: Pools.length });
       if (ev.level !== 'none-observed') continue;
       const logs = topLevel(pool, 'log');
-      const allDisabled = (Datasets ?? []).filter((d) => d.pool === pool.name && d.type === 'filesystem').every((d) => d.sync === 'disabled') && ev.syncDisabledDatasets.length > 0;
+      const allDisabled = datasetsOfPool(Datasets ?? [], pool.name).filter((d) => d.type === 'filesystem').every((d) => d.sync === 'disabled') && ev.syncDisabledDatasets.length > 0;
       findings.push({
         title: `${pool.name}: the SLOG saw no sync writes`,
         subject: { kind: 'pool', id: pool.name, pool: pool.name },

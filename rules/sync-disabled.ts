@@ -6,6 +6,8 @@ import { defineRule, fired, passed } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
 import { DOC_002, doc, fact, man } from './lib/layout-citations.ts';
 import { reportOnce } from './lib/layout-dataset-props.ts';
+import { datasetsByName } from './lib/inventory-index.ts';
+import type { Dataset } from '../server/src/model/inventory.ts';
 
 /** zfs_txg_timeout default (A12): a crash loses at least this many seconds of acknowledged sync writes, more under load. */
 export const TXG_TIMEOUT_S = 5;
@@ -26,7 +28,8 @@ export default defineRule({
     const heads = reportOnce(Datasets, 'sync', (d) => d.sync === 'disabled');
     if (heads.length === 0) return passed('No dataset has sync=disabled.');
     const findings: FindingDraft[] = heads.map(({ dataset: d, inheritedBy }) => {
-      const exports = [d, ...Datasets.filter((x) => inheritedBy.includes(x.name))];
+      const byName = datasetsByName(Datasets);
+      const exports = [d, ...inheritedBy.map((n) => byName.get(n)).filter((x): x is Dataset => x !== undefined)];
       const shared = exports.filter((x) => ['sharenfs', 'shareiscsi', 'sharesmb'].some((p) => { const v = x.properties[p]?.value; return v !== undefined && v !== 'off' && v !== '-'; }));
       const zvols = exports.filter((x) => x.type === 'volume');
       return {

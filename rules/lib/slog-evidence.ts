@@ -12,6 +12,7 @@
  */
 import type { Dataset, Pool, ZilStats } from '../../server/src/model/inventory.ts';
 import type { WorkloadFingerprint } from '../../server/src/model/workload.ts';
+import { datasetsOfPool } from './inventory-index.ts';
 
 /** Below this many commits per second we call a pool's sync demand "none" [heuristic: noise floor]. */
 export const MIN_SYNC_COMMITS_PER_SEC = 0.5;
@@ -38,7 +39,7 @@ export function syncEvidence(
   pool: Pool,
   a: { Datasets?: readonly Dataset[]; Workload?: WorkloadFingerprint; ZilStats?: ZilStats; poolCount?: number },
 ): SyncEvidence {
-  const ds = (a.Datasets ?? []).filter((d) => d.pool === pool.name && d.type !== 'snapshot' && d.type !== 'bookmark');
+  const ds = datasetsOfPool(a.Datasets ?? [], pool.name).filter((d) => d.type !== 'snapshot' && d.type !== 'bookmark');
   const syncAlwaysDatasets = ds.filter((d) => d.sync === 'always').map((d) => d.name);
   const zvols = ds.filter((d) => d.type === 'volume' && d.sync !== 'disabled').map((d) => d.name);
   const syncDisabledDatasets = ds.filter((d) => d.sync === 'disabled').map((d) => d.name);

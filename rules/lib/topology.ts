@@ -4,6 +4,7 @@
  */
 import type { Drive, Pool, VdevClass, VdevNode } from '../../server/src/model/inventory.ts';
 import { baseName, parentDiskName } from '../../server/src/gather/device-names.ts';
+import { driveAliases, drivesById, strippedName } from './inventory-index.ts';
 
 /** Top-level vdevs of one allocation class. */
 export const topLevel = (pool: Pool, cls: VdevClass): VdevNode[] => pool.vdevs.filter((v) => v.class === cls);
@@ -43,12 +44,16 @@ export function classFaultTolerance(pool: Pool, cls: VdevClass): number | null {
 /** Resolves a leaf to its drive via `driveId`, else by matching any alias against the leaf name. */
 export function driveForLeaf(leaf: VdevNode, drives: readonly Drive[]): Drive | null {
   if (leaf.driveId) {
-    const d = drives.find((x) => x.id === leaf.driveId);
+    const d = drivesById(drives).get(leaf.driveId);
     if (d) return d;
   }
-  const name = leaf.name.replace(/^\/dev\//, '');
-  const strip = (s: string) => s.replace(/^\/dev\//, '').replace(/^disk\/by-id\//, '').replace(/-part\d+$/, '');
-  return drives.find((d) => [d.devPath ?? '', d.byIdPath ?? '', ...d.aliases].some((a) => a && (a.replace(/^\/dev\//, '') === name || strip(a) === strip(leaf.name)))) ?? null;
+  // The first drive (in inventory order) with an alias equal to the leaf's name, or equal once
+  // both lose /dev/, by-id/ and a partition suffix.
+  const { exact, stripped } = driveAliases(drives);
+  const a = exact.get(leaf.name.replace(/^\/dev\//, ''));
+  const b = stripped.get(strippedName(leaf.name));
+  const at = a === undefined ? b : b === undefined ? a : Math.min(a, b);
+  return at === undefined ? null : drives[at]!;
 }
 
 /** Drives of the pool's data vdevs (for "is this an HDD pool?"). */
