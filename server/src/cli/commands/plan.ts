@@ -1,5 +1,6 @@
 /**
- * `zfs-advisor plan layouts (--disks N --size 16T | --snapshot DIR | --demo) [--type hdd|ssd|nvme] [--workload vm|files|media|db] [--ashift 12] [--json]`
+ * `zfs-advisor plan layouts (--disks N --size 16T | --snapshot DIR | --demo) [--type hdd|ssd|nvme] [--workload vm|files|media|db] [--ashift 12]
+ *   [--spares N] [--zfs-version 2.2.6] [--json]` (options: defs/plan-layouts.ts, defs/plan-add-vdev.ts)
  * `zfs-advisor plan add-slog|add-special --pool P --devices D1,D2 [--snapshot DIR | --demo | --pool-json FILE [--platform linux|freebsd]]
  *   [--special-small-blocks 16K] [--datasets a,b] [--partition slog:16G,special:40G] [--accept-lower-redundancy] [--shared-disk] [--json]`
  * Prints plans; never runs a pool-changing command. Refused plans (hostile or in-use devices,
@@ -38,16 +39,19 @@ export const runLayouts: Handler<typeof layoutsOptions> = async ({ values: v }, 
   const mediaArg = v.type as MediaKind | undefined;
   const workload = Workload.parse(v.workload ?? 'files');
   const ashift = v.ashift ?? 12;
+  const spares = v.spares ?? 0;
+  const zfsVersion = v['zfs-version'] ?? null;
+  if (zfsVersion !== null && !/^\d{1,3}\.\d{1,3}(\.\d{1,3})?$/.test(zfsVersion)) throw usageError(`--zfs-version "${zfsVersion}" is not an OpenZFS version`, 'give it as `zfs version` prints it, e.g. --zfs-version 2.2.6');
 
   let disks: number;
   let size: number;
   let media: MediaKind;
-  let unused: (UnusedDisks & { source: string; notes: string[] }) | null = null;
+  let unused: (UnusedDisks & { source: string; notes: string[]; openzfs: string | null }) | null = null;
   if (fromInventory) {
     const inv = await inventoryFrom(v.snapshot, v.demo);
     const picked = unusedDisksForPlanning(inv, mediaArg);
     if (!picked.ok) throw refusal(picked.message, 'give the disks with --disks N --size SIZE instead');
-    unused = { ...picked.value, source: inv.source.label, notes: picked.notes };
+    unused = { ...picked.value, source: inv.source.label, notes: picked.notes, openzfs: inv.host.zfs.openzfs };
     ({ disks, diskBytes: size, media } = picked.value);
   } else {
     if (v.disks === undefined) throw usageError('--disks is missing', 'give the number of disks, e.g. --disks 6 --size 4T, or --snapshot DIR / --demo');
@@ -56,24 +60,32 @@ export const runLayouts: Handler<typeof layoutsOptions> = async ({ values: v }, 
     size = v.size;
     media = mediaArg ?? 'hdd';
   }
-  const plan = planLayouts({ disks, diskBytes: size, media, workload, ashift });
+  if (spares >= disks) throw usageError(`--spares ${spares} leaves no disks for data vdevs (${disks} disks)`, 'give fewer spares or more disks');
+  const plan = planLayouts({ disks, diskBytes: size, media, workload, ashift, spares, openzfs: zfsVersion ?? unused?.openzfs ?? null });
   const out = unused ? { ...plan, fromInventory: true as const, unusedDisks: unused } : plan;
   if (v.json) { io.stdout(`${JSON.stringify(out, null, 2)}\n`); return EXIT.ok; }
   const sizeText = `${(size / 1e12).toFixed(2)} TB`;
-  const lines = [`${disks} × ${sizeText} ${media}, workload ${workload} (${plan.blockSize / 1024}K blocks), ashift ${ashift}`];
+  const lines = [`${disks} × ${sizeText} ${media}${spares ? ` (${spares} as hot spares)` : ''}, workload ${workload} (${plan.blockSize / 1024}K blocks), ashift ${ashift}`];
   if (unused) lines.push(`Unused disks of ${unused.source}: ${unused.drives.map((d) => d.path ?? d.id).join(', ')}`, ...unused.notes.map((n) => `  - ${n}`));
   lines.push('');
-  if (plan.candidates.length === 0) {
-    lines.push(`No redundant layout fits ${disks} disk(s): a mirror needs 2, raidz 3 or more.`, '');
-    io.stdout(lines.join('\n'));
-    return EXIT.ok;
+  if (!plan.candidates.some((c) => c.faultTolerance.perVdev > 0)) {
+    lines.push(`No redundant layout fits ${disks - spares} disk(s): a mirror needs 2, raidz 3 or more. Shown for comparison only:`, '');
   }
-  lines.push(`${'#'.padStart(3)}  ${'layout'.padEnd(26)} ${'usable'.padStart(11)} ${'for blocks'.padStart(11)} ${'80 %'.padStart(11)} ${'fails ok'.padStart(8)} ${'rand r/w'.padStart(9)} ${'seq'.padStart(5)} ${'resilver h'.padStart(10)}  score`);
+  lines.push(`${'#'.padStart(3)}  ${'layout'.padEnd(26)} ${'usable'.padStart(11)} ${'for blocks'.padStart(11)} ${'80 %'.padStart(11)} ${'fails ok'.padStart(8)} ${'rand r/w'.padStart(9)} ${'seq r/w MB/s'.padStart(12)} ${'resilver h'.padStart(10)}  ${'score'.padEnd(5)}  findings`);
   for (const c of plan.candidates) {
-    lines.push(`${String(c.rank).padStart(3)}  ${c.label.padEnd(26)} ${tib(c.space.usableBytes).padStart(11)} ${tib(c.fit.effectiveUsableBytes).padStart(11)} ${tib(c.fillGuidanceBytes).padStart(11)} ${String(c.faultTolerance.perVdev).padStart(8)} ${`${c.performance.randomReadX}/${c.performance.randomWriteX}`.padStart(9)} ${String(+c.performance.seqWriteX.toFixed(1)).padStart(5)} ${(c.resilver.hours ? `${c.resilver.hours[0].toFixed(0)}–${c.resilver.hours[1].toFixed(0)}` : '-').padStart(10)}  ${c.score.toFixed(3)}`);
+    const findings = c.findings.filter((f) => f.severity !== 'info').map((f) => `${f.severity === 'critical' || f.severity === 'warning' ? '!' : '·'} ${f.ruleId}${f.count > 1 ? ` ×${f.count}` : ''}`).join(', ');
+    const label = c.flags.length ? `${c.label} [${c.flags.join(', ')}]` : c.label;
+    lines.push(`${String(c.rank).padStart(3)}  ${label.padEnd(26)} ${tib(c.space.usableBytes).padStart(11)} ${tib(c.fit.effectiveUsableBytes).padStart(11)} ${tib(c.fillGuidanceBytes).padStart(11)} ${String(c.faultTolerance.perVdev).padStart(8)} ${`${c.performance.randomReadX}/${c.performance.randomWriteX}`.padStart(9)} ${`${c.performance.seqReadMBps}/${c.performance.seqWriteMBps}`.padStart(12)} ${(c.resilver.hours ? `${c.resilver.hours[0].toFixed(0)}–${c.resilver.hours[1].toFixed(0)}` : '-').padStart(10)}  ${c.score.toFixed(3)}  ${findings || '-'}`);
+    if (c.rankNote) lines.push(`       ^ ${c.rankNote}`);
   }
   const best = plan.candidates[0]!;
-  lines.push('', `Recommended: ${best.label}`, ...best.reasons.map((r) => `  - ${r}`), ...best.warnings.map((w) => `  ! ${w}`), '', 'Assumptions:', ...plan.assumptions.map((a) => `  - ${a}`), '');
+  lines.push('', `Recommended: ${best.label}`, ...best.reasons.map((r) => `  - ${r}`), ...best.warnings.map((w) => `  ! ${w}`),
+    ...best.findings.map((f) => `  ${f.severity === 'critical' || f.severity === 'warning' ? '!' : '-'} ${f.severity} (${f.ruleId}${f.count > 1 ? `, ${f.count} vdevs/devices` : ''}): ${f.title}`));
+  const firstWarned = plan.candidates.find((c) => c.findings.some((f) => f.severity === 'critical' || f.severity === 'warning'));
+  if (firstWarned) {
+    lines.push('', `Why not ${firstWarned.label} (rank ${firstWarned.rank}): ` + firstWarned.findings.filter((f) => f.severity === 'critical' || f.severity === 'warning').map((f) => `${f.title} (${f.ruleId})`).join('; '));
+  }
+  lines.push('', 'Assumptions:', ...plan.assumptions.map((a) => `  - ${a}`), '');
   io.stdout(lines.join('\n'));
   return EXIT.ok;
 };
