@@ -187,3 +187,11 @@ describe('definitions match the lists they name', () => {
     expect(PLATFORMS).toEqual((await import('../../server/src/model/inventory.ts')).Platform.options);
   });
 });
+
+describe('forecast block sizes', () => {
+  it('the definition lists exactly the block sizes the forecast maps', async () => {
+    const { FORECAST_BLOCK_SIZES } = await import('../../server/src/cli/defs/forecast.ts');
+    const { BLOCK_SIZES } = await import('../../server/src/forecast/request.ts');
+    expect([...FORECAST_BLOCK_SIZES].sort()).toEqual(Object.keys(BLOCK_SIZES).sort());
+  });
+});

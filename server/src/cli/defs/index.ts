@@ -8,6 +8,7 @@ import inventory from './inventory.ts';
 import capture from './capture.ts';
 import assess from './assess.ts';
 import optane from './optane.ts';
+import forecast from './forecast.ts';
 import bench from './bench.ts';
 import observe from './observe.ts';
 import sizes from './sizes.ts';
@@ -18,5 +19,5 @@ import start from './start.ts';
 import completion from './completion.ts';
 
 export const COMMANDS: readonly CommandDef[] = [
-  inventory, assess, optane, plan, sizes, observe, bench, report, capture, parse, serve, start, completion,
+  inventory, assess, optane, forecast, plan, sizes, observe, bench, report, capture, parse, serve, start, completion,
 ];
