@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<{ default: CliCommand }>> = {
   report: () => import('./commands/report.ts'),
   serve: () => import('./commands/serve.ts'),
   start: () => import('./commands/start.ts'),
+  info: () => import('./commands/info.ts'),
 };
 
 const defaultIO: CliIO = {

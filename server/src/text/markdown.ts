@@ -14,11 +14,11 @@ export type InlineToken =
 
 const INLINE = /(`+)([\s\S]*?[^`])\1(?!`)|\[([^\]\n]+)\]\(([^()\s]+)\)|\*\*([^*\n]+)\*\*/g;
 
-/** Links only to https, http, anchors and our own relative docs paths: never javascript: and friends. */
+/** Links only to http(s), anchors and knowledge pages (`docs/kb/x.md#a`, `x.md#a`): never javascript: and friends. */
 export function safeHref(href: string): string | null {
-  if (/^https?:\/\//i.test(href)) return href;
+  if (/^https?:\/\/[^\s<>"']+$/i.test(href)) return href;
   if (/^#[\w-]+$/.test(href)) return href;
-  if (/^(?:\.\/|\.\.\/)*[\w-]+(?:\/[\w.-]+)*(?:\.md|\.html)?(?:#[\w-]+)?$/.test(href) && !href.includes(':')) return href;
+  if (/^(?:docs\/kb\/)?[a-z0-9-]+\.md(?:#[\w-]+)?$/.test(href)) return href;
   return null;
 }
 

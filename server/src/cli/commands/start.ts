@@ -1,6 +1,6 @@
 /**
  * `zfs-advisor start` — what `npm start` runs: `serve` with the defaults (127.0.0.1:8080, data in
- * /var/lib/zfs-advisor for root or ~/.local/share/zfs-advisor), the demo snapshot when this
+ * /var/lib/zfs-advisor for root or ~/.local/state/zfs-advisor; `zfs-advisor info` says which), the demo snapshot when this
  * machine has no ZFS (said so), and the URL printed. Extra options are passed on to `serve`, and
  * so is its environment (ZFS_ADVISOR_BENCH_DIR for container mode, ZFS_ADVISOR_NO_DEMO=1).
  */
