@@ -98,7 +98,7 @@ describe('zfs-advisor plan on the demo inventory (TrueNAS CORE, bench-pool = mir
     ]);
   });
 
-  it('layouts --demo plans for the unused disks: one NVMe, so no redundant layout', async () => {
+  it('layouts --demo plans for the unused disks: one NVMe, so no redundant layout (only the single disk, flagged)', async () => {
     const r = await cli(['plan', 'layouts', '--demo', '--json']);
     expect(r.code).toBe(0);
     const plan = JSON.parse(r.out);
@@ -106,7 +106,8 @@ describe('zfs-advisor plan on the demo inventory (TrueNAS CORE, bench-pool = mir
     expect(plan.unusedDisks).toMatchObject({ media: 'nvme', disks: 1, diskBytes: 58977157120 });
     expect(plan.unusedDisks.drives.map((d: { path: string }) => d.path)).toEqual(['/dev/nvd1']);
     expect(plan.input).toMatchObject({ disks: 1, diskBytes: 58977157120, media: 'nvme' });
-    expect(plan.candidates).toEqual([]);
+    expect(plan.candidates.map((c: { label: string; flags: string[] }) => [c.label, c.flags])).toEqual([['stripe of 1', ['no redundancy']]]);
+    expect(plan.candidates[0].findings.map((f: { ruleId: string }) => f.ruleId)).toContain('no-redundancy');
     const text = await cli(['plan', 'layouts', '--demo']);
     expect(text.out).toContain('No redundant layout fits 1 disk(s)');
     expect((await cli(['plan', 'layouts', '--demo', '--disks', '4'])).code).toBe(64);

@@ -1,5 +1,6 @@
 /**
- * `zfs-advisor plan layouts (--disks N --size 16T | --snapshot DIR | --demo) [--type hdd|ssd|nvme] [--workload vm|files|media|db] [--ashift 12] [--json]`
+ * `zfs-advisor plan layouts (--disks N --size 16T | --snapshot DIR | --demo) [--type hdd|ssd|nvme] [--workload vm|files|media|db] [--ashift 12]
+ *   [--spares N] [--zfs-version 2.2.6] [--json]`
  * `zfs-advisor plan add-slog|add-special --pool P --devices D1,D2 [--snapshot DIR | --demo | --pool-json FILE [--platform linux|freebsd]]
  *   [--special-small-blocks 16K] [--datasets a,b] [--partition slog:16G,special:40G] [--accept-lower-redundancy] [--shared-disk] [--json]`
  * Prints plans; never runs a pool-changing command. Refused plans (hostile or in-use devices,
@@ -19,7 +20,7 @@ import { parseDiskSize } from '../../planner/space.ts';
 import { unusedDisksForPlanning, type UnusedDisks } from '../../planner/unused-disks.ts';
 
 const USAGE = `usage: zfs-advisor plan layouts (--disks N --size 16T | --snapshot DIR | --demo) [--type hdd|ssd|nvme]
-                 [--workload vm|files|media|db] [--ashift 12] [--json]
+                 [--workload vm|files|media|db] [--ashift 12] [--spares N] [--zfs-version 2.2.6] [--json]
        zfs-advisor plan add-slog|add-special --pool P --devices D1,D2 [--snapshot DIR | --demo | --pool-json FILE [--platform linux|freebsd]]
                  [--special-small-blocks 16K] [--datasets a,b] [--partition slog:16G,special:40G]
                  [--accept-lower-redundancy] [--shared-disk] [--json]
@@ -49,7 +50,12 @@ async function layouts(args: string[], io: CliIO): Promise<number> {
   const p = parseArgs({ args, strict: true, options: {
     disks: { type: 'string' }, size: { type: 'string' }, type: { type: 'string' }, workload: { type: 'string' },
     ashift: { type: 'string' }, json: { type: 'boolean' }, snapshot: { type: 'string' }, demo: { type: 'boolean' },
+    spares: { type: 'string' }, 'zfs-version': { type: 'string' },
   } });
+  const spares = p.values.spares !== undefined ? Number(p.values.spares) : 0;
+  if (!Number.isInteger(spares) || spares < 0 || spares > 100) return usage(io, '--spares must be a whole number of hot spares (0…100)');
+  const zfsVersion = p.values['zfs-version'] ?? null;
+  if (zfsVersion !== null && !/^\d{1,3}\.\d{1,3}(\.\d{1,3})?$/.test(zfsVersion)) return usage(io, '--zfs-version must look like 2.2.6');
   const fromInventory = p.values.snapshot !== undefined || p.values.demo === true;
   if (fromInventory && (p.values.disks !== undefined || p.values.size !== undefined)) return usage(io, '--disks/--size and --snapshot/--demo exclude each other');
   const mediaArg = p.values.type;
@@ -62,13 +68,13 @@ async function layouts(args: string[], io: CliIO): Promise<number> {
   let disks: number;
   let size: number;
   let media: MediaKind;
-  let unused: (UnusedDisks & { source: string; notes: string[] }) | null = null;
+  let unused: (UnusedDisks & { source: string; notes: string[]; openzfs: string | null }) | null = null;
   if (fromInventory) {
     const loaded = await inventoryFrom(p.values.snapshot, p.values.demo);
     if (!loaded.ok) { io.stderr(`zfs-advisor plan: ${loaded.message}\n`); return EXIT.badInput; }
     const picked = unusedDisksForPlanning(loaded.inv, mediaArg as MediaKind | undefined);
     if (!picked.ok) { io.stderr(`zfs-advisor plan: ${picked.message}\n`); return EXIT.usage; }
-    unused = { ...picked.value, source: loaded.inv.source.label, notes: picked.notes };
+    unused = { ...picked.value, source: loaded.inv.source.label, notes: picked.notes, openzfs: loaded.inv.host.zfs.openzfs };
     ({ disks, diskBytes: size, media } = picked.value);
   } else {
     disks = Number(p.values.disks);
@@ -78,24 +84,32 @@ async function layouts(args: string[], io: CliIO): Promise<number> {
     size = parsed;
     media = (mediaArg ?? 'hdd') as MediaKind;
   }
-  const plan = planLayouts({ disks, diskBytes: size, media, workload: workload.data, ashift });
+  if (spares >= disks) return usage(io, `--spares ${spares} leaves no disks for data vdevs (${disks} disks)`);
+  const plan = planLayouts({ disks, diskBytes: size, media, workload: workload.data, ashift, spares, openzfs: zfsVersion ?? unused?.openzfs ?? null });
   const out = unused ? { ...plan, fromInventory: true as const, unusedDisks: unused } : plan;
   if (p.values.json) { io.stdout(`${JSON.stringify(out, null, 2)}\n`); return EXIT.ok; }
   const sizeText = p.values.size ?? `${(size / 1e12).toFixed(2)} TB`;
-  const lines = [`${disks} × ${sizeText} ${media}, workload ${workload.data} (${plan.blockSize / 1024}K blocks), ashift ${ashift}`];
+  const lines = [`${disks} × ${sizeText} ${media}${spares ? ` (${spares} as hot spares)` : ''}, workload ${workload.data} (${plan.blockSize / 1024}K blocks), ashift ${ashift}`];
   if (unused) lines.push(`Unused disks of ${unused.source}: ${unused.drives.map((d) => d.path ?? d.id).join(', ')}`, ...unused.notes.map((n) => `  - ${n}`));
   lines.push('');
-  if (plan.candidates.length === 0) {
-    lines.push(`No redundant layout fits ${disks} disk(s): a mirror needs 2, raidz 3 or more.`, '');
-    io.stdout(lines.join('\n'));
-    return EXIT.ok;
+  if (!plan.candidates.some((c) => c.faultTolerance.perVdev > 0)) {
+    lines.push(`No redundant layout fits ${disks - spares} disk(s): a mirror needs 2, raidz 3 or more. Shown for comparison only:`, '');
   }
-  lines.push(`${'#'.padStart(3)}  ${'layout'.padEnd(26)} ${'usable'.padStart(11)} ${'for blocks'.padStart(11)} ${'80 %'.padStart(11)} ${'fails ok'.padStart(8)} ${'rand r/w'.padStart(9)} ${'seq'.padStart(5)} ${'resilver h'.padStart(10)}  score`);
+  lines.push(`${'#'.padStart(3)}  ${'layout'.padEnd(26)} ${'usable'.padStart(11)} ${'for blocks'.padStart(11)} ${'80 %'.padStart(11)} ${'fails ok'.padStart(8)} ${'rand r/w'.padStart(9)} ${'seq r/w MB/s'.padStart(12)} ${'resilver h'.padStart(10)}  ${'score'.padEnd(5)}  findings`);
   for (const c of plan.candidates) {
-    lines.push(`${String(c.rank).padStart(3)}  ${c.label.padEnd(26)} ${tib(c.space.usableBytes).padStart(11)} ${tib(c.fit.effectiveUsableBytes).padStart(11)} ${tib(c.fillGuidanceBytes).padStart(11)} ${String(c.faultTolerance.perVdev).padStart(8)} ${`${c.performance.randomReadX}/${c.performance.randomWriteX}`.padStart(9)} ${String(+c.performance.seqWriteX.toFixed(1)).padStart(5)} ${(c.resilver.hours ? `${c.resilver.hours[0].toFixed(0)}–${c.resilver.hours[1].toFixed(0)}` : '-').padStart(10)}  ${c.score.toFixed(3)}`);
+    const findings = c.findings.filter((f) => f.severity !== 'info').map((f) => `${f.severity === 'critical' || f.severity === 'warning' ? '!' : '·'} ${f.ruleId}${f.count > 1 ? ` ×${f.count}` : ''}`).join(', ');
+    const label = c.flags.length ? `${c.label} [${c.flags.join(', ')}]` : c.label;
+    lines.push(`${String(c.rank).padStart(3)}  ${label.padEnd(26)} ${tib(c.space.usableBytes).padStart(11)} ${tib(c.fit.effectiveUsableBytes).padStart(11)} ${tib(c.fillGuidanceBytes).padStart(11)} ${String(c.faultTolerance.perVdev).padStart(8)} ${`${c.performance.randomReadX}/${c.performance.randomWriteX}`.padStart(9)} ${`${c.performance.seqReadMBps}/${c.performance.seqWriteMBps}`.padStart(12)} ${(c.resilver.hours ? `${c.resilver.hours[0].toFixed(0)}–${c.resilver.hours[1].toFixed(0)}` : '-').padStart(10)}  ${c.score.toFixed(3)}  ${findings || '-'}`);
+    if (c.rankNote) lines.push(`       ^ ${c.rankNote}`);
   }
   const best = plan.candidates[0]!;
-  lines.push('', `Recommended: ${best.label}`, ...best.reasons.map((r) => `  - ${r}`), ...best.warnings.map((w) => `  ! ${w}`), '', 'Assumptions:', ...plan.assumptions.map((a) => `  - ${a}`), '');
+  lines.push('', `Recommended: ${best.label}`, ...best.reasons.map((r) => `  - ${r}`), ...best.warnings.map((w) => `  ! ${w}`),
+    ...best.findings.map((f) => `  ${f.severity === 'critical' || f.severity === 'warning' ? '!' : '-'} ${f.severity} (${f.ruleId}${f.count > 1 ? `, ${f.count} vdevs/devices` : ''}): ${f.title}`));
+  const firstWarned = plan.candidates.find((c) => c.findings.some((f) => f.severity === 'critical' || f.severity === 'warning'));
+  if (firstWarned) {
+    lines.push('', `Why not ${firstWarned.label} (rank ${firstWarned.rank}): ` + firstWarned.findings.filter((f) => f.severity === 'critical' || f.severity === 'warning').map((f) => `${f.title} (${f.ruleId})`).join('; '));
+  }
+  lines.push('', 'Assumptions:', ...plan.assumptions.map((a) => `  - ${a}`), '');
   io.stdout(lines.join('\n'));
   return EXIT.ok;
 }
