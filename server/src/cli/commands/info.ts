@@ -1,28 +1,18 @@
 /**
- * `zfs-advisor info [--data-dir D] [--json]`: where this installation keeps its data and why
+ * `zfs-advisor info [--data-dir D] [--json]` (options: defs/info.ts): where this installation keeps its data and why
  * (the one resolver every command and the server use), whether a store exists there, this
- * machine's evidence id, and where the knowledge pages are. Text on a terminal, JSON otherwise.
+ * machine's evidence id, and where the knowledge pages are (text; JSON with --json).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import type { CliCommand, CliIO } from '../command.ts';
-import { EXIT } from '../command.ts';
+import { EXIT, type Handler } from '../command.ts';
+import type { options } from '../defs/info.ts';
 import { resolveDataDir } from '../../data-dir.ts';
 import { machineIdentity } from '../../host-identity.ts';
 import { KB_DIR } from '../../kb/pages.ts';
 import { APP_VERSION } from '../../version.ts';
 
-const USAGE = 'usage: zfs-advisor info [--data-dir D] [--json]\n';
-
-async function run(args: string[], io: CliIO): Promise<number> {
-  let o;
-  try {
-    o = parseArgs({ args, options: { 'data-dir': { type: 'string' }, json: { type: 'boolean' } }, allowPositionals: false }).values;
-  } catch (e) {
-    io.stderr(`zfs-advisor info: ${e instanceof Error ? e.message : String(e)}\n${USAGE}`);
-    return EXIT.usage;
-  }
+export const run: Handler<typeof options> = async ({ values: o }, io) => {
   const { DB_FILE_NAME } = await import('../../store/db.ts');
   const data = resolveDataDir({ option: o['data-dir'] });
   const db = join(data.dir, DB_FILE_NAME);
@@ -39,7 +29,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
     knowledgePages: KB_DIR,
     user: process.getuid?.() ?? null,
   };
-  if (o.json || !io.isTTY) {
+  if (o.json) {
     io.stdout(`${JSON.stringify(info, null, 2)}\n`);
     return EXIT.ok;
   }
@@ -52,10 +42,4 @@ async function run(args: string[], io: CliIO): Promise<number> {
     '',
   ].join('\n'));
   return EXIT.ok;
-}
-
-const command: CliCommand = {
-  summary: 'Where this installation keeps its data (and why), this machine\'s evidence id, the knowledge pages.',
-  run,
 };
-export default command;
