@@ -294,7 +294,9 @@ describe('UI under a base path', () => {
       expect(page.status).toBe(200);
       expect(page.text).toContain('<base href="/zfs-advisor/"><meta name="zfs-advisor-base" content="/zfs-advisor/">');
       expect((await call(s, 'GET', 'assets/app.js')).text).toBe('console.log(1)');
-      expect((await call(s, 'GET', 'some/client/route')).text).toContain('<base href="/zfs-advisor/">');
+      // A client-side view loads the shell (bookmarks, reloads); any other path is 404.
+      expect((await call(s, 'GET', 'benchmarks')).text).toContain('<base href="/zfs-advisor/">');
+      expect((await call(s, 'GET', 'some/client/route')).status).toBe(404);
       expect((await call(s, 'GET', 'api/health')).status).toBe(200);
       expect((await call(s, 'GET', 'api/missing')).status).toBe(404);
       const outside = await fetch(new URL('/api/health', s.url));

@@ -45,6 +45,8 @@ export interface ServeOptions {
   logSink?: (line: string) => void;
   /** Print lines meant for the person who started the server (URL, token once). */
   announce?: (line: string) => void;
+  /** Failed token attempts allowed per client per minute (default 20). */
+  authFailuresPerMinute?: number;
   /** Run a first assessment of the default host in the background (default true). */
   assessOnStart?: boolean;
 }
@@ -117,7 +119,7 @@ export async function startServer(opts: ServeOptions): Promise<{ ok: true; serve
   }
   const uiDir = opts.uiDir === undefined ? (existsSync(join(DEFAULT_UI_DIR, 'index.html')) ? DEFAULT_UI_DIR : null) : opts.uiDir;
 
-  const handle = createApp({ store, secrets, services, logger, remote: opts.remote, config: { basePath, token, uiDir, demo, localZfs, benchDir, noDemo: opts.noDemo ?? false } });
+  const handle = createApp({ store, secrets, services, logger, remote: opts.remote, config: { basePath, token, uiDir, demo, localZfs, benchDir, noDemo: opts.noDemo ?? false, authFailuresPerMinute: opts.authFailuresPerMinute } });
   const created = handle.ensureDefaultHost();
   handle.scheduler.start();
 
