@@ -8,6 +8,11 @@
  * /bench) gives the server a local host even without `zpool`, and confines benchmarks to path
  * targets inside DIR. `--no-demo` (or `ZFS_ADVISOR_NO_DEMO=1`) never adds the Demo host.
  * Flags win over the environment.
+ *
+ * `--public-name NAME` (repeatable; ZFS_ADVISOR_PUBLIC_NAMES, comma-separated): a name clients use
+ * in Host besides loopback, this machine's name and the bound address — a reverse proxy that keeps
+ * Host, or the NAS's DNS name. `--trusted-origin URL` (repeatable; ZFS_ADVISOR_TRUSTED_ORIGINS): a
+ * front end (reverse proxy, portal) whose pages send writes with their own Origin. See README, Security.
  */
 import { parseArgs } from 'node:util';
 import type { CliCommand, CliIO } from '../command.ts';
@@ -20,7 +25,11 @@ export interface ServeDefaults {
 }
 
 const USAGE = 'usage: zfs-advisor serve [--host 127.0.0.1] [--port 8080] [--data-dir DIR] [--base-path /prefix] [--demo] [--bench-dir DIR] [--no-demo]\n'
-  + '  environment: ZFS_ADVISOR_BENCH_DIR (as --bench-dir), ZFS_ADVISOR_NO_DEMO=1 (as --no-demo)\n';
+  + '                          [--public-name NAME]... [--trusted-origin URL]...\n'
+  + '  environment: ZFS_ADVISOR_BENCH_DIR (as --bench-dir), ZFS_ADVISOR_NO_DEMO=1 (as --no-demo),\n'
+  + '               ZFS_ADVISOR_PUBLIC_NAMES, ZFS_ADVISOR_TRUSTED_ORIGINS (comma-separated)\n';
+
+const listFromEnv = (v: string | undefined): string[] => (v ?? '').split(',').map((x) => x.trim()).filter((x) => x !== '');
 
 /** Container-mode options from the environment (flags, when given, win). */
 export function containerOptionsFromEnv(env: Readonly<Record<string, string | undefined>>): { benchDir: string | null; noDemo: boolean } {
@@ -29,13 +38,14 @@ export function containerOptionsFromEnv(env: Readonly<Record<string, string | un
 }
 
 export async function runServe(args: string[], io: CliIO, defaults: ServeDefaults = { host: '127.0.0.1', port: 8080 }): Promise<number> {
-  let values: { host?: string; port?: string; 'data-dir'?: string; 'base-path'?: string; demo?: boolean; 'bench-dir'?: string; 'no-demo'?: boolean; help?: boolean };
+  let values: { host?: string; port?: string; 'data-dir'?: string; 'base-path'?: string; demo?: boolean; 'bench-dir'?: string; 'no-demo'?: boolean; 'public-name'?: string[]; 'trusted-origin'?: string[]; help?: boolean };
   try {
     values = parseArgs({
       args,
       options: {
         host: { type: 'string' }, port: { type: 'string' }, 'data-dir': { type: 'string' }, 'base-path': { type: 'string' },
         demo: { type: 'boolean' }, 'bench-dir': { type: 'string' }, 'no-demo': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+        'public-name': { type: 'string', multiple: true }, 'trusted-origin': { type: 'string', multiple: true },
       },
       strict: true,
       allowPositionals: false,
@@ -66,6 +76,8 @@ export async function runServe(args: string[], io: CliIO, defaults: ServeDefault
     demo: values.demo ? true : undefined,
     benchDir: values['bench-dir'] ?? fromEnv.benchDir,
     noDemo: values['no-demo'] ?? fromEnv.noDemo,
+    publicNames: values['public-name'] ?? listFromEnv(process.env.ZFS_ADVISOR_PUBLIC_NAMES),
+    trustedOrigins: values['trusted-origin'] ?? listFromEnv(process.env.ZFS_ADVISOR_TRUSTED_ORIGINS),
     announce: (line) => io.stdout(`${line}\n`),
   });
   if (!started.ok) {
