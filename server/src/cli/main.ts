@@ -12,6 +12,7 @@ const COMMANDS: Record<string, () => Promise<{ default: CliCommand }>> = {
   capture: () => import('./commands/capture.ts'),
   assess: () => import('./commands/assess.ts'),
   optane: () => import('./commands/optane.ts'),
+  forecast: () => import('./commands/forecast.ts'),
   bench: () => import('./commands/bench.ts'),
   observe: () => import('./commands/observe.ts'),
   sizes: () => import('./commands/sizes.ts'),
