@@ -36,8 +36,8 @@ describe('zfs-advisor forecast', () => {
 
   it.each([
     [['--demo'], /--pool is required/],
-    [['--demo', '--pool', 'bench-pool', '--bs', '3k'], /--bs takes one of/],
-    [['--demo', '--pool', 'bench-pool', '--iodepth', '-1'], /--iodepth takes a whole number/],
+    [['--demo', '--pool', 'bench-pool', '--bs', '3k'], /--bs "3k" is not one of the choices — give one of 4k, 8k/],
+    [['--demo', '--pool', 'bench-pool', '--iodepth', '-1'], /--iodepth "-1" is not a whole number from 1 to 1024/],
     [['--demo', '--pool', 'bench-pool', '--iodepth', '0'], /iodepth/],
     [['--demo', '--pool', 'bench-pool', '--sync', 'sometimes'], /sync/],
     [['--demo', '--pool', 'bench-pool', '--slog', 'x', '--slog-model', 'y'], /either slog or slogModel/],

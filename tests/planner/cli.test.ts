@@ -50,7 +50,7 @@ describe('zfs-advisor plan', () => {
 describe('zfs-advisor plan on the demo inventory (TrueNAS CORE, bench-pool = mirror da1 da3 + log da0, unused Optane nvd1)', () => {
   it('add-special --devices nvd1 on the mirror pool is refused: no -f, says 2 devices are needed', async () => {
     const r = await cli(['plan', 'add-special', '--demo', '--devices', 'nvd1']);
-    expect(r.code).toBe(64);
+    expect(r.code).toBe(1);
     expect(r.out).toBe('');
     expect(r.err.trim().split('\n')).toHaveLength(1);
     expect(r.err).toMatch(/special vdev needs 2 devices \(a 2-way mirror\) to match; got 1.*--accept-lower-redundancy/);
@@ -65,11 +65,11 @@ describe('zfs-advisor plan on the demo inventory (TrueNAS CORE, bench-pool = mir
 
   it('--devices=-f,nvd1 and in-use devices are refused with one line', async () => {
     const hostile = await cli(['plan', 'add-slog', '--demo', '--devices=-f,nvd1']);
-    expect(hostile.code).toBe(64);
-    expect(hostile.err).toBe('zfs-advisor plan: device "-f" refused: it starts with "-", so zpool/sgdisk would read it as an option\n');
+    expect(hostile.code).toBe(1);
+    expect(hostile.err).toBe('zfs-advisor plan add-slog: device "-f" refused: it starts with "-", so zpool/sgdisk would read it as an option — nothing was planned; change the devices or options as the reason says\n');
     const used = await cli(['plan', 'add-slog', '--demo', '--devices', 'da1']);
-    expect(used.code).toBe(64);
-    expect(used.err).toBe('zfs-advisor plan: device da1 is already in use: pool bench-pool uses da1 in a data vdev (mirror-0)\n');
+    expect(used.code).toBe(1);
+    expect(used.err).toBe('zfs-advisor plan add-slog: device da1 is already in use: pool bench-pool uses da1 in a data vdev (mirror-0) — nothing was planned; change the devices or options as the reason says\n');
   });
 
   it('partitioning on the FreeBSD demo uses gpart, never sgdisk', async () => {
