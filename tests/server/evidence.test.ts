@@ -287,6 +287,7 @@ describe('planner', () => {
     const plan = AddVdevPlanView.parse(r.json);
     expect(plan.pool).toBe('bench-pool');
     expect(plan.steps.map((s) => [s.display, s.reversible])).toEqual([
+      ['zpool add -n -o ashift=12 bench-pool log mirror /dev/disk/by-id/nvme-A /dev/disk/by-id/nvme-B', 'yes'],
       ['zpool add -o ashift=12 bench-pool log mirror /dev/disk/by-id/nvme-A /dev/disk/by-id/nvme-B', 'yes'],
     ]);
     expect(plan.redundancy).toMatchObject({ dataTolerance: 1, newTolerance: 1, matched: true });
