@@ -154,6 +154,7 @@ async function addVdev(kind: 'slog' | 'special', v: Values<typeof addVdevOptions
   if (p.values.json) { io.stdout(`${JSON.stringify(plan, null, 2)}\n`); return EXIT.ok; }
   const lines = [`Plan: add a ${kind === 'slog' ? 'SLOG' : 'special vdev'} to ${pool.name} (printed only: zfs-advisor never runs these)`, ''];
   if (plan.redundancy.lowerRedundancyAccepted) lines.push('!!! LOWER REDUNDANCY ACCEPTED: this special vdev survives fewer failures than the data vdevs; losing it loses the pool !!!', '');
+  lines.push(`Redundancy: ${plan.redundancy.summary}`, '');
   plan.steps.forEach((s, i) => lines.push(`${i + 1}. ${s.display}`, `   ${s.reversible === 'yes' ? 'reversible' : s.reversible === 'no' ? 'IRREVERSIBLE' : 'partly reversible'}: ${s.why}`));
   if (plan.warnings.length) lines.push('', ...plan.warnings.map((w) => `! ${w}`));
   lines.push('', 'Resulting zpool status (our model):', plan.preview);
