@@ -4,7 +4,7 @@
  * Memory is O(number of bins), whatever the number of files.
  */
 import type { SizeBin, SizeHistogram } from '../model/workload.ts';
-import { binIndex, binUpper, fileBlocks } from './blocks.ts';
+import { binIndex, binUpper, storedFileBlocks } from './blocks.ts';
 
 /** Bytes per dnode (dnodesize=legacy) and per block pointer (blkptr_t), from the on-disk format. */
 const DNODE_BYTES = 512;
@@ -41,7 +41,7 @@ export class SizeAccumulator {
     const f = binIndex(size);
     this.fileCount[f] = (this.fileCount[f] ?? 0) + 1;
     this.fileBytes[f] = (this.fileBytes[f] ?? 0) + size;
-    const { count, blockBytes } = fileBlocks(size, this.recordsize, this.ashift);
+    const { count, blockBytes } = storedFileBlocks(size, allocatedBytes, this.recordsize, this.ashift);
     if (count > 0) {
       const b = binIndex(blockBytes);
       this.blockCount[b] = (this.blockCount[b] ?? 0) + count;
