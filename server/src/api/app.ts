@@ -18,6 +18,7 @@ import type { HostRow } from '../store/hosts-repo.ts';
 import { createAppContext, type AppContext, type AppDeps } from './context.ts';
 import { HttpError } from './errors.ts';
 import { createGate } from './gate.ts';
+import { createOriginPolicy } from './origin-policy.ts';
 import type { Logger } from './logger.ts';
 import { securityHeaders } from './security.ts';
 import { uiRouter } from './ui.ts';
@@ -80,7 +81,8 @@ export function createApp(deps: AppDeps) {
   app.set('strict routing', true);
   app.use(securityHeaders);
   app.use(requestLog(logger));
-  app.use(createGate({ basePath, token: config.token, authFailures: ctx.authLimiter }));
+  const policy = createOriginPolicy({ boundAddress: config.boundAddress ?? '127.0.0.1', publicNames: config.publicNames ?? [], trustedOrigins: config.trustedOrigins ?? [] });
+  app.use(createGate({ basePath, token: config.token, authFailures: ctx.authLimiter, policy }));
   app.use(basePath, inner);
   app.use((req, _res, next) => next(new HttpError('not-found', `no route ${req.method} ${req.path}`)));
   app.use(errorHandler(logger));

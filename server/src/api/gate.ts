@@ -2,6 +2,8 @@
  * THE GATE: the one place that decides who may call what. It runs before every router, on the
  * path as a hostile client could spell it, and denies by default:
  *
+ *   0. the Host and Origin rules (origin-policy.ts) hold in every mode: a foreign Host is 421
+ *      (DNS rebinding), a state-changing request from a foreign Origin is 403;
  *   1. the request target is reduced to one canonical form — percent-decoded (repeatedly, so
  *      `%252f` is a slash too), backslashes as slashes, empty and `.` segments dropped, `..`
  *      resolved, case-folded — so `/API/info`, `//api/info`, `/%61pi/info`, `/api%2finfo`,
@@ -18,6 +20,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { HttpError } from './errors.ts';
 import { bearerOf, tokensEqual, type RateLimiter } from './security.ts';
+import type { createOriginPolicy } from './origin-policy.ts';
 
 /** Client-side views of the UI (ui/src/router.ts VIEWS): a bookmark of one loads the shell. */
 export const UI_VIEW_PATHS = ['/recommendations', '/optane', '/benchmarks', '/sizing', '/planner', '/reports'] as const;
@@ -70,6 +73,8 @@ export interface GateConfig {
   /** Bearer token required outside the public list; null = no token (loopback only). */
   token: string | null;
   authFailures: RateLimiter;
+  /** Host and Origin rules (origin-policy.ts), applied before anything else in every mode. */
+  policy: ReturnType<typeof createOriginPolicy>;
 }
 
 /** What the gate decided, for the request log and for tests. */
@@ -97,6 +102,11 @@ export function createGate(cfg: GateConfig) {
     } catch (err) {
       if (err instanceof BadTarget) return next(new HttpError('bad-request', `bad request target: ${err.message}`));
       throw err;
+    }
+    const verdict = cfg.policy.check(req.method, req.headers);
+    if (!verdict.ok) {
+      const code = verdict.status === 421 ? 'misdirected-request' : verdict.status === 403 ? 'forbidden' : 'bad-request';
+      return next(new HttpError(code, verdict.message));
     }
     if (rel === null) return next(new HttpError('not-found', `no route ${req.method} ${raw}`));
 

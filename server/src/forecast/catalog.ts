@@ -125,6 +125,9 @@ function classFromText(text: string): { cls: DeviceClassId; why: string } {
   if (/OPTANE/.test(m)) return { cls: 'optane-consumer', why: `"${text}" names Optane but no known model` };
   if (/\bHDD\b|RPM|\bHARD DISK\b/.test(m)) return { cls: 'hdd', why: `"${text}" reads as a hard disk` };
   if (/QLC|QVO/.test(m)) return { cls: 'qlc-sata', why: `"${text}" names QLC` };
+  if (/ZEUSRAM|PERSISTENT MEMORY|PMEM|RAM ?DISK|NVDIMM/.test(m)) return { cls: 'optane-dc', why: `"${text}" is RAM- or persistent-memory-backed: assumed at least as fast as data-centre Optane` };
+  if (/CONSUMER/.test(m) && /NVME/.test(m)) return { cls: 'consumer-nvme', why: `"${text}" names a consumer NVMe drive` };
+  if (/SATA|SAS/.test(m) && /ENTERPRISE|\bPLP\b|POWER.LOSS/.test(m)) return { cls: 'plp-sata', why: `"${text}" names an enterprise SATA/SAS drive` };
   return { cls: 'unknown', why: `"${text}" is not in the device catalog` };
 }
 
