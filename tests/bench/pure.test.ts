@@ -121,7 +121,7 @@ describe('pool status facts', () => {
 const GiB = 1024 ** 3;
 const pool = (over: Partial<PoolFacts> = {}): PoolFacts => ({
   name: 'tank', health: 'ONLINE', sizeBytes: 100 * GiB, allocBytes: 10 * GiB, availableBytes: 80 * GiB,
-  scan: null, syncProperty: true, topologyFingerprint: 'abc', ...over,
+  scan: null, syncProperty: true, zvols: true, topologyFingerprint: 'abc', ...over,
 });
 const facts = (over: Partial<GuardFacts> = {}): GuardFacts => ({
   nameProblems: [], sizeBytes: GiB, runtimeS: 30, wallCapS: 150, load1: 0.5, maxLoad1: 8, lock: null,
