@@ -166,3 +166,29 @@ function cellGuards(c: CellFacts, honesty: ReadHonesty | null, add: (id: string,
 export function refusals(v: GuardVerdict[]): GuardVerdict[] {
   return v.filter((g) => !g.ok);
 }
+
+/** Guard ids that judge one matrix cell against its target: a suite skips such a cell instead of refusing. */
+export const CELL_GUARD_IDS: readonly string[] = ['zvol', 'zvol-reads', 'sync-setting', 'io-mode'];
+
+export interface SuiteGuardFacts {
+  runCount: number;
+  skippedReasons: string[];
+  estimatedSeconds: number;
+  maxTotalS: number;
+}
+
+/** The suite's own guards; each run still passes every single-run guard above. */
+export function evaluateSuiteGuards(f: SuiteGuardFacts): GuardVerdict[] {
+  const v: GuardVerdict[] = [];
+  v.push({
+    id: 'suite-runs', ok: f.runCount > 0, message: f.runCount > 0
+      ? `${f.runCount} run(s) planned`
+      : `refused: no run of this suite can be done on this target (${[...new Set(f.skippedReasons)].join('; ') || 'empty matrix'})`,
+  });
+  v.push({
+    id: 'max-total', ok: f.estimatedSeconds <= f.maxTotalS, message: f.estimatedSeconds <= f.maxTotalS
+      ? `estimated ${Math.round(f.estimatedSeconds)} s, within the total cap of ${f.maxTotalS} s; the suite stops at the cap whatever happens`
+      : `refused: the suite is estimated at ${Math.round(f.estimatedSeconds)} s, more than the total cap of ${f.maxTotalS} s (--max-total); shrink the matrix or raise the cap`,
+  });
+  return v;
+}

@@ -176,7 +176,7 @@ export async function startBenchmark(req: BenchRequest, deps: RunDeps): Promise<
     emit({ phase: 'prepare', pct: 2, iops: null, latencyUs: null, elapsedS: elapsed() });
     const t = req.target;
     if (t.kind === 'dataset') {
-      const p = await prepareDataset(db, id, t.pool, req.sizeBytes, datasetSyncValue(ctx));
+      const p = await prepareDataset(db, id, t.pool, req.sizeBytes, datasetSyncValue(ctx), exec);
       if (!p.ok) throw new RunFailure(p.message);
       prepared = p.target;
     } else if (t.kind === 'zvol') {

@@ -7,7 +7,7 @@
 import { mkdirSync, realpathSync, rmSync, existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Database } from 'better-sqlite3';
-import { runCommand, describeFailure } from '../exec/runner.ts';
+import { describeFailure } from '../exec/runner.ts';
 import { BENCH_DIR_PREFIX, benchDatasetName, isBenchDatasetName } from './names.ts';
 import { journalAdd, journalRemoved, type JournalEntry } from './store.ts';
 import { pidAlive } from './process-identity.ts';
@@ -35,7 +35,8 @@ export function datasetCreateArgs(pool: string, runId: string, sizeBytes: number
   return args;
 }
 
-export async function prepareDataset(db: Database, runId: string, pool: string, sizeBytes: number, sync: 'always' | 'standard' | 'disabled' | null): Promise<Prepared> {
+export async function prepareDataset(db: Database, runId: string, pool: string, sizeBytes: number, sync: 'always' | 'standard' | 'disabled' | null, exec: BenchExec = realExec): Promise<Prepared> {
+  const runCommand = exec.run;
   const name = benchDatasetName(pool, runId);
   const create = datasetCreateArgs(pool, runId, sizeBytes, sync);
   const commands: string[][] = [['zfs', ...create]];
