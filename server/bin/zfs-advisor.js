@@ -16,6 +16,9 @@ if (process.argv[2] === 'start') {
   await runWithTsx();
 }
 
+// `zfs-advisor … | head` closes the pipe early: that is not an error.
+process.stdout.on('error', (err) => { if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0); else throw err; });
+
 async function runWithTsx() {
   const { register } = await import('tsx/esm/api');
   register();

@@ -71,7 +71,7 @@ let server: Server;
 let base: string;
 
 async function call(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${base}${path}`, { method, headers: body === undefined ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${base}${path}`, { method, headers: method === 'GET' ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
   let json: unknown = null;
   try { json = JSON.parse(text); } catch { /* not JSON */ }
@@ -287,6 +287,7 @@ describe('planner', () => {
     const plan = AddVdevPlanView.parse(r.json);
     expect(plan.pool).toBe('bench-pool');
     expect(plan.steps.map((s) => [s.display, s.reversible])).toEqual([
+      ['zpool add -n -o ashift=12 bench-pool log mirror /dev/disk/by-id/nvme-A /dev/disk/by-id/nvme-B', 'yes'],
       ['zpool add -o ashift=12 bench-pool log mirror /dev/disk/by-id/nvme-A /dev/disk/by-id/nvme-B', 'yes'],
     ]);
     expect(plan.redundancy).toMatchObject({ dataTolerance: 1, newTolerance: 1, matched: true });

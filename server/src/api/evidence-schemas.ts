@@ -163,6 +163,9 @@ export const LayoutPlanView = z.looseObject({
     disksUsed: z.number(), spareDisks: z.number(), fillGuidanceBytes: z.number(),
     space: z.looseObject({ usableBytes: z.number() }),
     reasons: z.array(z.string()), warnings: z.array(z.string()),
+    /** What the rule catalog says about the layout once built (one entry per rule, vdevs counted). */
+    findings: z.array(z.looseObject({ ruleId: z.string(), severity: z.string(), title: z.string(), count: z.number() })),
+    rankNote: z.string().nullable(),
   })),
   assumptions: z.array(z.string()),
 });
@@ -194,7 +197,8 @@ export const AddVdevPlanView = z.looseObject({
   pool: z.string(),
   kind: z.enum(['slog', 'special']),
   steps: z.array(z.object({ argv: z.array(z.string()), display: z.string(), reversible: z.string(), why: z.string() })),
-  redundancy: z.looseObject({ matched: z.boolean() }),
+  /** matched: survives as many failures as the data vdevs; acceptable + reason: whether the plan is sound anyway; summary: the sentence shown. */
+  redundancy: z.looseObject({ matched: z.boolean(), acceptable: z.boolean(), reason: z.string(), summary: z.string() }),
   warnings: z.array(z.string()),
   added: VdevNode,
   /** `zpool status` of the pool after the plan, from our own model (never `zpool add -n`). */

@@ -12,11 +12,11 @@
  * Human tables by default; JSON only with --json (`--dry-run --json` prints exactly the plan shape
  * {suite, runs: [{profile, sync, io, iodepth, bs, target, commands}], estimatedSeconds}).
  */
-import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXIT, type CliIO } from '../command.ts';
-import { parseHumanNumber } from '../../parsers/common.ts';
+import { EXIT, type CliIO, type Handler } from '../command.ts';
+import type { options } from '../defs/bench-suite.ts';
+import { inputError, usageError } from '../framework/errors.ts';
 import { openStore, DB_FILE_NAME, type Store } from '../../store/db.ts';
 import { parseMatrix, SuiteRequest, SUITES } from '../../bench/suites.ts';
 import { planJson, planSuite, runSuite } from '../../bench/suite-runner.ts';
@@ -27,31 +27,9 @@ import { liveProbe } from '../../bench/process-identity.ts';
 import { defaultDataDir } from '../../data-dir.ts';
 import { comparisonText, planText, progressLine, seconds, suiteText, table } from './bench-format.ts';
 
-export const SUITE_USAGE = 'usage: zfs-advisor bench suite NAME|--profiles a,b,c [--matrix "sync=… io=… qd=… bs=…"] (--pool P | --path DIR) [--zvol] [--volblocksize 16k]\n'
-  + '                 [--pause 10s] [--max-total 30m] [--runtime 10s] [--size 256M] [--max-load L] [--max-wall-ratio 1.5] [--dry-run] [--json] [--data-dir D]\n'
-  + '       zfs-advisor bench suite --history | --show ID [--csv] | --compare BEFORE AFTER [--csv]\n'
-  + `       built-in suites: ${SUITES.map((s) => s.id).join(', ')}\n`;
-
-/** "10s", "30m", "1h", "90" (seconds) → seconds; null when unreadable. */
-export function parseDuration(v: string): number | null {
-  const m = /^(\d+(?:\.\d+)?)\s*(s|sec|m|min|h)?$/.exec(v.trim());
-  if (!m) return null;
-  const n = Number(m[1]);
-  const unit = m[2] ?? 's';
-  return unit.startsWith('h') ? n * 3600 : unit.startsWith('m') ? n * 60 : n;
-}
-
-function fail(io: CliIO, message: string): number {
-  io.stderr(`zfs-advisor bench suite: ${message}\n${SUITE_USAGE}`);
-  return EXIT.usage;
-}
-
 async function withStore(dataDir: string, io: CliIO, fn: (s: Store) => Promise<number>): Promise<number> {
   const opened = await openStore(dataDir);
-  if (!opened.ok) {
-    io.stderr(`zfs-advisor bench suite: ${opened.error.message}\n`);
-    return EXIT.badInput;
-  }
+  if (!opened.ok) throw inputError(opened.error.message, 'check --data-dir (zfs-advisor info prints the default)');
   try {
     // Every invocation first cleans up after a killed run and closes a suite left running by a dead process.
     const probe = await liveProbe();
@@ -61,23 +39,7 @@ async function withStore(dataDir: string, io: CliIO, fn: (s: Store) => Promise<n
   } finally { opened.store.close(); }
 }
 
-export async function runSuiteCommand(args: string[], io: CliIO): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args, allowPositionals: true,
-      options: {
-        profiles: { type: 'string' }, matrix: { type: 'string', multiple: true }, pool: { type: 'string' }, path: { type: 'string' },
-        zvol: { type: 'boolean' }, volblocksize: { type: 'string' }, pause: { type: 'string' }, 'max-total': { type: 'string' },
-        runtime: { type: 'string' }, size: { type: 'string' }, 'max-load': { type: 'string' }, 'max-wall-ratio': { type: 'string' },
-        'dry-run': { type: 'boolean' }, json: { type: 'boolean' }, csv: { type: 'boolean' }, 'data-dir': { type: 'string' },
-        history: { type: 'boolean' }, show: { type: 'string' }, compare: { type: 'boolean' },
-      },
-    });
-  } catch (err) {
-    return fail(io, err instanceof Error ? err.message : String(err));
-  }
-  const o = parsed.values;
+export const run: Handler<typeof options> = async ({ values: o, positionals }, io) => {
   const dataDir = o['data-dir'] ?? defaultDataDir();
   const json = o.json === true;
 
@@ -91,12 +53,12 @@ export async function runSuiteCommand(args: string[], io: CliIO): Promise<number
     });
   }
   if (o.show !== undefined || o.compare) {
-    const ids = o.compare ? parsed.positionals : [o.show!];
-    if (o.compare && ids.length !== 2) return fail(io, '--compare needs two suite ids: BEFORE AFTER');
+    const ids = o.compare ? positionals : [o.show!];
+    if (o.compare && ids.length !== 2) throw usageError('--compare needs two suite ids', 'give BEFORE AFTER ids from zfs-advisor bench suite --history');
     return withStore(dataDir, io, async (s) => {
       const found = ids.map((id) => getSuiteRow(s.db, id));
       const missing = ids.filter((_, i) => !found[i]?.result);
-      if (missing.length) { io.stderr(`zfs-advisor bench suite: no finished suite with id ${missing.join(', ')} (see bench suite --history)\n`); return EXIT.failure; }
+      if (missing.length) throw inputError(`no finished suite with id ${missing.join(', ')}`, 'see zfs-advisor bench suite --history');
       const [a, b] = found.map((r) => r!.result!);
       if (o.compare) {
         const c = compareSuites(a!, b!);
@@ -109,42 +71,36 @@ export async function runSuiteCommand(args: string[], io: CliIO): Promise<number
   }
 
   // A new suite: the name and matrix words.
-  const words = parsed.positionals;
-  const name = words.find((w) => !w.includes('='));
+  const words = positionals;
+  const names = words.filter((w) => !w.includes('='));
   const matrixWords = [...(o.matrix ?? []), ...words.filter((w) => w.includes('='))];
-  if (words.filter((w) => !w.includes('=')).length > 1) return fail(io, `give one suite name, not ${words.filter((w) => !w.includes('=')).join(' ')}`);
-  if (!name && !o.profiles) return fail(io, 'give a suite name or --profiles a,b,c');
+  if (names.length > 1) throw usageError(`give one suite name, not ${names.join(' ')}`, `one of ${SUITES.map((x) => x.id).join(', ')}`);
+  const name = names[0];
+  if (!name && !o.profiles) throw usageError('give a suite name or --profiles a,b,c', `built-in suites: ${SUITES.map((x) => x.id).join(', ')}; see zfs-advisor bench --list`);
   const m = parseMatrix(matrixWords);
-  if (!m.ok) return fail(io, m.message);
-  if ((o.pool === undefined) === (o.path === undefined)) return fail(io, 'give exactly one of --pool, --path');
-  if (o.zvol && o.pool === undefined) return fail(io, '--zvol needs --pool (zvols live in a pool)');
-  const dur = (v: string | undefined) => {
-    if (v === undefined) return undefined;
-    const d = parseDuration(v);
-    return d === null ? Number.NaN : d; // NaN fails validation with the option's name below
-  };
-  const size = o.size !== undefined ? parseHumanNumber(o.size) : undefined;
-  const vbs = o.volblocksize !== undefined ? parseHumanNumber(o.volblocksize) : undefined;
+  if (!m.ok) throw usageError(m.message, 'e.g. --matrix "sync=always,standard io=direct,buffered qd=1,16 bs=4k,1m"');
+  if ((o.pool === undefined) === (o.path === undefined)) throw usageError('give exactly one of --pool, --path', 'e.g. --pool tank or --path /tank/bench');
+  if (o.zvol && o.pool === undefined) throw usageError('--zvol needs --pool', 'zvols live in a pool: add --pool POOL');
   const input = {
     suite: name ?? 'custom',
     profiles: o.profiles?.split(',').map((x) => x.trim()).filter(Boolean),
     matrix: m.matrix,
     target: o.pool !== undefined ? { kind: 'dataset', pool: o.pool } : { kind: 'path', dir: o.path },
     zvol: o.zvol === true,
-    volblocksize: vbs === null ? Number.NaN : vbs,
-    runtimeS: dur(o.runtime),
-    sizeBytes: size === null ? Number.NaN : size,
-    pauseS: dur(o.pause),
-    maxTotalS: dur(o['max-total']),
-    maxLoad1: o['max-load'] === undefined ? undefined : Number(o['max-load']),
-    maxWallRatio: o['max-wall-ratio'] === undefined ? undefined : Number(o['max-wall-ratio']),
+    volblocksize: o.volblocksize,
+    runtimeS: o.runtime,
+    sizeBytes: o.size,
+    pauseS: o.pause,
+    maxTotalS: o['max-total'],
+    maxLoad1: o['max-load'],
+    maxWallRatio: o['max-wall-ratio'],
   };
   const req = SuiteRequest.safeParse(input);
   if (!req.success) {
     const i = req.error.issues[0];
-    const opt: Record<string, string> = { runtimeS: '--runtime', sizeBytes: '--size', pauseS: '--pause', maxTotalS: '--max-total', maxLoad1: '--max-load', maxWallRatio: '--max-wall-ratio', volblocksize: '--volblocksize', profiles: '--profiles', suite: 'suite name' };
+    const opt: Record<string, string> = { runtimeS: '--runtime', sizeBytes: '--size', volblocksize: '--volblocksize', profiles: '--profiles', suite: 'suite name' };
     const key = String(i?.path[0] ?? '');
-    return fail(io, `invalid ${opt[key] ?? (i?.path.join('.') || 'request')}: ${i?.message ?? 'bad value'}`);
+    throw usageError(`invalid ${opt[key] ?? (i?.path.join('.') || 'request')}: ${i?.message ?? 'bad value'}`, key === 'profiles' ? 'give profiles from zfs-advisor bench --list' : 'see zfs-advisor bench suite --help');
   }
 
   if (o['dry-run']) {
@@ -155,7 +111,7 @@ export async function runSuiteCommand(args: string[], io: CliIO): Promise<number
       planned = await planSuite(req.data, { db: opened.ok ? opened.store.db : null });
       if (opened.ok) opened.store.close();
     } else planned = await planSuite(req.data);
-    if (!planned.ok) return fail(io, planned.message);
+    if (!planned.ok) throw usageError(planned.message, 'see zfs-advisor bench --list');
     if (json) {
       io.stdout(`${JSON.stringify(planJson(planned.plan), null, 2)}\n`);
       for (const s of planned.plan.skipped) io.stderr(`skipped ${s.label}: ${s.reason}\n`);
@@ -166,7 +122,7 @@ export async function runSuiteCommand(args: string[], io: CliIO): Promise<number
 
   return withStore(dataDir, io, async (s) => {
     const planned = await planSuite(req.data, { db: s.db });
-    if (!planned.ok) return fail(io, planned.message);
+    if (!planned.ok) throw usageError(planned.message, 'see zfs-advisor bench --list');
     const controller = new AbortController();
     const onSignal = () => controller.abort();
     process.once('SIGINT', onSignal);
@@ -190,4 +146,4 @@ export async function runSuiteCommand(args: string[], io: CliIO): Promise<number
       process.removeListener('SIGTERM', onSignal);
     }
   });
-}
+};

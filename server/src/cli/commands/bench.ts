@@ -3,8 +3,8 @@
  *
  *   bench PROFILE (--pool P | --path DIR | --device DEV --confirm-serial S)
  *         [--size 1G] [--runtime 30] [--wall-cap S] [--max-load L] [--dry-run] [--json] [--data-dir D]
- *   bench --list                      (profiles and suites, as a table)
- *   bench suite …                     (a batch of runs; see bench-suite.ts)
+ *   bench --list                      (profiles and suites, as tables)
+ *   bench suite …                     (a batch of runs: commands/bench-suite.ts)
  *   bench --history [--pool P] [--profile X] [--json]
  *   bench --before-after --pool P PROFILE
  *
@@ -14,21 +14,18 @@
  * Exit codes: 0 completed (or dry run / list / history), 1 refused, aborted or failed, 2 store
  * unreadable, 64 usage. A live progress bar is drawn on stderr when stderr is a terminal.
  */
-import { parseArgs } from 'node:util';
-import { EXIT, type CliCommand, type CliIO } from '../command.ts';
-import { parseHumanNumber } from '../../parsers/common.ts';
+import { EXIT, type CliIO, type Handler } from '../command.ts';
+import type { options } from '../defs/bench.ts';
+import { usageError } from '../framework/errors.ts';
 import { openStore, type Store } from '../../store/db.ts';
 import { BenchRequest, type ProgressEvent } from '../../bench/types.ts';
-import { beforeAfter, dryRun, history, listProfiles, recoverAbandoned, startBenchmark } from '../../bench/run.ts';
+import type { BenchmarkSummary } from '../../model/workload.ts';
+import { beforeAfter, dryRun, history, listProfiles, recoverAbandoned, startBenchmark, type BeforeAfter } from '../../bench/run.ts';
 import { SUITES, sizeLabel } from '../../bench/suites.ts';
-import { runSuiteCommand, SUITE_USAGE } from './bench-suite.ts';
 import { runText, seconds, table } from './bench-format.ts';
 
 export { defaultDataDir } from '../../data-dir.ts';
 import { defaultDataDir } from '../../data-dir.ts';
-
-const USAGE = 'usage: zfs-advisor bench PROFILE (--pool P | --path DIR | --device DEV --confirm-serial S) [--size 1G] [--runtime 30] [--wall-cap S] [--max-load L] [--dry-run] [--json] [--data-dir D]\n'
-  + '       zfs-advisor bench --list | --history [--pool P] [--profile X] | --before-after --pool P PROFILE\n' + SUITE_USAGE.replace(/^usage: /, '       ');
 
 function bar(e: ProgressEvent): string {
   const width = 30;
@@ -36,6 +33,17 @@ function bar(e: ProgressEvent): string {
   const iops = e.iops !== null ? ` ${Math.round(e.iops)} IOPS` : '';
   const lat = e.latencyUs !== null ? ` ${e.latencyUs.toFixed(0)} µs` : '';
   return `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${e.pct.toFixed(0).padStart(3)}% ${e.phase.padEnd(7)}${iops}${lat} ${e.elapsedS.toFixed(0)}s   `;
+}
+
+function renderBeforeAfter(ba: BeforeAfter): string {
+  const line = (label: string, x: BenchmarkSummary | null) => (x
+    ? `${label} ${x.startedAt}: write ${Math.round(x.writeIops)} IOPS, read ${Math.round(x.readIops)} IOPS, write p99 ${((x.writeLatency?.p99Ns ?? 0) / 1000).toFixed(0)} µs\n`
+    : `${label} none\n`);
+  const pct = (r: number | null) => (r === null ? 'n/a' : `${r >= 1 ? '+' : ''}${((r - 1) * 100).toFixed(0)} %`);
+  let out = `${ba.profile} on ${ba.pool}: ${ba.groups.length} pool layout(s) measured\n${line('before', ba.before)}${line('after ', ba.after)}`;
+  if (ba.ratios) out += `change: write IOPS ${pct(ba.ratios.writeIops)}, read IOPS ${pct(ba.ratios.readIops)}, write p99 ${pct(ba.ratios.writeP99)}\n`;
+  else out += 'no change to compare: the before/after needs completed runs on two different pool layouts\n';
+  return out;
 }
 
 async function withStore(dataDir: string, io: CliIO, fn: (s: Store) => Promise<number>): Promise<number> {
@@ -51,29 +59,9 @@ async function withStore(dataDir: string, io: CliIO, fn: (s: Store) => Promise<n
   }
 }
 
-const command: CliCommand = {
-  summary: 'run a guarded fio benchmark or a suite of them (profiles, suites, dry run, history, before/after)',
-  async run(args: string[], io: CliIO): Promise<number> {
-    if (args[0] === 'suite') return runSuiteCommand(args.slice(1), io);
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args,
-        allowPositionals: true,
-        options: {
-          pool: { type: 'string' }, path: { type: 'string' }, device: { type: 'string' },
-          'confirm-serial': { type: 'string' }, size: { type: 'string' }, runtime: { type: 'string' },
-          'wall-cap': { type: 'string' }, 'max-load': { type: 'string' }, 'dry-run': { type: 'boolean' },
-          json: { type: 'boolean' }, 'data-dir': { type: 'string' }, list: { type: 'boolean' },
-          history: { type: 'boolean' }, profile: { type: 'string' }, 'before-after': { type: 'boolean' },
-        },
-      });
-    } catch (err) {
-      io.stderr(`zfs-advisor bench: ${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
-      return EXIT.usage;
-    }
-    const o = parsed.values;
-    const json = o.json === true; // human tables unless asked, whatever stdout is
+export const run: Handler<typeof options> = async ({ values: o, positionals }, io) => {
+    // Human text by default; JSON only with --json.
+    const json = o.json === true;
     const dataDir = o['data-dir'] ?? defaultDataDir();
 
     if (o.list) {
@@ -102,43 +90,37 @@ const command: CliCommand = {
       });
     }
 
-    const profile = parsed.positionals[0];
-    if (!profile || parsed.positionals.length > 1) {
-      io.stderr(`zfs-advisor bench: give exactly one profile (see bench --list)\n${USAGE}`);
-      return EXIT.usage;
-    }
+    const profile = positionals[0];
+    if (!profile) throw usageError('PROFILE is missing', 'give one profile, e.g. zfs-advisor bench sync-write-4k-qd1 --pool tank (see zfs-advisor bench --list)');
 
     if (o['before-after']) {
-      if (!o.pool) { io.stderr(`zfs-advisor bench: --before-after needs --pool\n${USAGE}`); return EXIT.usage; }
+      if (!o.pool) throw usageError('--before-after needs --pool', 'add --pool POOL, e.g. --pool tank');
       return withStore(dataDir, io, async (s) => {
-        io.stdout(`${JSON.stringify(beforeAfter(s.db, o.pool!, profile), null, 2)}\n`);
+        const ba = beforeAfter(s.db, o.pool!, profile);
+        io.stdout(json ? `${JSON.stringify(ba, null, 2)}\n` : renderBeforeAfter(ba));
         return EXIT.ok;
       });
     }
 
     const targets = [o.pool, o.path, o.device].filter((x) => x !== undefined).length;
-    if (targets !== 1) { io.stderr(`zfs-advisor bench: give exactly one of --pool, --path, --device\n${USAGE}`); return EXIT.usage; }
+    if (targets !== 1) throw usageError(targets === 0 ? 'the target is missing' : 'more than one target given', 'give exactly one of --pool POOL, --path DIR, --device DEV');
     if (o.device !== undefined && o['confirm-serial'] === undefined) {
-      io.stderr(`zfs-advisor bench: --device needs --confirm-serial, typed by you: the device's serial number; for a device without one its WWN; without a WWN either its kernel name and exact size in bytes as NAME:BYTES (e.g. loop3:67108864)\n${USAGE}`);
-      return EXIT.usage;
+      throw usageError('--device needs --confirm-serial', "type the device's serial number; for a device without one its WWN; without a WWN either its kernel name and exact size in bytes as NAME:BYTES (e.g. loop3:67108864)");
     }
-    const size = o.size !== undefined ? parseHumanNumber(o.size) : undefined;
-    const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
     const input = {
       profile,
       target: o.pool !== undefined ? { kind: 'dataset', pool: o.pool }
         : o.path !== undefined ? { kind: 'path', dir: o.path }
           : { kind: 'device', device: o.device, confirmSerial: o['confirm-serial'] },
-      sizeBytes: size === null ? Number.NaN : size,
-      runtimeS: num(o.runtime),
-      wallCapS: num(o['wall-cap']),
-      maxLoad1: num(o['max-load']),
+      sizeBytes: o.size,
+      runtimeS: o.runtime,
+      wallCapS: o['wall-cap'],
+      maxLoad1: o['max-load'],
     };
     const req = BenchRequest.safeParse(input);
     if (!req.success) {
       const issue = req.error.issues[0];
-      io.stderr(`zfs-advisor bench: invalid ${issue?.path.join('.') || 'request'}: ${issue?.message ?? 'bad request'}\n${USAGE}`);
-      return EXIT.usage;
+      throw usageError(`invalid ${issue?.path.join('.') || 'request'}: ${issue?.message ?? 'bad request'}`, issue?.path[0] === 'profile' ? 'give a profile from zfs-advisor bench --list' : 'see zfs-advisor bench --help');
     }
 
     if (o['dry-run']) {
@@ -188,7 +170,4 @@ const command: CliCommand = {
         process.removeListener('SIGTERM', onSignal);
       }
     });
-  },
 };
-
-export default command;
