@@ -88,7 +88,8 @@ describe('demo example suite (reference 000, published numbers)', () => {
     const { before, after } = demoSuites();
     for (const s of [before, after]) {
       expect(s.demo).toBe(true);
-      expect(s.citation?.source).toBe('000_a5b8e6cc27024805.txt');
+      expect(s.citation?.url).toBe('https://austinsnerdythings.com/tag/nvme');
+      expect(s.citation?.locator).toMatch(/000_a5b8e6cc27024805\.txt/);
       expect(s.title).toMatch(/demo data/);
     }
     const rows = suiteTable(before);

@@ -7,6 +7,7 @@
  */
 import type { BenchmarkSummary } from '../model/workload.ts';
 import type { Citation } from '../model/finding.ts';
+import { doc } from '../../../rules/lib/citations.ts';
 import { cellLabel } from './suites.ts';
 import type { SuiteResult, SuiteRunResult } from './suite-types.ts';
 
@@ -49,11 +50,8 @@ const AFTER: Published[] = [
   },
 ];
 
-export const DEMO_CITATION: Citation = {
-  source: DOC,
-  locator: 'fio randwrite 4k posixaio runs on bench-pool (2 × WD Red mirror), sync=always and sync=disabled; with the P1600X as log vdev',
-  url: null,
-};
+export const DEMO_CITATION: Citation = doc('000',
+  `fio randwrite 4k posixaio on bench-pool (2 × WD Red mirror), sync=always and sync=disabled; then with the P1600X as log vdev (project copy: ${DOC})`);
 
 function summaryOf(p: Published, startedAt: string, fingerprint: string): BenchmarkSummary {
   const lat = { meanNs: p.clatMeanUs * 1000, p50Ns: p.clatP50Us * 1000, p99Ns: p.clatP99Us * 1000, p999Ns: null };
