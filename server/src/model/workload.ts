@@ -83,7 +83,8 @@ export const SizeHistogram = z.object({
   target: z.string(),
   dataset: z.string().nullable(),
   pool: z.string().nullable(),
-  method: z.enum(['walk', 'zdb']),
+  /** walk: files read here; zdb: the pool's block statistics; table: a size table made elsewhere (sizes --from-histogram). */
+  method: z.enum(['walk', 'zdb', 'table']),
   recordsize: z.number(),
   ashift: z.number(),
   files: z.number(),
