@@ -25,11 +25,12 @@ import { readPoolFacts, type PoolFacts } from './pool-facts.ts';
 import { readDeviceFacts, type DeviceFacts } from './device-facts.ts';
 import { checkDevicePath, checkPath, checkPoolName, checkSerial, benchDatasetName, BENCH_DIR_PREFIX } from './names.ts';
 import {
-  acquireLock, addSample, finishRun, insertRun, journalAdd, journalOpen, journalRemoved, listRuns, lockHolder, releaseLock,
+  addSample, finishRun, insertRun, journalAdd, journalOpen, journalRemoved, listRuns, lockHolder,
   type HistoryFilter,
 } from './store.ts';
 import { datasetCreateArgs, killFioFor, prepareDataset, prepareDirectory, processJournalPath, undoJournal, type PreparedTarget } from './targets.ts';
 import { isStaleHolder, recoverAbandoned } from './recover.ts';
+import { acquireBenchLock, liveHostLockHolder, releaseBenchLock } from './host-lock.ts';
 import { liveProbe, selfIdentity, type LivenessProbe } from './process-identity.ts';
 import {
   DATASET_READ_HONESTY_NOTE, DEVICE_READ_HONESTY_NOTE, fsKindOf, oDirectProbeArgs, planDirectoryReads, readCacheBound,
@@ -39,7 +40,7 @@ import { FREE_SPACE_FACTOR } from './guards.ts';
 import { startLatencySampler } from './pool-latency.ts';
 import type { BenchmarkDetail, BenchmarkRun, BenchRequest, GuardVerdict, PoolLatencySample, ProgressEvent } from './types.ts';
 
-export { recoverAbandoned } from './recover.ts';
+export { recoverAbandoned, recoverHostLock } from './recover.ts';
 export const listProfiles = allProfiles;
 
 /** Over this share of difference between wall time and fio's runtime, a run is flagged (002). */
@@ -149,7 +150,7 @@ async function gather(req: BenchRequest, db: Database | null, readLoad: () => nu
     wallCapS: wallCapOf(req, readHonesty?.fileBytes),
     load1: readLoad(),
     maxLoad1: req.maxLoad1 ?? defaultMaxLoad1(),
-    lock: holder && !isStaleHolder(holder, probe) ? holder : null,
+    lock: (holder && !isStaleHolder(holder, probe) ? holder : null) ?? liveHostLockHolder(probe),
     pool, poolError, path, device, deviceError,
     confirmSerial: t.kind === 'device' ? t.confirmSerial : null,
     readHonesty,
@@ -304,10 +305,10 @@ export async function startBenchmark(req: BenchRequest, deps: RunDeps): Promise<
   if (refusals(guards).length > 0) return refuse(guards);
 
   insertRun(db, { ...base, status: 'running' });
-  const lock = acquireLock(db, {
+  const lock = acquireBenchLock(db, {
     runId: id, pid: process.pid, host: hostname(), profile: req.profile, target: base.target, acquiredAt: startedAt,
     bootId: me.bootId, procStart: me.startTime,
-  }, (h) => isStaleHolder(h, probe));
+  }, (h) => isStaleHolder(h, probe), probe);
   if (!lock.ok) {
     const h = lock.holder;
     const verdicts = guards.map((g) => g.id === 'lock'
@@ -498,7 +499,7 @@ export async function startBenchmark(req: BenchRequest, deps: RunDeps): Promise<
   if (abortReason && !message) message = abortReason;
   const run: BenchmarkRun = { summary: summaryOf(id, req, ctx, startedAt, status, fio, wallSeconds, notes), detail, message };
   finishRun(db, id, status, message, run);
-  releaseLock(db, id);
+  releaseBenchLock(db, id);
   emit({ phase: 'done', pct: 100, iops: null, latencyUs: null, elapsedS: elapsed() });
   return run;
 }
