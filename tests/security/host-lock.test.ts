@@ -97,9 +97,12 @@ describe.runIf(live)('host-wide lock across two data directories (two real proce
     const env = { ...process.env, ZFS_ADVISOR_LOCK_DIR: lockDir, LC_ALL: 'C' };
     const [d1, d2, t1] = [tmp('zfsa-data1-'), tmp('zfsa-data2-'), tmp('zfsa-target1-')];
     mkdirSync(join(d2, 'x'), { recursive: true });
-    const first = spawn(process.execPath, [CLI, 'bench', 'sync-write-4k-qd1', '--path', t1, '--size', '8M', '--runtime', '60', '--max-load', '1000000', '--data-dir', d1, '--json'], { env, stdio: 'ignore' });
+    const first = spawn(process.execPath, [CLI, 'bench', 'sync-write-4k-qd1', '--path', t1, '--size', '8M', '--runtime', '60', '--max-load', '1000000', '--data-dir', d1, '--json'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     const exited = new Promise<void>((r) => first.on('exit', () => r()));
-    await until('fio to run', () => fioProcessesFor(t1).length > 0 && existsSync(join(lockDir, HOST_LOCK_FILE)));
+    // The measured run, not the layout (a layout fio ends by itself within a second).
+    let phase = '';
+    first.stderr!.on('data', (b: Buffer) => { for (const m of b.toString().matchAll(/"phase":"(\w+)"/g)) phase = m[1]!; });
+    await until('fio to run', () => phase === 'run' && fioProcessesFor(t1).length > 0 && existsSync(join(lockDir, HOST_LOCK_FILE)));
     first.kill('SIGKILL');
     await exited;
     await new Promise((r) => setTimeout(r, 500));
