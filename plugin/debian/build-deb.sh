@@ -75,6 +75,8 @@ mkdir -p "$APP" "$ROOT/DEBIAN"
 
 step "staging the app sources ($APP_VERSION for $CODENAME/$ARCH)"
 cp -a "$REPO/server" "$REPO/rules" "$REPO/package.json" "$REPO/package-lock.json" "$REPO/tsconfig.json" "$APP/"
+# The knowledge pages findings link to, served at /docs/kb (server/src/kb/pages.ts reads ../docs/kb).
+mkdir -p "$APP/docs" && cp -a "$REPO/docs/kb" "$APP/docs/kb"
 find "$APP/server" "$APP/rules" -name '*.test.ts' -delete
 
 if [ ! -f "$REPO/ui/dist/index.html" ] && node -e "process.exit(require('$REPO/package.json').scripts?.['build:ui'] ? 0 : 1)"; then
