@@ -112,11 +112,14 @@ describe.runIf(live)('UI on the demo snapshot (Chromium)', () => {
     expect(await page.locator('main .state.error').allTextContents()).toEqual([]);
     const steps = await page.locator('[data-testid="plan-step"]').allTextContents();
     expect(steps.some((t) => t.includes('zpool add -o ashift=12 bench-pool log /dev/nvd1'))).toBe(true);
+    // The dry run comes first.
+    expect(steps[0]).toContain('zpool add -n -o ashift=12 bench-pool log /dev/nvd1');
     for (const label of await page.locator('[data-testid="step-reversible"]').allTextContents()) expect(['Reversible', 'Partly reversible', 'Irreversible']).toContain(label.trim());
     expect(await page.locator('[data-testid="plan-preview"]').textContent()).toMatch(/logs\s+nvd1/);
-    // A SLOG needs one side (losing it while running is harmless), but the plan warns about the crash case.
+    // A single SLOG is acceptable but not "matched": the server's words say what is at risk.
     const planText = await page.locator('[data-testid="add-plan"]').textContent();
-    expect(planText).toContain('Redundancy matched');
+    expect(await page.locator('[data-testid="plan-redundancy"]').textContent()).toContain('not redundant: only in-flight sync writes are at risk if it fails together with a crash');
+    expect(planText).not.toContain('Redundancy matched');
     expect(planText).toContain('a single-device SLOG');
     expect(await page.locator('[data-testid="step-reversible"]').first().textContent()).toBe('Reversible');
     expect(await axeSeriousViolations(page)).toEqual([]);

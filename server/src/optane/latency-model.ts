@@ -106,8 +106,8 @@ export function forecast(now: DeviceLatency, optane: DeviceLatency = latencyOfCl
  * P4800X 14.1 µs); high end: the implied latency plus 25 % (other hosts, other slots).
  */
 export const MEASURED_SLOG_PRODUCTS: ReadonlyArray<{ modelPrefix: string; product: string; qd1Iops: number; diskinfoUs: number; source: string }> = [
-  { modelPrefix: 'SSDPEK1A', product: 'Intel Optane SSD P1600X', qd1Iops: 13_700, diskinfoUs: 13.6, source: '000_a5b8e6cc27024805.txt ("P1600X queue depth = 1 … IOPS = 13.7k")' },
-  { modelPrefix: 'SSDPED1K', product: 'Intel Optane SSD DC P4800X', qd1Iops: 20_200, diskinfoUs: 14.1, source: '000_a5b8e6cc27024805.txt ("P4800X queue depth = 1 … IOPS = 20.2k")' },
+  { modelPrefix: 'SSDPEK1A', product: 'Intel Optane SSD P1600X', qd1Iops: 13_700, diskinfoUs: 13.6, source: '[Intel Optane P1600X & P4800X as ZFS SLOG/ZIL](https://austinsnerdythings.com/tag/nvme) ("P1600X queue depth = 1 … IOPS = 13.7k")' },
+  { modelPrefix: 'SSDPED1K', product: 'Intel Optane SSD DC P4800X', qd1Iops: 20_200, diskinfoUs: 14.1, source: '[Intel Optane P1600X & P4800X as ZFS SLOG/ZIL](https://austinsnerdythings.com/tag/nvme) ("P4800X queue depth = 1 … IOPS = 20.2k")' },
 ];
 
 export interface ProductLatency {

@@ -49,7 +49,7 @@ export const PURCHASE_P1600X = {
 export const PURCHASE_P4801X = {
   product: 'Intel Optane SSD DC P4801X 100GB (SSDPEL1K100GA / SSDPE21K100GA)',
   capacityGb: 100,
-  why: 'Data-centre Optane with power-loss protection, 60 DWPD; for U.2 or M.2 22110 slots (003 names it as a small SLOG).',
+  why: 'Data-centre Optane with power-loss protection, 60 DWPD; for U.2 or M.2 22110 slots ([napp-it\'s allocation-class benchmarks](https://www.napp-it.org/doc/downloads/special-vdev.pdf) name it as a small SLOG).',
 };
 
 const RELATED_RULES = new Set(['slog-benefit', 'slog-without-sync-writes', 'slog-device-suitability', 'slog-on-2.4-special', 'special-does-not-replace-slog', 'slog-single-device', 'slog-size']);
@@ -150,13 +150,13 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   const candidates = picked.map((d: Drive) => ({
     device: drivePath(d, a.Host),
     product: productName(d),
-    role: isOptane(d) ? 'SLOG (and, partitioned and mirrored, special vdev: 004)' : 'SLOG',
-    layout: picked.length >= 2 ? 'mirror with the other candidate' : 'single device (mirror it for business data, A25)',
+    role: isOptane(d) ? 'SLOG (and, partitioned and mirrored, special vdev: see [device classes](docs/kb/device-classes.md#one-device-several-roles))' : 'SLOG',
+    layout: picked.length >= 2 ? 'mirror with the other candidate' : 'single device (mirror it for business data: [one device or a mirror](docs/kb/slog.md#one-device-or-a-mirror))',
   }));
   const devs = picked.length >= 2 ? [drivePath(picked[0]!, a.Host), drivePath(picked[1]!, a.Host)] : picked.length === 1 ? [drivePath(picked[0]!, a.Host)] : [NEW_DEVICE(1, a.Host), NEW_DEVICE(2, a.Host)];
   const spec = devs.length === 2 ? `mirror ${devs.join(' ')}` : devs[0]!;
   const layout = { commands: [`zpool add -n ${name} log ${spec}`, `zpool add ${name} log ${spec}`], reversible: 'yes' as const };
-  const purchase = picked.length > 0 ? [] : [PURCHASE_P1600X, { ...PURCHASE_P1600X, why: `Second unit to mirror the SLOG: ${'protects the last seconds of sync writes if the SLOG dies together with a crash (zfs-facts A25).'}` }];
+  const purchase = picked.length > 0 ? [] : [PURCHASE_P1600X, { ...PURCHASE_P1600X, why: `Second unit to mirror the SLOG: ${'protects the last seconds of sync writes if the SLOG dies together with a crash.'}` }];
 
   const base = { pool: name, evidence, expected, candidates, purchase, layout, findings: related };
   const gainText = expected ? `~${expected.qd1.now.iops} → ~${expected.qd1.withOptane.iops} sync IOPS at QD1, ${expected.qd16.now.iops} → ${expected.qd16.withOptane.iops} at QD16` : '';
@@ -177,7 +177,7 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   if (v.ev.level === 'none-observed') {
     return {
       ...base, verdict: 'no', headline: `No sync writes on ${name}: a SLOG would sit idle.`,
-      reasons: [...reasons, 'Async writes never touch the ZIL; a SLOG is not a write cache (zfs-facts A1, G1).'],
+      reasons: [...reasons, 'Async writes never touch the ZIL; a SLOG is not a write cache ([what the ZIL does](docs/kb/slog.md#what-the-zil-does)).'],
       layout: { commands: [], reversible: 'yes' }, purchase: [], confidence: 'medium',
       unknowns: [...unknowns, { what: 'Was the observation window representative?', howToMeasure: 'zfs-advisor observe --duration 30m during VM/NFS/database activity' }],
     };
