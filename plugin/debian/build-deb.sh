@@ -99,8 +99,8 @@ mkdir -p "$APP" "$ROOT/DEBIAN"
 
 step "staging the app sources ($APP_VERSION for $CODENAME/$ARCH) with Node $("$NODE_BIN" -v) from $NODE_BIN"
 cp -a "$REPO/server" "$REPO/rules" "$REPO/package.json" "$REPO/package-lock.json" "$REPO/tsconfig.json" "$APP/"
-# The knowledge pages findings cite; the server serves them at /docs/kb/<page> from here.
-if [ -d "$REPO/docs/kb" ]; then mkdir -p "$APP/docs" && cp -a "$REPO/docs/kb" "$APP/docs/kb"; fi
+# The knowledge pages findings link to, served at /docs/kb (server/src/kb/pages.ts reads ../docs/kb).
+mkdir -p "$APP/docs" && cp -a "$REPO/docs/kb" "$APP/docs/kb"
 find "$APP/server" "$APP/rules" -name '*.test.ts' -delete
 # The runtime the service and the CLI run on (debug symbols stripped: 95 -> 86 MB).
 install -D -m 0755 "$NODE_BIN" "$APP/bin/node"

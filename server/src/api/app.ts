@@ -34,6 +34,7 @@ import { plannerRoutes } from './routes/planner.ts';
 import { reportRoutes } from './routes/reports.ts';
 import { settingsRoutes } from './routes/settings.ts';
 import { metricsRoutes } from './routes/metrics.ts';
+import { docsRoutes } from './routes/docs.ts';
 
 export type { AppConfig, AppDeps } from './context.ts';
 export { uniqueHostId } from './routes/hosts.ts';
@@ -70,6 +71,7 @@ export function createApp(deps: AppDeps) {
   const inner = express.Router({ caseSensitive: true, strict: true });
   inner.use(express.json({ limit: config.jsonLimit ?? '64kb', strict: true }));
   for (const make of ROUTERS) inner.use(make(ctx));
+  inner.use(docsRoutes());
   inner.use('/api', (req, _res, next) => next(new HttpError('not-found', `no route ${req.method} ${req.baseUrl}${req.path}`)));
   inner.use(uiRouter(config.uiDir, basePath));
 
@@ -121,6 +123,7 @@ export function createApp(deps: AppDeps) {
     close(): void {
       ctx.scheduler.stop();
       ctx.benchRuns?.abortAll();
+      ctx.benchSuites.abortAll();
       ctx.observeJob.abortAll();
       ctx.sizesJob.abortAll();
       ctx.remote.closeAll();

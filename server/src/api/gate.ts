@@ -9,7 +9,8 @@
  *      resolved, case-folded — so `/API/info`, `//api/info`, `/%61pi/info`, `/api%2finfo`,
  *      `/x/../api/info/` and `/zfs/API/info` all mean `/api/info` here;
  *   2. a path outside the base path is 404 at once (nothing is served there);
- *   3. the short PUBLIC list (`GET|HEAD` of the health check and of the UI shell and its assets)
+ *   3. the short PUBLIC list (`GET|HEAD` of the health check, the UI shell and its assets, and the
+ *      knowledge pages under /docs/kb)
  *      passes without the token — and only when the request spelled the path plainly (no
  *      encoding, no dot segments), so an encoded API path can never pass as a UI asset;
  *   4. everything else needs the bearer token when the server has one.
@@ -29,6 +30,8 @@ export const UI_VIEW_PATHS = ['/recommendations', '/optane', '/benchmarks', '/si
 export function isPublicPath(method: string, rel: string): boolean {
   if (method !== 'GET' && method !== 'HEAD') return false;
   if (rel === '/api/health') return true;
+  // The knowledge pages are static text about ZFS, shipped with the app: no host data.
+  if (/^\/docs\/kb(\/[a-z0-9-]+)?$/.test(rel)) return true;
   // The UI shell holds no data: it must load without the token so it can ask for it.
   return rel === '/' || rel === '/index.html' || (UI_VIEW_PATHS as readonly string[]).includes(rel) || /^\/assets\/[^/]+$/.test(rel);
 }
