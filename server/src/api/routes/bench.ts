@@ -6,24 +6,29 @@ import type { AppContext } from '../context.ts';
 import { routes } from '../contract.ts';
 import { HttpError, notFound } from '../errors.ts';
 import { apiRouter, bindRoute } from '../route.ts';
+import { applyBenchPolicy, benchPolicy, type ApiBenchRequest } from '../bench-policy.ts';
 
 export function benchRoutes(ctx: AppContext) {
   const r = apiRouter();
   const { getHost, requireBench, requireLocal, confine, benchRuns, benchLimiter, settings } = ctx;
+  /** The server's limits, then container confinement: what the runner gets. */
+  const withPolicy = (body: ApiBenchRequest) => {
+    const p = applyBenchPolicy(body, benchPolicy(settings.get().benchmark));
+    if (!p.ok) throw new HttpError('bad-request', p.message);
+    return confine(p.request);
+  };
 
   bindRoute(r, routes.benchProfiles, () => requireBench().bench.listProfiles());
   bindRoute(r, routes.benchDryRun, async ({ params, body }) => {
     const h = getHost(params.hostId);
     requireLocal(h);
-    return requireBench().bench.dryRun(confine(body));
+    return requireBench().bench.dryRun(withPolicy(body));
   });
   bindRoute(r, routes.benchStart, ({ params, body, req, res }) => {
     const h = getHost(params.hostId);
     requireLocal(h);
     const { runs } = requireBench();
-    const request = confine(body);
-    const cap = settings.get().benchmark.maxRuntimeSeconds;
-    if (body.runtimeS > cap) throw new HttpError('bad-request', `runtimeS ${body.runtimeS} is above the configured cap of ${cap} s (settings.benchmark.maxRuntimeSeconds)`);
+    const request = withPolicy(body);
     const client = req.socket.remoteAddress ?? 'unknown';
     if (!benchLimiter.hit(client)) {
       res.setHeader('Retry-After', String(benchLimiter.retryAfterSeconds(client)));
