@@ -36,3 +36,17 @@ export function applyBenchPolicy(req: ApiBenchRequest, p: BenchPolicy): { ok: tr
   if (request.wallCapS === undefined && wallCapOf(request) > p.maxRuntimeSeconds) request.wallCapS = p.maxRuntimeSeconds;
   return { ok: true, request };
 }
+
+/**
+ * A request the server built itself (a suite's cells, from the runner's defaults): every limit
+ * brought within the policy. The caller's own values were checked by `applyBenchPolicy` first.
+ */
+export function clampToPolicy(req: RunnerRequest, p: BenchPolicy): RunnerRequest {
+  const out: RunnerRequest = {
+    ...req,
+    maxLoad1: Math.min(req.maxLoad1 ?? p.maxLoad1, p.maxLoad1),
+    maxPoolWriteWaitMs: Math.min(req.maxPoolWriteWaitMs, p.maxPoolWriteWaitMs),
+  };
+  if (wallCapOf(out) > p.maxRuntimeSeconds) out.wallCapS = p.maxRuntimeSeconds;
+  return out;
+}
