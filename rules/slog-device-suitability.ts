@@ -4,7 +4,7 @@
  */
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
-import { DOC_000, DOC_004, doc, fact } from './lib/slog-citations.ts';
+import { DOC_000, DOC_004, doc, fact, kb } from './lib/slog-citations.ts';
 import { classifyDrive, plpSummary } from './lib/device-class.ts';
 import { dataLatency, hasLog } from './lib/slog-devices.ts';
 import { commandPath, driveForLeaf, leaves, topLevel, vdevId } from './lib/topology.ts';
@@ -25,8 +25,8 @@ export default defineRule({
     requiredArtifacts: ['Pools', 'Drives'],
     optionalArtifacts: ['Host'],
     description:
-      'A SLOG is only as good as its flush latency: ZFS flushes the device after every log write. Consumer SSDs without power-loss protection take about a millisecond or more per flush, QLC and DRAM-less drives collapse under sustained small writes, and a log no faster than the data vdevs gains nothing. Optane and PLP data-centre drives are the right choice; PLP alone does not make a drive fast. Learn more: zfs-facts.md A19, E1–E3, E8, G3.',
-    citations: [fact('A19'), fact('E1'), fact('E2'), fact('E3'), fact('E8'), fact('G3'), doc(DOC_000, 'SLOG ranking'), doc(DOC_004)],
+      'A SLOG is only as good as its flush latency: ZFS flushes the device after every log write. Consumer SSDs without power-loss protection take about a millisecond or more per flush, QLC and DRAM-less drives collapse under sustained small writes, and a log no faster than the data vdevs gains nothing. Optane and PLP data-centre drives are the right choice; PLP alone does not make a drive fast. Learn more: [SLOG and the ZFS intent log: Flush latency is the sync write latency](docs/kb/slog.md#flush-latency-is-the-sync-write-latency).',
+    citations: [kb('slog', 'Flush latency is the sync write latency'), fact('A19'), fact('E1'), fact('E2'), fact('E3'), fact('E8'), fact('G3'), doc(DOC_000, 'SLOG ranking'), doc(DOC_004)],
     appliesTo: { minVersion: null, maxVersion: null },
   },
   check({ Pools, Drives, Host }) {
@@ -45,14 +45,14 @@ export default defineRule({
           let severity: 'warning' | 'suggestion' = 'warning';
           let confidence: 'high' | 'medium' | 'low' = 'high';
           if (c.hdd) problems.push('it is a hard disk: no faster than the pool itself');
-          if (c.cheapFlash) problems.push(`${c.cheapFlash.product} is a consumer ${c.cheapFlash.kind} drive: slow flushes and, once its cache is full, HDD-like writes with low endurance (E8)`);
-          if (!c.hdd && !c.optane && c.plp.plp === 'no' && !c.cheapFlash) problems.push('it has no power-loss protection, so each flush waits for NAND programming (~1–2 ms, E1, E2)');
+          if (c.cheapFlash) problems.push(`${c.cheapFlash.product} is a consumer ${c.cheapFlash.kind} drive: slow flushes and, once its cache is full, HDD-like writes with low endurance`);
+          if (!c.hdd && !c.optane && c.plp.plp === 'no' && !c.cheapFlash) problems.push('it has no power-loss protection, so each flush waits for NAND programming (~1–2 ms)');
           if (!c.hdd && !c.optane && c.plp.kind === 'firmware-flushed-only') problems.push(`${c.plp.basis}`);
           if (data && data.cls !== 'unknown' && c.latency.cls !== 'unknown' && data.rank - c.latency.rank < MIN_RANK_ADVANTAGE) {
             problems.push(`its sync-write latency class (${c.latency.label}) is not faster than the data vdevs' (${data.label})`);
           }
           if (problems.length === 0 && !c.optane && c.plp.plp === 'unknown' && !c.hdd) {
-            problems.push('its power-loss protection is unknown, so it is assumed to flush like a consumer drive (G3)');
+            problems.push('its power-loss protection is unknown, so it is assumed to flush like a consumer drive');
             severity = 'suggestion';
             confidence = 'low';
           }
@@ -80,17 +80,17 @@ export default defineRule({
           ],
           explanation:
             judged.map((j) => `${j.leaf.name} in ${pool.name}'s log: ${j.problems.map((x) => x.replace(/\.\s*$/, '')).join('; ')}.`).join(' ') +
-            ' ZFS issues a cache flush after every log write (A19), so the flush latency is the sync-write latency. ' +
-            'Measured in 000: a consumer Samsung 850 EVO as SLOG gave 6.3k IOPS at QD16 against 39–49k for Optane P1600X/P4800X and 27–43k for PLP SAS/SATA SSDs.' +
+            ' ZFS issues a cache flush after every log write, so the flush latency is the sync-write latency. ' +
+            'In a published SLOG test, a consumer Samsung 850 EVO as SLOG gave 6.3k IOPS at QD16 against 39–49k for Optane P1600X/P4800X and 27–43k for PLP SAS/SATA SSDs.' +
             // The firmware-flushed-only case already quoted the basis as its problem: say it once.
             (judged.every((j) => j.problems.includes(j.c.plp.basis)) ? '' : ` Power-loss protection: ${[...new Set(judged.filter((j) => !j.problems.includes(j.c.plp.basis)).map((j) => j.c.plp.basis))].join(' ')}`),
           action: {
             summary: 'Replace the log device with an Optane (P1600X, P4801X, 900P/905P) or a PLP data-centre SSD.',
             commands: [...judged.map((j, i) => `zpool replace ${pool.name} ${commandPath(j.leaf, Drives)} ${newDevice(Host, one ? 'new-optane' : `new-optane-${i + 1}`)}`), 'zfs-advisor bench sync-write-4k-qd1 --pool ' + pool.name],
             reversible: 'yes',
-            reversibleWhy: 'A log device can be replaced or removed at any time (zfs-facts A24); pool data is not touched.',
+            reversibleWhy: 'A log device can be replaced or removed at any time; pool data is not touched.',
           },
-          citations: [fact('A19'), fact('E1'), fact('E2'), fact('E3'), fact('E8'), fact('G3'), doc(DOC_000, 'Samsung 850 EVO vs Optane QD16 results'), doc(DOC_004, 'choose SSDs carefully')],
+          citations: [kb('slog', 'Flush latency is the sync write latency'), fact('A19'), fact('E1'), fact('E2'), fact('E3'), fact('E8'), fact('G3'), doc(DOC_000, 'Samsung 850 EVO vs Optane QD16 results'), doc(DOC_004, 'choose SSDs carefully')],
           confidence,
         });
       }

@@ -9,7 +9,7 @@
  */
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
-import { DOC_003, DOC_004, OPENZFS_SPECIAL_DOC, doc, fact } from './lib/slog-citations.ts';
+import { DOC_003, DOC_004, OPENZFS_SPECIAL_DOC, doc, fact, kb } from './lib/slog-citations.ts';
 import { classifyDrive, plpSummary, type DeviceClass } from './lib/device-class.ts';
 import { realTopLevel } from './lib/layout-geometry.ts';
 import { AUX_CLASSES } from './lib/special-class.ts';
@@ -47,8 +47,8 @@ export default defineRule({
     requiredArtifacts: ['Pools', 'Drives'],
     optionalArtifacts: ['Host'],
     description:
-      'A special vdev holds the pool\'s metadata (and a dedup vdev its dedup table): its loss loses the pool. A NAND SSD without power-loss protection can lose writes it had already acknowledged when the power fails, which on this vdev damages the pool itself. 003 recommends power-loss protection for special vdevs, or at least Optane\'s behaviour (no volatile write cache). Learn more: 003_cb4c75a7b728e7a4.txt §13 and zfs-facts.md E3, E5, G3.',
-    citations: [doc(DOC_003, '§13 General suggestion'), fact('E3'), fact('E5'), fact('G3'), doc(DOC_004), OPENZFS_SPECIAL_DOC],
+      'A special vdev holds the pool\'s metadata (and a dedup vdev its dedup table): its loss loses the pool. A NAND SSD without power-loss protection can lose writes it had already acknowledged when the power fails, which on this vdev damages the pool itself. The napp-it allocation-class guide recommends power-loss protection for special vdevs, or at least Optane\'s behaviour (no volatile write cache). Learn more: [Device classes: Power-loss protection](docs/kb/device-classes.md#power-loss-protection).',
+    citations: [kb('device-classes', 'Power-loss protection'), doc(DOC_003, '§13 General suggestion'), fact('E3'), fact('E5'), fact('G3'), doc(DOC_004), OPENZFS_SPECIAL_DOC],
     appliesTo: { minVersion: null, maxVersion: null },
   },
   check({ Pools, Drives, Host }) {
@@ -81,19 +81,19 @@ export default defineRule({
               ...bad.map((m) => ({ label: `power-loss protection of ${m.leaf.name}`, value: `${plpSummary(m.c.plp)}: ${m.c.plp.basis}` })),
             ],
             explanation:
-              `${top.name} is a ${role} of ${pool.name}; it holds ${cls === 'special' ? 'the pool\'s metadata and any small blocks' : 'the dedup table'}, and losing it loses the pool (zfs-facts B13). ` +
+              `${top.name} is a ${role} of ${pool.name}; it holds ${cls === 'special' ? 'the pool\'s metadata and any small blocks' : 'the dedup table'}, and losing it loses the pool. ` +
               (worst === 'no-plp'
                 ? 'A NAND SSD without power-loss protection keeps acknowledged writes in volatile cache for a moment; a power cut then can lose or tear them, and on this vdev that damages pool structure rather than one file. '
                 : worst === 'flushed-only'
-                  ? 'Its firmware protects data once flushed, not what is in flight; that is the minimum, not the capacitor-backed protection data-centre drives have (zfs-facts E3, G3). '
-                  : 'Whether it has power-loss protection is not known from its model; consumer NAND usually has none (zfs-facts G3). ') +
+                  ? 'Its firmware protects data once flushed, not what is in flight; that is the minimum, not the capacitor-backed protection data-centre drives have. '
+                  : 'Whether it has power-loss protection is not known from its model; consumer NAND usually has none. ') +
               (bad.length > 1 ? `Every member is affected, so a mirror does not help: one power cut hits all sides at once. ` : '') +
-              '003 §13: "A special vdev should have powerloss protection (or at least a decent powerloss behaviour like the non datacenter Optane) as it holds critical data." Optane passes: it has no volatile write cache (zfs-facts E5).',
+              'The napp-it allocation-class guide, §13: "A special vdev should have powerloss protection (or at least a decent powerloss behaviour like the non datacenter Optane) as it holds critical data." Optane passes: it has no volatile write cache.',
             action: {
               summary: 'Replace the members one at a time with SSDs that have power-loss protection, or with Optane; a UPS narrows the risk in the meantime.',
               commands: bad.map((m, i) => `zpool replace ${pool.name} ${commandPath(m.leaf, Drives)} ${newDevice(Host, `plp-ssd-${i + 1}`)}`),
               reversible: 'partly',
-              reversibleWhy: 'A replace resilvers onto the new device and the old one can be used again; the vdev itself stays (special vdevs cannot be removed from raidz pools, zfs-facts B17).',
+              reversibleWhy: 'A replace resilvers onto the new device and the old one can be used again; the vdev itself stays (special vdevs cannot be removed from raidz pools).',
             },
             confidence: worst === 'unknown' ? 'low' : 'medium',
           });

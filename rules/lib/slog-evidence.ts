@@ -98,7 +98,7 @@ function withConfig(reasons: string[], always: string[], zvols: string[], disabl
   const out = [...reasons];
   if (always.length > 0) out.push(`sync=always on ${list(always)}.`);
   if (zvols.length > 0) out.push(`zvols (VM disks/iSCSI LUNs send flushes): ${list(zvols)}.`);
-  if (disabled.length > 0) out.push(`sync=disabled on ${list(disabled)}: their sync requests are ignored and never counted (zfs-facts A21).`);
+  if (disabled.length > 0) out.push(`sync=disabled on ${list(disabled)}: their sync requests are ignored and never counted ([OpenZFS module/zfs/zil.c at zfs-2.4.4](https://github.com/openzfs/zfs/blob/zfs-2.4.4/module/zfs/zil.c)).`);
   return out;
 }
 

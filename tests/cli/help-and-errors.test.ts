@@ -141,7 +141,7 @@ describe('errors around the command line', () => {
     expect(() => JSON.parse(text.out)).toThrow();
     expect(text.out).toMatch(/^\S+ +\S/);
     const json = await cli(['bench', '--list', '--json']);
-    expect(Array.isArray(JSON.parse(json.out))).toBe(true);
+    expect(Array.isArray((JSON.parse(json.out) as { profiles: unknown }).profiles)).toBe(true); // { profiles, suites }
   });
 });
 

@@ -104,3 +104,18 @@ describe('property: no top-ranked layout draws a warning that a lower-ranked one
     ), { numRuns: 40 });
   });
 });
+
+describe('sync-write column from the sync-write forecast (server/src/forecast)', () => {
+  it('every layout carries the forecast 4K QD1 sync IOPS without a SLOG, HDD < SATA SSD < NVMe, with its basis', () => {
+    const iops = (media: 'hdd' | 'ssd' | 'nvme') => planLayouts({ disks: 6, diskBytes: 4e12, media, workload: 'vm' }).candidates.find((c) => c.label === '3 × mirror (2-way)')!.performance.syncWrite4kQd1;
+    const [h, s, n] = [iops('hdd'), iops('ssd'), iops('nvme')];
+    for (const x of [h, s, n]) {
+      expect(x.low).toBeLessThanOrEqual(x.iops);
+      expect(x.high).toBeGreaterThanOrEqual(x.iops);
+      expect(x.basis.join(' ')).toMatch(/ZIL on the data vdevs/);
+    }
+    expect(h.iops).toBeLessThan(s.iops);
+    expect(s.iops).toBeLessThan(n.iops);
+    expect(planLayouts({ disks: 6, diskBytes: 4e12 }).assumptions.join(' ')).toMatch(/sync writes: 4K sync=always at queue depth 1/);
+  });
+});

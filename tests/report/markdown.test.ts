@@ -3,7 +3,7 @@
  * no HTML outside code, every output in a closed fence, table rows with the header's columns.
  */
 import { describe, expect, it } from 'vitest';
-import { renderMarkdown, mdText } from '../../server/src/report/markdown.ts';
+import { renderMarkdown, renderMarkdownAppendix, mdText } from '../../server/src/report/markdown.ts';
 import { renderReport, reportDocument } from '../../server/src/report/render.ts';
 import { benchHistory, loadDemo, reportInput } from './support.ts';
 
@@ -32,14 +32,21 @@ describe('Markdown report', () => {
     await expect(md).toMatchFileSnapshot('./__snapshots__/demo-001.md');
   });
 
-  it('follows the forum rules: no HTML in prose, closed fences, consistent tables, every finding and raw output present', async () => {
+  it('follows the forum rules: no HTML in prose, closed fences, consistent tables, every finding present, raw outputs in the appendix only', async () => {
     const doc = reportDocument(reportInput(await loadDemo('000-hdd-mirror-optane'), benchHistory()));
     const md = renderMarkdown(doc);
     const prose = proseLines(md);
     // No raw HTML tags outside code (escaped `\<` is fine; inline code spans are stripped first).
     for (const line of prose) expect(line.replace(/`[^`]*`/g, ''), line).not.toMatch(/(?<!\\)<\/?[A-Za-z][^>]*>/);
     for (const f of doc.findings) expect(md).toContain(`. ${mdText(f.title)}`);
-    for (const r of doc.rawOutputs) expect(md).toContain(`### \`${r.file}\``);
+    const appendix = renderMarkdownAppendix(doc);
+    expect(() => proseLines(appendix)).not.toThrow();
+    for (const r of doc.rawOutputs) {
+      expect(md).not.toContain(`\`${r.file}\``);
+      expect(appendix).toContain(`## \`${r.file}\``);
+    }
+    expect(md).toContain(`${doc.rawOutputs.length} raw command outputs are left out`);
+    expect(renderMarkdown(doc, { appendixFile: 'r.appendix.md' })).toContain('are in `r.appendix.md`, attached separately');
     // Tables: each row has as many cells as its header.
     let cols = 0;
     for (const line of prose) {
@@ -54,7 +61,7 @@ describe('Markdown report', () => {
     expect(mdText('a*b_c <b> [x](y) | `zpool status`')).toBe('a\\*b\\_c \\<b\\> \\[x\\](y) \\| `zpool status`');
     const loaded = await loadDemo('000-hdd-mirror-optane');
     loaded.raw['uname.txt'] = { ...loaded.raw['uname.txt']!, text: 'before\n```\n<script>x</script>\nafter\n' };
-    const md = renderMarkdown(reportDocument(reportInput(loaded)));
+    const md = renderMarkdownAppendix(reportDocument(reportInput(loaded)));
     expect(md).toContain('````text\nbefore\n```\n<script>x</script>\nafter\n````');
     expect(() => proseLines(md)).not.toThrow();
   });

@@ -15,7 +15,8 @@ afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true 
 
 async function call(s: RunningServer, method: string, path: string, opts: { body?: unknown; token?: string | null; headers?: Record<string, string>; raw?: string } = {}) {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
-  if (opts.body !== undefined || opts.raw !== undefined) headers['Content-Type'] ??= 'application/json';
+  // A non-browser client declares JSON on every write, body or not (the gate's Origin rule).
+  if (opts.body !== undefined || opts.raw !== undefined || method !== 'GET') headers['Content-Type'] ??= 'application/json';
   const token = opts.token === undefined ? s.token : opts.token;
   if (token) headers.Authorization = `Bearer ${token}`;
   const res = await fetch(new URL(path.replace(/^\//, ''), s.url), { method, headers, body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)) });
@@ -129,7 +130,8 @@ describe('API on the demo snapshot (loopback, no token)', () => {
     expect(nf.json).toMatchObject({ error: { code: 'not-found' } });
     expect((await call(s, 'GET', '/api/hosts/Not_Valid!')).status).toBe(400);
     expect((await call(s, 'GET', '/api/hosts/missing')).status).toBe(404);
-    const wrongType = await call(s, 'POST', '/api/hosts', { raw: 'kind=local', headers: { 'Content-Type': 'text/plain' } });
+    // Same origin (as the UI would send it), so the Origin rule lets it through to the body check.
+    const wrongType = await call(s, 'POST', '/api/hosts', { raw: 'kind=local', headers: { 'Content-Type': 'text/plain', Origin: new URL(s.url).origin } });
     expect(wrongType.status).toBe(415);
     const big = await call(s, 'POST', '/api/hosts', { raw: JSON.stringify({ kind: 'local', name: 'x'.repeat(100_000) }) });
     expect(big.status).toBe(413);

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { createApp, type AppHandle } from '../../server/src/api/app.ts';
 import { createLogger } from '../../server/src/api/logger.ts';
 import { loadServices, type Services } from '../../server/src/api/services.ts';
-import { AddVdevPlanView, AssessmentRecord, LayoutPlanView, ObservationRecord, Settings, SizesRecord } from '../../server/src/api/contract.ts';
+import { AddVdevPlanView, AssessmentRecord, LayoutPlanView, ObservationRecord, Settings, SizesFromTableView, SizesRecord } from '../../server/src/api/contract.ts';
 import { openStore, type Store } from '../../server/src/store/db.ts';
 import { openSecretStore } from '../../server/src/store/secrets.ts';
 import { createEvidenceRepo, INTERRUPTED_MESSAGE } from '../../server/src/store/evidence-repo.ts';
@@ -71,7 +71,7 @@ let server: Server;
 let base: string;
 
 async function call(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${base}${path}`, { method, headers: body === undefined ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${base}${path}`, { method, headers: method === 'GET' ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
   let json: unknown = null;
   try { json = JSON.parse(text); } catch { /* not JSON */ }
@@ -265,6 +265,25 @@ describe('evidence artifacts', () => {
     const id = repo.addObservation({ hostId: 'local', trigger: 'manual', startedAt: new Date().toISOString(), durationS: 5, intervalS: 5, pools: ['bench-pool'] });
     expect(repo.interruptRunning(new Date().toISOString())).toBe(1);
     expect(repo.getObservation(id)).toMatchObject({ status: 'failed', message: INTERRUPTED_MESSAGE, pools: ['bench-pool'] });
+  });
+});
+
+describe('size table projection (the Sizing page\'s pasted table)', () => {
+  it('POST /api/sizes/from-histogram projects 000\'s find|awk table; junk, extra fields and oversize are refused', async () => {
+    const text = readFileSync(join(import.meta.dirname, '../fixtures/sizing/000-find-awk-media-and-data.txt'), 'utf8');
+    const r = await call('POST', '/api/sizes/from-histogram', { text, recordsize: 131072 });
+    expect(r.status, r.text).toBe(200);
+    const view = SizesFromTableView.parse(r.json);
+    expect(view.source).toEqual({ format: 'find-awk', skippedLines: [] });
+    expect(view.histogram).toMatchObject({ method: 'table', files: 458395, target: 'pasted table' });
+    const at16k = view.histogram.candidates.find((c) => c.specialSmallBlocks === 16384)!;
+    expect(Math.abs(at16k.totalBytes / (11.9 * 2 ** 30) - 1)).toBeLessThan(0.15);
+    const junk = await call('POST', '/api/sizes/from-histogram', { text: 'not a table' });
+    expect(junk.status).toBe(400);
+    expect(junk.text).toMatch(/no \\"size count\\" rows found|no "size count" rows found/);
+    expect((await call('POST', '/api/sizes/from-histogram', { text, path: '/etc' })).status).toBe(400);
+    expect((await call('POST', '/api/sizes/from-histogram', { text, recordsize: 3000 })).status).toBe(400);
+    expect((await call('POST', '/api/sizes/from-histogram', { text: 'x'.repeat(70_000) })).status).toBe(413);
   });
 });
 

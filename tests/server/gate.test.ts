@@ -188,3 +188,83 @@ for (const basePath of ['/', '/zfs']) {
     }, 120_000);
   });
 }
+
+describe('Host and Origin rules in every mode (DNS rebinding, cross-site writes)', () => {
+  let s: RunningServer;
+  let ops: Op[];
+  beforeAll(async () => {
+    const r = await startServer({
+      host: '127.0.0.1', port: 0, dataDir: join(tmp(), 'data'), demo: true, uiDir: null, assessOnStart: false, logSink: () => {},
+      publicNames: ['NAS.example.'], trustedOrigins: ['https://portal.example:443/'],
+    });
+    if (!r.ok) throw new Error(r.message);
+    s = r.server;
+    expect(s.token).toBeNull(); // loopback: no token, so these rules are all that stands in the way
+    ops = operations(JSON.parse((await raw(s.port, 'GET', '/api/openapi.json')).body) as { paths: Record<string, Record<string, unknown>> });
+  });
+  afterAll(async () => { await s.close(); });
+
+  it('a foreign Host is refused (421); loopback names, the bound address and --public-name are served', async () => {
+    for (const host of ['rebind.attacker.example', `rebind.attacker.example:${0}`, '192.168.1.5', 'nas.example.attacker.example', 'localhost.attacker.example']) {
+      const r = await raw(s.port, 'GET', '/api/hosts', { Host: host });
+      expect(r.status, host).toBe(421);
+      expect(r.body).not.toContain('"kind"');
+    }
+    expect((await raw(s.port, 'GET', '/api/health', { Host: 'rebind.attacker.example' })).status).toBe(421);
+    for (const host of [`127.0.0.1:${s.port}`, `localhost:${s.port}`, 'LOCALHOST.', 'app.localhost', `[::1]:${s.port}`, 'nas.example', `NAS.example:${s.port}`]) {
+      expect((await raw(s.port, 'GET', '/api/hosts', { Host: host })).status, host).toBe(200);
+    }
+  });
+
+  it('every state-changing route refuses a foreign Origin (403), whatever the content type, and nothing changes', async () => {
+    const writes = ops.filter((o) => o.method !== 'GET');
+    expect(writes.length).toBeGreaterThan(15);
+    const demo = (await raw(s.port, 'GET', '/api/hosts/demo')).body;
+    for (const op of writes) {
+      const target = op.path.replace('/nohost', '/demo');
+      for (const [origin, type] of [['https://evil.example', 'text/plain'], ['https://evil.example', 'application/json'], ['null', 'application/json'], [`http://127.0.0.1:${s.port + 1}`, 'application/json'], [`http://localhost:${s.port}`, 'application/json']] as const) {
+        const r = await raw(s.port, op.method, target, { Origin: origin, 'Content-Type': type }, '{}');
+        expect(r.status, `${op.method} ${target} from ${origin} (${type})`).toBe(403);
+        expect(r.body).toContain('forbidden');
+      }
+      // No Origin (not a browser): the body must be declared JSON; a browser's cross-site fetch metadata is refused too.
+      expect((await raw(s.port, op.method, target, { 'Content-Type': 'text/plain' }, '{}')).status, `${op.method} ${target} text/plain`).toBe(403);
+      expect((await raw(s.port, op.method, target, {})).status, `${op.method} ${target} no type`).toBe(403);
+      expect((await raw(s.port, op.method, target, { 'Content-Type': 'application/json', 'Sec-Fetch-Site': 'cross-site' }, '{}')).status).toBe(403);
+    }
+    expect((await raw(s.port, 'GET', '/api/hosts/demo')).body).toBe(demo); // not deleted, not renamed
+    expect(JSON.parse((await raw(s.port, 'GET', '/api/hosts/demo/assessments')).body)).toEqual([]); // none started
+  });
+
+  it('same origin, a --trusted-origin, and a JSON request without Origin are let through', async () => {
+    const sameOrigin = await raw(s.port, 'POST', '/api/hosts/demo/assessments', { Origin: `http://127.0.0.1:${s.port}`, 'Content-Type': 'text/plain' });
+    expect(sameOrigin.status).toBe(201);
+    const trusted = await raw(s.port, 'PATCH', '/api/settings', { Origin: 'https://portal.example', 'Content-Type': 'application/json' }, '{}');
+    expect(trusted.status).toBe(200);
+    const viaName = await raw(s.port, 'PATCH', '/api/settings', { Host: 'nas.example', Origin: 'https://nas.example', 'Content-Type': 'application/json' }, '{}');
+    expect(viaName.status).toBe(200);
+    const script = await raw(s.port, 'PATCH', '/api/settings', { 'Content-Type': 'application/json; charset=utf-8' }, '{}');
+    expect(script.status).toBe(200);
+    // Reads are not writes: a GET carries no Origin rule (CORS keeps its answer from a foreign page).
+    expect((await raw(s.port, 'GET', '/api/settings', { Origin: 'https://evil.example' })).headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('bound to all interfaces: an IP literal Host passes (rebinding needs a name), a foreign name does not', async () => {
+    const r = await startServer({ host: '0.0.0.0', port: 0, dataDir: join(tmp(), 'data'), demo: true, uiDir: null, assessOnStart: false, logSink: () => {} });
+    if (!r.ok) throw new Error(r.message);
+    try {
+      expect((await raw(r.server.port, 'GET', '/api/health', { Host: `10.1.2.3:${r.server.port}` })).status).toBe(200);
+      expect((await raw(r.server.port, 'GET', '/api/hosts', { Host: '10.1.2.3' })).status).toBe(401);
+      expect((await raw(r.server.port, 'GET', '/api/health', { Host: 'rebind.attacker.example' })).status).toBe(421);
+    } finally {
+      await r.server.close();
+    }
+  });
+
+  it('refuses malformed --public-name and --trusted-origin at start', async () => {
+    const bad1 = await startServer({ host: '127.0.0.1', port: 0, dataDir: join(tmp(), 'data'), demo: true, uiDir: null, assessOnStart: false, logSink: () => {}, publicNames: ['nas example'] });
+    expect(bad1).toMatchObject({ ok: false, message: expect.stringContaining('--public-name') });
+    const bad2 = await startServer({ host: '127.0.0.1', port: 0, dataDir: join(tmp(), 'data'), demo: true, uiDir: null, assessOnStart: false, logSink: () => {}, trustedOrigins: ['https://portal.example/path'] });
+    expect(bad2).toMatchObject({ ok: false, message: expect.stringContaining('--trusted-origin') });
+  });
+});

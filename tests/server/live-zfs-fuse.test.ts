@@ -22,7 +22,7 @@ let s: RunningServer;
 let dataDir: string;
 
 async function call(method: string, path: string, body?: unknown) {
-  const res = await fetch(new URL(path.replace(/^\//, ''), s.url), { method, headers: body === undefined ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(new URL(path.replace(/^\//, ''), s.url), { method, headers: method === 'GET' ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
   let json: unknown = null;
   try { json = JSON.parse(text); } catch { /* not JSON */ }

@@ -27,7 +27,8 @@ afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true 
 
 async function call(base: string, method: string, path: string, opts: { body?: unknown; token?: string | null } = {}) {
   const headers: Record<string, string> = {};
-  if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+  // A non-browser client declares JSON on every write, body or not (the gate's Origin rule).
+  if (opts.body !== undefined || method !== 'GET') headers['Content-Type'] = 'application/json';
   if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
   const res = await fetch(new URL(path.replace(/^\//, ''), base), { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
   const bytes = Buffer.from(await res.arrayBuffer());

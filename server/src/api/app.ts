@@ -18,6 +18,7 @@ import type { HostRow } from '../store/hosts-repo.ts';
 import { createAppContext, type AppContext, type AppDeps } from './context.ts';
 import { HttpError } from './errors.ts';
 import { createGate } from './gate.ts';
+import { createOriginPolicy } from './origin-policy.ts';
 import type { Logger } from './logger.ts';
 import { securityHeaders } from './security.ts';
 import { uiRouter } from './ui.ts';
@@ -33,6 +34,7 @@ import { plannerRoutes } from './routes/planner.ts';
 import { reportRoutes } from './routes/reports.ts';
 import { settingsRoutes } from './routes/settings.ts';
 import { metricsRoutes } from './routes/metrics.ts';
+import { docsRoutes } from './routes/docs.ts';
 
 export type { AppConfig, AppDeps } from './context.ts';
 export { uniqueHostId } from './routes/hosts.ts';
@@ -69,6 +71,7 @@ export function createApp(deps: AppDeps) {
   const inner = express.Router({ caseSensitive: true, strict: true });
   inner.use(express.json({ limit: config.jsonLimit ?? '64kb', strict: true }));
   for (const make of ROUTERS) inner.use(make(ctx));
+  inner.use(docsRoutes());
   inner.use('/api', (req, _res, next) => next(new HttpError('not-found', `no route ${req.method} ${req.baseUrl}${req.path}`)));
   inner.use(uiRouter(config.uiDir, basePath));
 
@@ -80,7 +83,8 @@ export function createApp(deps: AppDeps) {
   app.set('strict routing', true);
   app.use(securityHeaders);
   app.use(requestLog(logger));
-  app.use(createGate({ basePath, token: config.token, authFailures: ctx.authLimiter }));
+  const policy = createOriginPolicy({ boundAddress: config.boundAddress ?? '127.0.0.1', publicNames: config.publicNames ?? [], trustedOrigins: config.trustedOrigins ?? [] });
+  app.use(createGate({ basePath, token: config.token, authFailures: ctx.authLimiter, policy }));
   app.use(basePath, inner);
   app.use((req, _res, next) => next(new HttpError('not-found', `no route ${req.method} ${req.path}`)));
   app.use(errorHandler(logger));

@@ -56,6 +56,12 @@ export interface AppConfig {
   /** Failed token attempts allowed per client per minute. */
   authFailuresPerMinute?: number;
   jsonLimit?: string;
+  /** The address the server listens on (default 127.0.0.1): which Host names it answers to (origin-policy.ts). */
+  boundAddress?: string;
+  /** Names clients use to reach the server besides loopback and the bound address (`--public-name`). */
+  publicNames?: readonly string[];
+  /** Origins of trusted front ends allowed to send state-changing requests (`--trusted-origin`). */
+  trustedOrigins?: readonly string[];
 }
 
 export interface AppDeps {

@@ -61,7 +61,7 @@ export const routes = {
   listHosts: { method: 'get', path: '/api/hosts', summary: 'Hosts known to this server', tag: 'hosts', auth: true, response: json(z.array(HostView)), errors: [] },
   createHost: { method: 'post', path: '/api/hosts', summary: 'Add a host (local, demo, TrueNAS, Proxmox VE); secrets are stored 0600 and never returned', tag: 'hosts', auth: true, body: HostCreate, response: json(HostView, 201), errors: [400, 409, 413, 415] },
   getHost: { method: 'get', path: '/api/hosts/:hostId', summary: 'One host', tag: 'hosts', auth: true, params: HostParams, response: json(HostView), errors: [400, 404] },
-  updateHost: { method: 'patch', path: '/api/hosts/:hostId', summary: 'Change a host (a new secret replaces the stored one)', tag: 'hosts', auth: true, params: HostParams, body: HostUpdate, response: json(HostView), errors: [400, 404, 413, 415] },
+  updateHost: { method: 'patch', path: '/api/hosts/:hostId', summary: 'Change a host (a new secret replaces the stored one; a new address, port, verifyTls or pinnedFingerprint drops the stored secret unless a new one is given)', tag: 'hosts', auth: true, params: HostParams, body: HostUpdate, response: json(HostView), errors: [400, 404, 413, 415] },
   deleteHost: { method: 'delete', path: '/api/hosts/:hostId', summary: 'Remove a host, its history and its stored secret', tag: 'hosts', auth: true, params: HostParams, response: { kind: 'empty', status: 204 }, errors: [400, 404] },
   testHost: { method: 'post', path: '/api/hosts/:hostId/test', summary: 'Try to reach a remote host with its stored credentials', tag: 'hosts', auth: true, params: HostParams, response: json(ConnectionTest), errors: [400, 404] },
 

@@ -127,6 +127,22 @@ export const SizesProgress = z.object({
 });
 export type SizesProgress = z.infer<typeof SizesProgress>;
 
+/** A size table pasted into the Sizing page (sizes --from-histogram): the find|awk table, CSV, or zdb -bbb text. */
+export const SizesFromTableRequest = z.object({
+  text: z.string().min(1).max(60_000),
+  recordsize: z.number().int().min(512).max(16 * 1024 * 1024).refine((n) => (n & (n - 1)) === 0, 'a power of two').optional(),
+  ashift: z.number().int().min(9).max(16).optional(),
+  /** OpenZFS version that wrote zdb output (its binning changed in 2.4). */
+  zfsVersion: z.string().regex(/^\d{1,3}\.\d{1,3}(\.\d{1,3})?$/).optional(),
+}).strict();
+export type SizesFromTableRequest = z.infer<typeof SizesFromTableRequest>;
+
+export const SizesFromTableView = z.object({
+  histogram: SizeHistogram,
+  source: z.object({ format: z.enum(['zdb', 'find-awk', 'two-column', 'csv']), skippedLines: z.array(z.object({ line: z.number().nullable(), message: z.string() })) }),
+});
+export type SizesFromTableView = z.infer<typeof SizesFromTableView>;
+
 export const SizesRecord = z.object({
   id: z.number().int(),
   hostId: z.string(),

@@ -2,12 +2,15 @@
  * THE GATE: the one place that decides who may call what. It runs before every router, on the
  * path as a hostile client could spell it, and denies by default:
  *
+ *   0. the Host and Origin rules (origin-policy.ts) hold in every mode: a foreign Host is 421
+ *      (DNS rebinding), a state-changing request from a foreign Origin is 403;
  *   1. the request target is reduced to one canonical form — percent-decoded (repeatedly, so
  *      `%252f` is a slash too), backslashes as slashes, empty and `.` segments dropped, `..`
  *      resolved, case-folded — so `/API/info`, `//api/info`, `/%61pi/info`, `/api%2finfo`,
  *      `/x/../api/info/` and `/zfs/API/info` all mean `/api/info` here;
  *   2. a path outside the base path is 404 at once (nothing is served there);
- *   3. the short PUBLIC list (`GET|HEAD` of the health check and of the UI shell and its assets)
+ *   3. the short PUBLIC list (`GET|HEAD` of the health check, the UI shell and its assets, and the
+ *      knowledge pages under /docs/kb)
  *      passes without the token — and only when the request spelled the path plainly (no
  *      encoding, no dot segments), so an encoded API path can never pass as a UI asset;
  *   4. everything else needs the bearer token when the server has one.
@@ -18,6 +21,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { HttpError } from './errors.ts';
 import { bearerOf, tokensEqual, type RateLimiter } from './security.ts';
+import type { createOriginPolicy } from './origin-policy.ts';
 
 /** Client-side views of the UI (ui/src/router.ts VIEWS): a bookmark of one loads the shell. */
 export const UI_VIEW_PATHS = ['/recommendations', '/optane', '/benchmarks', '/sizing', '/planner', '/reports'] as const;
@@ -26,6 +30,8 @@ export const UI_VIEW_PATHS = ['/recommendations', '/optane', '/benchmarks', '/si
 export function isPublicPath(method: string, rel: string): boolean {
   if (method !== 'GET' && method !== 'HEAD') return false;
   if (rel === '/api/health') return true;
+  // The knowledge pages are static text about ZFS, shipped with the app: no host data.
+  if (/^\/docs\/kb(\/[a-z0-9-]+)?$/.test(rel)) return true;
   // The UI shell holds no data: it must load without the token so it can ask for it.
   return rel === '/' || rel === '/index.html' || (UI_VIEW_PATHS as readonly string[]).includes(rel) || /^\/assets\/[^/]+$/.test(rel);
 }
@@ -70,6 +76,8 @@ export interface GateConfig {
   /** Bearer token required outside the public list; null = no token (loopback only). */
   token: string | null;
   authFailures: RateLimiter;
+  /** Host and Origin rules (origin-policy.ts), applied before anything else in every mode. */
+  policy: ReturnType<typeof createOriginPolicy>;
 }
 
 /** What the gate decided, for the request log and for tests. */
@@ -97,6 +105,11 @@ export function createGate(cfg: GateConfig) {
     } catch (err) {
       if (err instanceof BadTarget) return next(new HttpError('bad-request', `bad request target: ${err.message}`));
       throw err;
+    }
+    const verdict = cfg.policy.check(req.method, req.headers);
+    if (!verdict.ok) {
+      const code = verdict.status === 421 ? 'misdirected-request' : verdict.status === 403 ? 'forbidden' : 'bad-request';
+      return next(new HttpError(code, verdict.message));
     }
     if (rel === null) return next(new HttpError('not-found', `no route ${req.method} ${raw}`));
 

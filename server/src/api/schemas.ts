@@ -18,7 +18,7 @@ import { DEFAULT_OBSERVATION_SETTINGS, ObservationSettings } from './evidence-sc
 
 export const ErrorCode = z.enum([
   'bad-request', 'unauthorized', 'forbidden', 'not-found', 'conflict', 'payload-too-large',
-  'unsupported-media-type', 'rate-limited', 'unavailable', 'remote-error', 'internal',
+  'unsupported-media-type', 'rate-limited', 'unavailable', 'remote-error', 'internal', 'misdirected-request',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import raw from './device-catalog.json' with { type: 'json' };
 import type { Drive } from '../model/inventory.ts';
+import { mdLink } from './cite.ts';
 import { isHdd, isNvme, isOptane, normaliseModel, qlcOrDramless, syncWriteLatency } from '../../../rules/lib/device-class.ts';
 
 const Figure = z.object({
@@ -93,7 +94,8 @@ export interface DeviceProfile {
 function figureText(f: Figure, unit: string): string {
   const v = `${f.typical} ${unit} (${f.low}–${f.high})`;
   if (f.kind === 'class-estimate') return `${v}, class estimate: ${(f.reasoning ?? '').replace(/\.$/, '')}`;
-  return `${v}, ${f.kind}: ${sourceUrl(f.source)}`;
+  const url = sourceUrl(f.source);
+  return `${v}, ${f.kind}: ${url && /^https?:/.test(url) ? mdLink(new URL(url).hostname.replace(/^www\./, ''), url) : url}`;
 }
 
 export function profileForEntry(e: CatalogEntry): DeviceProfile {

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { Artifacts } from '../model/artifacts.ts';
 import type { Pool } from '../model/inventory.ts';
 import { sourceUrl, type DeviceProfile, type SlogMeasurement } from './catalog.ts';
+import { factLink, mdLink } from './cite.ts';
 import { DEFAULT_PARAMS, estimate, isAsync, writeState, type DataVdevs, type DatasetSide, type Estimate, type LogTarget, type ModelParams, type Workload } from './model.ts';
 import { currentLog, dataVdevs, datasetSide, slogTarget } from './pool-shape.ts';
 
@@ -64,7 +65,7 @@ export function estimateWith(data: DataVdevs, log: LogTarget, ds: DatasetSide, w
   if (!m) return e;
   return {
     iops: m.iops, latencyIops: m.iodepth === 1 ? m.iops : Math.max(m.iops, e.latencyIops), low: Math.min(e.low, Math.round(m.iops * 0.9)), high: Math.max(e.high, Math.round(m.iops * 1.1)),
-    basis: [`Measured: this device as SLOG on the same pool shape and workload did ${m.iops.toLocaleString('en-US')} IOPS (${sourceUrl(m.source)}: "${m.quote}"); the range is the model's.`, ...e.basis],
+    basis: [`Measured: this device as SLOG on the same pool shape and workload did ${m.iops.toLocaleString('en-US')} IOPS (${mdLink('published test', sourceUrl(m.source))}: "${m.quote}"); the range is the model's.`, ...e.basis],
   };
 }
 
@@ -84,8 +85,8 @@ export function forecastPool(a: Artifacts, pool: Pool, spec: WorkloadSpec, candi
   const log = opts.nowDevice ? { ...current, device: opts.nowDevice } : current;
   const now = estimateWith(data, log, side, w, opts);
   const withE = candidate ? estimateWith(data, slogTarget(candidate.profile, candidate.mirrored), side, w, opts) : null;
-  if (withE && side.logbias === 'throughput') withE.basis.push('logbias=throughput keeps data off the SLOG: little or no gain (zfs-facts A9, G15).');
-  if (withE && isAsync(side, w)) withE.basis.push('No sync writes: a SLOG changes nothing (zfs-facts A1).');
+  if (withE && side.logbias === 'throughput') withE.basis.push(`logbias=throughput keeps data off the SLOG: little or no gain (${factLink('A9')}).`);
+  if (withE && isAsync(side, w)) withE.basis.push(`No sync writes: a SLOG changes nothing (${factLink('A1')}).`);
   const zil = log.kind === 'slog' ? 'log vdev' : log.kind === 'special' ? 'special vdev' : 'data vdevs';
   return {
     pool: pool.name,

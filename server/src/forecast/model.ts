@@ -18,6 +18,7 @@
  * O (per-commit ZFS overhead), q and the ceiling scale are fitted on the calibration set.
  */
 import type { DeviceProfile } from './catalog.ts';
+import { factLink } from './cite.ts';
 
 export interface Range3 { typical: number; low: number; high: number }
 
@@ -189,7 +190,7 @@ export function estimate(data: DataVdevs, log: LogTarget, ds: DatasetSide, w: Wo
     const why = w.sync === 'none' ? 'the workload is asynchronous' : 'sync=disabled ignores sync requests';
     return {
       iops: round(asyncCeiling(data, ds, w, p, 'typical')), latencyIops: round(asyncCeiling(data, ds, w, p, 'typical')), low: round(asyncCeiling(data, ds, w, p, 'low') / p.slack), high: round(asyncCeiling(data, ds, w, p, 'high') * p.slack),
-      basis: [`No ZIL involved (${why}): the pool's async ceiling (data-vdev bandwidth or host, zfs-facts A1).`],
+      basis: [`No ZIL involved (${why}): the pool's async ceiling (data-vdev bandwidth or host; ${factLink('A1')}).`],
     };
   }
   const state = writeState(ds, log, w.bs);
@@ -197,9 +198,9 @@ export function estimate(data: DataVdevs, log: LogTarget, ds: DatasetSide, w: Wo
   const basis = [
     `ZIL on the ${log.kind === 'slog' ? 'log vdev' : log.kind === 'special' ? 'special vdev (OpenZFS ≥ 2.4, zil_special_is_slog)' : 'data vdevs'}: ${log.device.basis}.`,
     state === 'indirect'
-      ? `${w.bs / 1024} KiB writes are logged indirectly (${ds.logbias === 'throughput' ? 'logbias=throughput' : `≥ zfs_immediate_write_sz 32 KiB without a SLOG`}): each waits for its data block on the data vdevs (zfs-facts A7).`
-      : `Writes are copied into the log (${log.kind === 'data' ? 'small writes without a SLOG' : 'a SLOG takes all sync data with logbias=latency'}, zfs-facts A7)${log.kind === 'slog' && w.bs >= 131_072 ? `; large writes all pass through the SLOG's bandwidth and above zil_slog_bulk go at async priority (zfs-facts A10, A11)` : ''}.`,
-    `Per-commit ZFS overhead ${p.overheadUs.typical} µs (${p.overheadUs.low}–${p.overheadUs.high}); ${w.iodepth * w.numjobs} write${w.iodepth * w.numjobs === 1 ? '' : 's'} outstanding; capped by the pool's async ceiling (zfs-facts A17).`,
+      ? `${w.bs / 1024} KiB writes are logged indirectly (${ds.logbias === 'throughput' ? 'logbias=throughput' : `≥ zfs_immediate_write_sz 32 KiB without a SLOG`}): each waits for its data block on the data vdevs (${factLink('A7')}).`
+      : `Writes are copied into the log (${log.kind === 'data' ? 'small writes without a SLOG' : 'a SLOG takes all sync data with logbias=latency'}; ${factLink('A7')})${log.kind === 'slog' && w.bs >= 131_072 ? `; large writes all pass through the SLOG's bandwidth and above zil_slog_bulk go at async priority (${factLink('A10')}; ${factLink('A11')})` : ''}.`,
+    `Per-commit ZFS overhead ${p.overheadUs.typical} µs (${p.overheadUs.low}–${p.overheadUs.high}); ${w.iodepth * w.numjobs} write${w.iodepth * w.numjobs === 1 ? '' : 's'} outstanding; capped by the pool's async ceiling (${factLink('A17')}).`,
   ];
   return {
     iops: round(typical),

@@ -18,6 +18,7 @@ import { commandPath, leaves, topLevel } from '../../../rules/lib/topology.ts';
 import { CATALOG, currentPlpNvme, profileForEntry, type DeviceProfile } from '../forecast/catalog.ts';
 import { forecastPool, type ForecastResult } from '../forecast/forecast.ts';
 import { QD1, chooseSlog, type SlogTarget } from '../forecast/slog-choice.ts';
+import { factLink } from '../forecast/cite.ts';
 import { DEFAULT_PARAMS } from '../forecast/model.ts';
 import { currentLog } from '../forecast/pool-shape.ts';
 import { observedSyncLatency, type ObservedSyncLatency } from './observed-latency.ts';
@@ -91,6 +92,9 @@ function measuredNowDevice(base: DeviceProfile, m: number | null, observed: Obse
   return undefined;
 }
 
+/** Evidence values are plain text: Markdown links keep their words (the reasons carry the links). */
+const plain = (text: string): string => text.replace(/\[([^\]]+)\]\((https?:[^)\s]+)\)/g, '$1');
+
 const range = (x: { iops: number; low: number; high: number }): IopsRange => ({ iops: x.iops, low: x.low, high: x.high });
 
 function viewPool(pool: Pool, a: Artifacts): PoolView {
@@ -138,9 +142,9 @@ function purchaseList(a: Artifacts, pool: Pool, buy: SlogTarget, p1600xQd1: numb
   return [
     {
       product: 'Intel Optane SSD P1600X 118GB (SSDPEK1A118GA)', capacityGb: 118,
-      why: `Discontinued: Intel wound down Optane in 2022 (${OPTANE_EOL}); buy new-old-stock or used (eBay, server-parts resellers) and check SMART "Percentage Used". M.2 2280 PCIe 3.0 x4, 6 DWPD (1.3 PB), no volatile write cache; forecast on ${pool.name}: ~${fmt(p1600xQd1)} sync IOPS at QD1 (${buy.candidate.profile.basis}).`,
+      why: `Discontinued: [Intel wound down Optane in 2022](${OPTANE_EOL}); buy new-old-stock or used (eBay, server-parts resellers) and check SMART "Percentage Used". M.2 2280 PCIe 3.0 x4, 6 DWPD (1.3 PB), no volatile write cache; forecast on ${pool.name}: ~${fmt(p1600xQd1)} sync IOPS at QD1 (${buy.candidate.profile.basis}).`,
     },
-    { product: 'Second Intel Optane SSD P1600X 118GB', capacityGb: 118, why: 'To mirror the SLOG: protects the last seconds of sync writes if the SLOG dies together with a crash (zfs-facts A25).' },
+    { product: 'Second Intel Optane SSD P1600X 118GB', capacityGb: 118, why: `To mirror the SLOG: protects the last seconds of sync writes if the SLOG dies together with a crash (${factLink('A25')}).` },
     ...alt.map(({ e, iops }) => ({
       product: `${e.product} (current alternative)`, capacityGb: null,
       why: `In production, power-loss protection, ${e.formFactor}; forecast ~${fmt(iops)} sync IOPS at QD1 (${e.syncWrite4kUs.kind === 'class-estimate' ? 'class estimate: PLP NVMe flushes in ~12–60 µs' : `${e.syncWrite4kUs.typical} µs per flushed 4 KiB write`}), below Optane's but far above hard disks; endurance ${e.endurance.dwpd ?? '?'} DWPD.`,
@@ -167,6 +171,8 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   const probe = `zfs-advisor bench sync-write-4k-qd1 --pool ${name}`;
   const t = v.target;
   const picked = t.drive ? [t.drive, ...v.inBox.filter((x) => x.drive !== t.drive && x.drive && isOptane(x.drive) === isOptane(t.drive!)).map((x) => x.drive!)].slice(0, 2) : [];
+  const nowBasis = v.measuredQd1 !== null ? `benchmark: ${v.measuredQd1} sync IOPS measured at QD1 (4 KiB) on ${name}` : v.observed ? v.observed.basis : currentLog(v.pool, drives, a.Host).device.basis;
+  const withBasis = v.qd1.with!.basis.split(' ZIL on the log vdev: ')[0]!.startsWith('Measured:') ? v.qd1.with!.basis.split(' ZIL on the log vdev: ')[0]! : t.candidate.profile.basis;
   const reasons: string[] = [...v.ev.reasons];
   const evidence: OptaneVerdict['evidence'] = [
     { label: 'pool', value: name },
@@ -180,8 +186,8 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
       { label: 'observed sync-write latency p99 (ms)', value: v.observed.p99Ms },
       { label: 'observed sync-write IOPS', value: v.observed.syncWriteIops === null ? null : Math.round(v.observed.syncWriteIops * 10) / 10 },
     ] : []),
-    { label: '"now" based on', value: v.measuredQd1 !== null ? `benchmark: ${v.measuredQd1} sync IOPS measured at QD1 (4 KiB) on ${name}` : v.observed ? v.observed.basis : currentLog(v.pool, drives, a.Host).device.basis },
-    { label: 'forecast "with" for', value: `${t.candidate.label}: ${v.qd1.with!.basis}` },
+    { label: '"now" based on', value: plain(nowBasis) },
+    { label: 'forecast "with" for', value: plain(`${t.candidate.label}: ${withBasis}`) },
   ];
   const expected = {
     qd1: { now: v.nowQd1, withOptane: range(v.qd1.with!) },
@@ -190,16 +196,16 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   const candidates = picked.map((d) => ({
     device: drivePath(d, a.Host),
     product: productName(d),
-    role: isOptane(d) ? 'SLOG (and, partitioned and mirrored, special vdev: 004)' : 'SLOG',
-    layout: picked.length >= 2 ? 'mirror with the other candidate' : 'single device (mirror it for business data, A25)',
+    role: isOptane(d) ? 'SLOG (and, partitioned and mirrored, special vdev: see [device classes](docs/kb/device-classes.md#one-device-several-roles))' : 'SLOG',
+    layout: picked.length >= 2 ? 'mirror with the other candidate' : 'single device (mirror it for business data: [one device or a mirror](docs/kb/slog.md#one-device-or-a-mirror))',
   }));
   const devs = picked.length >= 2 ? picked.map((d) => drivePath(d, a.Host)) : picked.length === 1 ? [drivePath(picked[0]!, a.Host)] : [NEW_DEVICE(1, a.Host), NEW_DEVICE(2, a.Host)];
   const spec = devs.length === 2 ? `mirror ${devs.join(' ')}` : devs[0]!;
   const purchase = picked.length > 0 ? [] : purchaseList(a, v.pool, t, v.qd1.with!.iops);
   const gainText = `~${fmt(expected.qd1.now.iops)} → ~${fmt(expected.qd1.withOptane.iops)} sync IOPS at QD1, ${fmt(expected.qd16.now.iops)} → ${fmt(expected.qd16.withOptane.iops)} at QD16`;
   const capped = v.qd1.with!.latencyIops > v.qd1.with!.iops * 1.05;
-  const forecastReason = `Forecast (4 KiB sync writes, calibrated model, server/src/forecast): ${gainText}; "with" for ${t.candidate.label}.` +
-    (capped ? ` Per write, the ZIL path allows ~${fmt(v.qd1.now.latencyIops)} → ~${fmt(v.qd1.with!.latencyIops)} IOPS; sustained, ${name}'s data vdevs cap both (4 KiB writes into ${v.qd1.workload.blockSize / 1024} KiB blocks, zfs-facts A17).` : '');
+  const forecastReason = `Forecast (4 KiB sync writes; calibrated model): ${gainText}. Now: ${nowBasis.replace(/\.$/, '')}. With ${t.candidate.label}: ${withBasis.replace(/\.$/, '')}.` +
+    (capped ? ` Per write, the ZIL path allows ~${fmt(v.qd1.now.latencyIops)} → ~${fmt(v.qd1.with!.latencyIops)} IOPS; sustained, ${name}'s data vdevs cap both (4 KiB writes into ${v.qd1.workload.blockSize / 1024} KiB blocks; ${factLink('A17')}).` : '');
   const nowUnknown = v.measuredQd1 === null && v.observed === null && currentLog(v.pool, drives, a.Host).device.cls === 'unknown';
   const base = { pool: name, evidence, expected, candidates, purchase, findings: related };
   const none = { commands: [] as string[], reversible: 'yes' as const };
@@ -211,7 +217,7 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   if (v.ev.level === 'none-observed' || (v.ev.level === 'counters' && !demand)) {
     return {
       ...base, verdict: 'no', headline: `No sync writes on ${name}: a SLOG would sit idle.`,
-      reasons: [...reasons, 'Async writes never touch the ZIL; a SLOG is not a write cache (zfs-facts A1, G1).'],
+      reasons: [...reasons, 'Async writes never touch the ZIL; a SLOG is not a write cache ([what the ZIL does](docs/kb/slog.md#what-the-zil-does)).'],
       layout: none, purchase: [], confidence: 'medium',
       unknowns: [...unknowns, { what: 'Was the window representative?', howToMeasure: 'zfs-advisor observe --duration 30m during VM/NFS/database activity' }],
     };
@@ -226,7 +232,7 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
     return {
       ...base, verdict: 'replace',
       headline: `${name}'s SLOG (${v.path.latency?.label ?? 'the current log device'}) is ~${Math.round(v.gain)}× slower for sync writes than ${t.candidate.label}${observedText(v.observed)}: remove it, then add the faster one.`,
-      reasons: [...reasons, forecastReason, `Adding the new device beside the old one would stripe the ZIL across both and keep the slow one in the path; remove the old log vdev first (log vdevs can always be removed, zfs-facts A24).`],
+      reasons: [...reasons, forecastReason, `Adding the new device beside the old one would stripe the ZIL across both and keep the slow one in the path; remove the old log vdev first (log vdevs can always be removed: ${factLink('A24')}).`],
       layout: replaceLayout, unknowns, confidence: conf,
     };
   }

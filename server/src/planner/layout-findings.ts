@@ -151,5 +151,10 @@ export function groupFindings(findings: readonly LayoutFinding[]): GroupedFindin
 
 /** Every finding the rule catalog raises about the layout once built, loudest first. */
 export function layoutFindings(spec: LayoutSpec, ctx: LayoutContext, now?: Date): LayoutFinding[] {
-  return runRules(ALL_RULES, syntheticArtifacts(spec, ctx, now), now).findings.map(toLayoutFinding);
+  return findingsFor(syntheticArtifacts(spec, ctx, now), now);
+}
+
+/** The catalog's findings on artifacts already built (one synthetic inventory serves several questions). */
+export function findingsFor(artifacts: Artifacts, now?: Date): LayoutFinding[] {
+  return runRules(ALL_RULES, artifacts, now).findings.map(toLayoutFinding);
 }

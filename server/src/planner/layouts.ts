@@ -9,7 +9,8 @@
 import { z } from 'zod';
 import { blockFit, layoutSpace, type BlockFit, type LayoutSpace } from './capacity.ts';
 import { disksUsed, layoutLabel, tolerancePerVdev, topLevelVdevs, type LayoutSpec } from './layout-spec.ts';
-import { groupFindings, layoutFindings, isWarningLevel, type GroupedFinding } from './layout-findings.ts';
+import { findingsFor, groupFindings, isWarningLevel, syntheticArtifacts, type GroupedFinding } from './layout-findings.ts';
+import { forecastPool, WorkloadSpec } from '../forecast/forecast.ts';
 import { DISK_RATES, defaultHostSeqCap, MediaKind, relativePerformance, resilverExposure, sequentialMBps, writeCeiling, type HostSeqCap, type RelativePerformance, type ResilverExposure } from './performance.ts';
 
 export const Workload = z.enum(['vm', 'files', 'media', 'db']);
@@ -75,7 +76,11 @@ export interface LayoutCandidate {
     /** Most failures the pool can survive if they are spread ideally across vdevs. */
     bestCaseSurvivable: number;
   };
-  performance: RelativePerformance & { randomReadIops: number; randomWriteIops: number; seqReadMBps: number; seqWriteMBps: number; busLimited: boolean };
+  performance: RelativePerformance & {
+    randomReadIops: number; randomWriteIops: number; seqReadMBps: number; seqWriteMBps: number; busLimited: boolean;
+    /** 4K sync writes at queue depth 1 (sync=always), ZIL on the data vdevs (no SLOG): the sync-write forecast (server/src/forecast). */
+    syncWrite4kQd1: { iops: number; low: number; high: number; basis: string[] };
+  };
   resilver: ResilverExposure;
   score: number;
   rank: number;
@@ -136,6 +141,9 @@ function hostCap(input: z.output<typeof PlanInput>): HostSeqCap | null {
   return defaultHostSeqCap(input.media);
 }
 
+/** The sync-write column: fio's 4K randwrite, QD1, one job, sync=always — the forecast's default probe. */
+const SYNC_PROBE = WorkloadSpec.parse({ rw: 'randwrite', bs: 4096, iodepth: 1, numjobs: 1, sync: 'always' });
+
 type Described = Omit<LayoutCandidate, 'score' | 'rank' | 'recommended' | 'reasons' | 'rankNote'>;
 
 function describe(spec: LayoutSpec, input: z.output<typeof PlanInput>, blockSize: number, dataDisks: number, now: Date): Described {
@@ -146,6 +154,10 @@ function describe(spec: LayoutSpec, input: z.output<typeof PlanInput>, blockSize
   const rates = DISK_RATES[input.media];
   const seq = sequentialMBps(rel, { readMBps: rates.seqMBps, writeMBps: rates.seqMBps }, hostCap(input));
   const resilver = resilverExposure(spec, input.diskBytes, input.media);
+  const artifacts = syntheticArtifacts(spec, {
+    diskBytes: input.diskBytes, media: input.media, workload: input.workload, blockSize, ashift: input.ashift, openzfs: input.openzfs, hotSpares: input.spares,
+  }, now);
+  const sync = forecastPool(artifacts, artifacts.Pools![0]!, SYNC_PROBE, null).now;
   // raidz1 on large disks and over-wide raidz are the rules' to say (raidz1-large-disks, raidz-width).
   const warnings: string[] = [];
   if (spec.kind === 'stripe') warnings.push(`no redundancy: one failed disk of ${spec.disks} loses the whole pool`);
@@ -166,9 +178,7 @@ function describe(spec: LayoutSpec, input: z.output<typeof PlanInput>, blockSize
     spareDisks: dataDisks - disksUsed(spec),
     hotSpares: input.spares,
     flags: perVdev === 0 ? ['no redundancy'] : [],
-    findings: groupFindings(layoutFindings(spec, {
-      diskBytes: input.diskBytes, media: input.media, workload: input.workload, blockSize, ashift: input.ashift, openzfs: input.openzfs, hotSpares: input.spares,
-    }, now)),
+    findings: groupFindings(findingsFor(artifacts, now)),
     space,
     fillGuidanceBytes: Math.floor(fit.effectiveUsableBytes * 0.8),
     fit,
@@ -183,6 +193,7 @@ function describe(spec: LayoutSpec, input: z.output<typeof PlanInput>, blockSize
       randomReadIops: Math.round(rel.randomReadX * rates.randomIops),
       randomWriteIops: Math.round(rel.randomWriteX * rates.randomIops),
       ...seq,
+      syncWrite4kQd1: { iops: sync.iops, low: sync.low, high: sync.high, basis: [sync.basis] },
     },
     resilver,
     warnings,
@@ -271,7 +282,7 @@ export function planLayouts(raw: PlanInput, now: Date = new Date()): LayoutPlan 
       'effective usable = usable ÷ the charge factor of the workload block size (zfs-facts C-T2)',
       'performance: per-vdev model in multiples of one disk (mirror reads scale with sides, raidz random I/O ≈ one disk per vdev, C11); per-disk rates are [heuristic]',
       cap ? `sequential MB/s limited by the host: ${cap.readMBps} read / ${cap.writeMBps} write for the whole pool, parity layouts' writes by ${[1, 2, 3].map((p) => writeCeiling(cap, p)).map(Math.round).join('/')} MB/s (raidz1/2/3): ${cap.basis}` : 'sequential MB/s: no host ceiling applied (none measured for this media or none wanted; pass hostSeqCapMBps)',
-      'sync writes: not forecast here (needs the device-level sync-write forecast; see `zfs-advisor forecast`)',
+      'sync writes: 4K sync=always at queue depth 1 with the ZIL on the data vdevs (no SLOG), from the sync-write forecast (server/src/forecast, the model of `zfs-advisor forecast`); planned disks of unknown model are forecast as their class; see `zfs-advisor forecast` for a SLOG',
       '80 % figure = 80 % of the effective usable for the workload block size (zfs-facts C24)',
       `resilver: at 80 % fill, ${DISK_RATES[input.media].resilverMBps.join('–')} MB/s per disk [heuristic, zfs-facts C15]`,
       `ranking weights for ${input.workload}: capacity ${w.capacity}, random I/O ${w.random}, sequential ${w.seq}, safety ${w.safety}`,

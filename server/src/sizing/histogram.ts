@@ -36,24 +36,29 @@ export class SizeAccumulator {
 
   /** One regular file, counted once (hard links are de-duplicated by the caller). */
   addFile(size: number, allocatedBytes: number | null): void {
-    this.files++;
-    this.totalBytes += size;
-    const f = binIndex(size);
-    this.fileCount[f] = (this.fileCount[f] ?? 0) + 1;
-    this.fileBytes[f] = (this.fileBytes[f] ?? 0) + size;
-    const { count, blockBytes } = fileBlocks(size, this.recordsize, this.ashift);
-    if (count > 0) {
-      const b = binIndex(blockBytes);
-      this.blockCount[b] = (this.blockCount[b] ?? 0) + count;
-      this.blockBytes[b] = (this.blockBytes[b] ?? 0) + count * blockBytes;
-    }
-    if (count > 1) {
-      const sector = 2 ** this.ashift;
-      this.indirectBytes += Math.ceil((count * BLKPTR_BYTES) / sector) * sector;
-    }
+    this.addFiles(size, 1);
     if (allocatedBytes !== null && allocatedBytes < size) {
       this.sparseFiles++;
       this.sparseHoleBytes += size - allocatedBytes;
+    }
+  }
+
+  /** `n` files of `size` bytes each (a size table's row: one multiplication, not n calls). */
+  addFiles(size: number, n: number): void {
+    this.files += n;
+    this.totalBytes += size * n;
+    const f = binIndex(size);
+    this.fileCount[f] = (this.fileCount[f] ?? 0) + n;
+    this.fileBytes[f] = (this.fileBytes[f] ?? 0) + size * n;
+    const { count, blockBytes } = fileBlocks(size, this.recordsize, this.ashift);
+    if (count > 0) {
+      const b = binIndex(blockBytes);
+      this.blockCount[b] = (this.blockCount[b] ?? 0) + count * n;
+      this.blockBytes[b] = (this.blockBytes[b] ?? 0) + count * blockBytes * n;
+    }
+    if (count > 1) {
+      const sector = 2 ** this.ashift;
+      this.indirectBytes += Math.ceil((count * BLKPTR_BYTES) / sector) * sector * n;
     }
   }
 

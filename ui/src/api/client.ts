@@ -40,6 +40,7 @@ export const ROUTES = {
   getSizes: { method: 'get', path: '/api/sizes/:sizesId' },
   sizesEvents: { method: 'get', path: '/api/sizes/:sizesId/events' },
   cancelSizes: { method: 'post', path: '/api/sizes/:sizesId/cancel' },
+  sizesFromTable: { method: 'post', path: '/api/sizes/from-histogram' },
   planLayouts: { method: 'post', path: '/api/plan/layouts' },
   planAddVdev: { method: 'post', path: '/api/hosts/:hostId/plan/add-vdev' },
 } as const satisfies { [K in RouteId]?: Route<K> };

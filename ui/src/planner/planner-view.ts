@@ -42,6 +42,8 @@ export interface LayoutRow {
   randomWriteIops: number | null;
   seqReadMBps: number | null;
   seqWriteMBps: number | null;
+  /** Forecast 4K sync-write IOPS at QD1 without a SLOG (server/src/forecast). */
+  syncWriteIops: number | null;
   resilverHours: [number, number] | null;
   reasons: string[];
   warnings: string[];
@@ -94,6 +96,7 @@ export function layoutRow(c: Candidate): LayoutRow {
     randomWriteIops: numAt(c, 'performance', 'randomWriteIops'),
     seqReadMBps: numAt(c, 'performance', 'seqReadMBps'),
     seqWriteMBps: numAt(c, 'performance', 'seqWriteMBps'),
+    syncWriteIops: numAt(c, 'performance', 'syncWrite4kQd1', 'iops'),
     resilverHours: lo !== null && hi !== null ? [lo, hi] : null,
     reasons: c.reasons,
     warnings: c.warnings,

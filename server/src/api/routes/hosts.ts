@@ -9,6 +9,7 @@ import type { AppContext } from '../context.ts';
 import { routes, type HostCreate } from '../contract.ts';
 import { HttpError } from '../errors.ts';
 import { apiRouter, bindRoute } from '../route.ts';
+import { bindSecret, sameTarget, targetOf } from '../../remote/secret-target.ts';
 
 /** A readable, unique id from the host's name: "My NAS" → "my-nas", "my-nas-2", … */
 export function uniqueHostId(name: string, taken: (id: string) => boolean): string {
@@ -40,8 +41,8 @@ export function hostRoutes(ctx: AppContext) {
     if ((b.kind === 'truenas' || b.kind === 'proxmox') && !row.verifyTls && !row.pinnedFingerprint) {
       throw new HttpError('bad-request', 'verifyTls may only be turned off together with a pinnedFingerprint (the certificate to trust)');
     }
-    if (b.kind === 'truenas') secrets.set(id, { kind: 'truenas', username: b.username, apiKey: b.apiKey });
-    if (b.kind === 'proxmox') secrets.set(id, { kind: 'proxmox', tokenId: b.tokenId, tokenSecret: b.tokenSecret });
+    if (b.kind === 'truenas') secrets.set(id, bindSecret({ kind: 'truenas', username: b.username, apiKey: b.apiKey }, row));
+    if (b.kind === 'proxmox') secrets.set(id, bindSecret({ kind: 'proxmox', tokenId: b.tokenId, tokenSecret: b.tokenSecret }, row));
     hosts.insert(row);
     logger.info('host added', { host: id, kind: b.kind });
     return hostView(row);
@@ -62,16 +63,20 @@ export function hostRoutes(ctx: AppContext) {
       updatedAt: new Date().toISOString(),
     };
     if (remoteKind && !next.verifyTls && !next.pinnedFingerprint) throw new HttpError('bad-request', 'verifyTls may only be turned off together with a pinnedFingerprint');
+    // A secret belongs to the endpoint it was entered for: a new address, port or certificate
+    // trust drops it, and a new one must be given whole (nothing is carried over from the old).
+    const retargeted = remoteKind && !sameTarget(targetOf(h), targetOf(next));
+    const oldSecret = retargeted ? null : secrets.get(h.id);
     let secret: HostSecret | null = null;
     if (h.kind === 'truenas' && (body.apiKey || body.username)) {
-      const old = secrets.get(h.id);
+      const old = oldSecret;
       const username = body.username ?? (old?.kind === 'truenas' ? old.username : undefined);
       const apiKey = body.apiKey ?? (old?.kind === 'truenas' ? old.apiKey : undefined);
       if (!username || !apiKey) throw new HttpError('bad-request', 'a TrueNAS host needs both username and apiKey');
       secret = { kind: 'truenas', username, apiKey };
     }
     if (h.kind === 'proxmox' && (body.tokenId || body.tokenSecret)) {
-      const old = secrets.get(h.id);
+      const old = oldSecret;
       const tokenId = body.tokenId ?? (old?.kind === 'proxmox' ? old.tokenId : undefined);
       const tokenSecret = body.tokenSecret ?? (old?.kind === 'proxmox' ? old.tokenSecret : undefined);
       if (!tokenId || !tokenSecret) throw new HttpError('bad-request', 'a Proxmox host needs both tokenId and tokenSecret');
@@ -81,8 +86,12 @@ export function hostRoutes(ctx: AppContext) {
       if (body.apiKey || body.username || body.tokenId || body.tokenSecret) throw new HttpError('bad-request', 'local hosts take no credentials');
     }
     if (secret) {
-      secrets.set(h.id, secret);
+      secrets.set(h.id, bindSecret(secret, next));
       next.hasSecret = true;
+    } else if (retargeted && h.hasSecret) {
+      secrets.delete(h.id);
+      next.hasSecret = false;
+      logger.info('host target changed: its stored credentials were dropped', { host: h.id });
     }
     hosts.update(next);
     remote.forget(h.id);

@@ -3,7 +3,8 @@
  *
  *   bench PROFILE (--pool P | --path DIR | --device DEV --confirm-serial S)
  *         [--size 1G] [--runtime 30] [--wall-cap S] [--max-load L] [--dry-run] [--json] [--data-dir D]
- *   bench --list
+ *   bench --list                      (profiles and suites, as tables)
+ *   bench suite …                     (a batch of runs: commands/bench-suite.ts)
  *   bench --history [--pool P] [--profile X] [--json]
  *   bench --before-after --pool P PROFILE
  *
@@ -20,6 +21,8 @@ import { openStore, type Store } from '../../store/db.ts';
 import { BenchRequest, type ProgressEvent } from '../../bench/types.ts';
 import type { BenchmarkSummary } from '../../model/workload.ts';
 import { beforeAfter, dryRun, history, listProfiles, recoverAbandoned, startBenchmark, type BeforeAfter } from '../../bench/run.ts';
+import { SUITES, sizeLabel } from '../../bench/suites.ts';
+import { runText, seconds, table } from './bench-format.ts';
 
 export { defaultDataDir } from '../../data-dir.ts';
 import { defaultDataDir } from '../../data-dir.ts';
@@ -63,8 +66,11 @@ export const run: Handler<typeof options> = async ({ values: o, positionals }, i
 
     if (o.list) {
       const profiles = listProfiles();
-      if (json) io.stdout(`${JSON.stringify(profiles, null, 2)}\n`);
-      else for (const p of profiles) io.stdout(`${p.id.padEnd(20)} ${p.question}\n${' '.repeat(21)}ref: ${p.reference}\n`);
+      if (json) io.stdout(`${JSON.stringify({ profiles, suites: SUITES }, null, 2)}\n`);
+      else {
+        io.stdout(`profiles (bench PROFILE …):\n${table(['profile', 'rw', 'bs', 'QD', 'sync', 'question'], profiles.map((p) => [p.id, p.rw, sizeLabel(p.blockSize), p.iodepth, p.sync ? 'yes' : 'no', p.question]))}\n`);
+        io.stdout(`suites (bench suite NAME …):\n${table(['suite', 'runs', 'runtime', 'pause', 'cap', 'question'], SUITES.map((x) => [x.id, `${x.profiles.join(', ')} × ${Object.entries(x.matrix).map(([k, v]) => `${k}=${(v as (string | number)[]).map((n) => (k === 'bs' ? sizeLabel(Number(n)) : n)).join(',')}`).join(' ') || 'profile defaults'}`, seconds(x.runtimeS), seconds(x.pauseS), seconds(x.maxTotalS), x.question]))}`);
+      }
       return EXIT.ok;
     }
 
@@ -73,10 +79,12 @@ export const run: Handler<typeof options> = async ({ values: o, positionals }, i
         await recoverAbandoned(s.db);
         const runs = history(s.db, { pool: o.pool, profile: o.profile });
         if (json) io.stdout(`${JSON.stringify(runs, null, 2)}\n`);
-        else for (const r of runs) {
-          const sum = r.summary;
-          const nums = sum ? ` w ${Math.round(sum.writeIops)} IOPS r ${Math.round(sum.readIops)} IOPS${sum.wallTimeMismatch ? ' [wall≠runtime]' : ''}` : '';
-          io.stdout(`${r.startedAt} ${r.id} ${r.status.padEnd(9)} ${r.profile.padEnd(20)} ${r.target}${nums}${r.message ? ` — ${r.message}` : ''}\n`);
+        else if (runs.length === 0) io.stdout('no benchmark has been run yet\n');
+        else {
+          io.stdout(table(['started', 'id', 'status', 'profile', 'target', 'write IOPS', 'read IOPS', 'wall', 'message'], runs.map((r) => [
+            r.startedAt, r.id, r.status, r.profile, r.target, r.summary ? Math.round(r.summary.writeIops) : null, r.summary ? Math.round(r.summary.readIops) : null,
+            r.summary ? `${seconds(r.summary.wallSeconds)}${r.summary.wallTimeMismatch ? ' (≠ fio)' : ''}` : null, r.message,
+          ])));
         }
         return EXIT.ok;
       });
@@ -130,7 +138,7 @@ export const run: Handler<typeof options> = async ({ values: o, positionals }, i
       }
       if (json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
       else {
-        io.stdout(`profile ${result.profile.id} (sync mode: ${result.syncMode})\n\nguards:\n`);
+        io.stdout(`profile ${result.profile.id} (sync=${result.sync}, ${result.io} I/O, sync mode: ${result.syncMode})\n\nguards:\n`);
         for (const g of result.guards) io.stdout(`  ${g.ok ? 'ok     ' : 'REFUSED'} ${g.id.padEnd(14)} ${g.message}\n`);
         io.stdout('\ncommands:\n');
         for (const c of result.commands) io.stdout(`  ${c.join(' ')}\n`);
@@ -155,17 +163,7 @@ export const run: Handler<typeof options> = async ({ values: o, positionals }, i
         });
         if (io.isTTY && !o.json) io.stderr('\n');
         if (json) io.stdout(`${JSON.stringify(run, null, 2)}\n`);
-        else {
-          const x = run.summary;
-          io.stdout(`${x.status}: ${x.profile} on ${x.target} (${x.syncMode})\n`);
-          if (run.message) io.stdout(`  ${run.message}\n`);
-          if (x.status === 'completed' || x.writeIops + x.readIops > 0) {
-            io.stdout(`  write ${x.writeIops.toFixed(0)} IOPS ${(x.writeBytesPerSec / 1048576).toFixed(1)} MiB/s p99 ${((x.writeLatency?.p99Ns ?? 0) / 1000).toFixed(0)} µs\n`);
-            io.stdout(`  read  ${x.readIops.toFixed(0)} IOPS ${(x.readBytesPerSec / 1048576).toFixed(1)} MiB/s p99 ${((x.readLatency?.p99Ns ?? 0) / 1000).toFixed(0)} µs\n`);
-            io.stdout(`  wall ${x.wallSeconds?.toFixed(2)} s, fio runtime ${x.fioRuntimeSeconds?.toFixed(2)} s${x.wallTimeMismatch ? ' (FLAGGED: differ by > 10 %)' : ''}\n`);
-          }
-          for (const n of x.notes) io.stdout(`  note: ${n}\n`);
-        }
+        else io.stdout(runText(run.summary, run.message));
         return run.summary.status === 'completed' ? EXIT.ok : EXIT.failure;
       } finally {
         process.removeListener('SIGINT', onSignal);

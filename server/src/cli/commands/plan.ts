@@ -71,11 +71,11 @@ export const runLayouts: Handler<typeof layoutsOptions> = async ({ values: v }, 
   if (!plan.candidates.some((c) => c.faultTolerance.perVdev > 0)) {
     lines.push(`No redundant layout fits ${disks - spares} disk(s): a mirror needs 2, raidz 3 or more. Shown for comparison only:`, '');
   }
-  lines.push(`${'#'.padStart(3)}  ${'layout'.padEnd(26)} ${'usable'.padStart(11)} ${'for blocks'.padStart(11)} ${'80 %'.padStart(11)} ${'fails ok'.padStart(8)} ${'rand r/w'.padStart(9)} ${'seq r/w MB/s'.padStart(12)} ${'resilver h'.padStart(10)}  ${'score'.padEnd(5)}  findings`);
+  lines.push(`${'#'.padStart(3)}  ${'layout'.padEnd(26)} ${'usable'.padStart(11)} ${'for blocks'.padStart(11)} ${'80 %'.padStart(11)} ${'fails ok'.padStart(8)} ${'rand r/w'.padStart(9)} ${'seq r/w MB/s'.padStart(12)} ${'sync 4k'.padStart(7)} ${'resilver h'.padStart(10)}  ${'score'.padEnd(5)}  findings`);
   for (const c of plan.candidates) {
     const findings = c.findings.filter((f) => f.severity !== 'info').map((f) => `${f.severity === 'critical' || f.severity === 'warning' ? '!' : '·'} ${f.ruleId}${f.count > 1 ? ` ×${f.count}` : ''}`).join(', ');
     const label = c.flags.length ? `${c.label} [${c.flags.join(', ')}]` : c.label;
-    lines.push(`${String(c.rank).padStart(3)}  ${label.padEnd(26)} ${tib(c.space.usableBytes).padStart(11)} ${tib(c.fit.effectiveUsableBytes).padStart(11)} ${tib(c.fillGuidanceBytes).padStart(11)} ${String(c.faultTolerance.perVdev).padStart(8)} ${`${c.performance.randomReadX}/${c.performance.randomWriteX}`.padStart(9)} ${`${c.performance.seqReadMBps}/${c.performance.seqWriteMBps}`.padStart(12)} ${(c.resilver.hours ? `${c.resilver.hours[0].toFixed(0)}–${c.resilver.hours[1].toFixed(0)}` : '-').padStart(10)}  ${c.score.toFixed(3)}  ${findings || '-'}`);
+    lines.push(`${String(c.rank).padStart(3)}  ${label.padEnd(26)} ${tib(c.space.usableBytes).padStart(11)} ${tib(c.fit.effectiveUsableBytes).padStart(11)} ${tib(c.fillGuidanceBytes).padStart(11)} ${String(c.faultTolerance.perVdev).padStart(8)} ${`${c.performance.randomReadX}/${c.performance.randomWriteX}`.padStart(9)} ${`${c.performance.seqReadMBps}/${c.performance.seqWriteMBps}`.padStart(12)} ${String(c.performance.syncWrite4kQd1.iops).padStart(7)} ${(c.resilver.hours ? `${c.resilver.hours[0].toFixed(0)}–${c.resilver.hours[1].toFixed(0)}` : '-').padStart(10)}  ${c.score.toFixed(3)}  ${findings || '-'}`);
     if (c.rankNote) lines.push(`       ^ ${c.rankNote}`);
   }
   const best = plan.candidates[0]!;

@@ -6,10 +6,12 @@
  * stdout unless `-o FILE`; PDF needs `-o FILE` (binary). With `-o`, stdout gets one line saying
  * what was written. Benchmarks: `--benchmarks FILE` (what `bench --history --json`
  * prints), else, for this host only, the history in the data directory when it exists.
+ * Raw command outputs stay out of the Markdown and PDF body (one forum post, a few pages):
+ * `--appendix` writes them beside a Markdown report (`X.appendix.md`) or appends them to the PDF.
  */
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { EXIT, type Handler } from '../command.ts';
 import type { options } from '../defs/report.ts';
 import { firstLine, inputError, refusal, usageError } from '../framework/errors.ts';
@@ -17,7 +19,7 @@ import { defaultDataDir } from '../../data-dir.ts';
 import { assess } from '../../assess/assess.ts';
 import { loadInventory } from '../../gather/load.ts';
 import { reportBenchmarks } from '../../report/benchmarks.ts';
-import { renderReport, type ReportFormat } from '../../report/render.ts';
+import { renderAppendix, renderReport, type ReportFormat } from '../../report/render.ts';
 import { APP_VERSION } from '../../version.ts';
 
 type Loaded<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -50,9 +52,15 @@ async function benchmarksFromStore(dataDir: string): Promise<Loaded<unknown[]>> 
   }
 }
 
+/** `report.md` → `report.appendix.md` (beside it). */
+export function appendixPathFor(output: string): string {
+  return /\.md$/i.test(output) ? output.replace(/\.md$/i, '.appendix.md') : `${output}.appendix.md`;
+}
+
 export const run: Handler<typeof options> = async ({ values: o }, io) => {
   const format: ReportFormat = o.format ?? 'md';
   if (o.snapshot !== undefined && o.demo !== undefined) throw usageError('--snapshot and --demo exclude each other', 'give one');
+  if (o.appendix && format === 'md' && !o.output) throw usageError('--appendix with --format md writes the raw outputs beside the report', 'add -o FILE, e.g. -o report.md');
   if (format === 'pdf' && !o.output) throw usageError('--format pdf writes a binary file', 'add -o FILE, e.g. -o report.pdf');
   const generatedAt = o['generated-at'] ?? new Date().toISOString();
   const demo = o.demo !== undefined;
@@ -69,19 +77,27 @@ export const run: Handler<typeof options> = async ({ values: o }, io) => {
 
   const bench = o.benchmarks
     ? await benchmarksFromFile(o.benchmarks)
-    : o.snapshot || demo ? { ok: true as const, value: [] } : await benchmarksFromStore(o['data-dir'] ?? defaultDataDir());
+    : o.snapshot || demo ? { ok: true as const, value: [] } : await benchmarksFromStore(defaultDataDir(o['data-dir']));
   if (!bench.ok) throw inputError(bench.message, o.benchmarks ? 'give the JSON that `zfs-advisor bench --history --json` prints' : 'check the data directory (--data-dir)');
 
   // The Optane verdict reads measured QD1 sync IOPS from the completed runs.
   const summaries = reportBenchmarks(bench.value).benchmarks.map((b) => b.summary);
   const { assessment, optane } = assess(loaded.inventory, { Benchmarks: summaries.length ? summaries : undefined }, new Date(generatedAt));
-  const out = await renderReport(
-    {
-      inventory: loaded.inventory, raw: loaded.raw, assessment, optane, benchmarks: bench.value,
-      appVersion: APP_VERSION, ruleCatalogVersion: assessment.ruleCatalogVersion, generatedAt,
-    },
-    { format, redact: o['redact-names'] ? { poolNames: true } : Boolean(o.redact) },
-  );
+  const input = {
+    inventory: loaded.inventory, raw: loaded.raw, assessment, optane, benchmarks: bench.value,
+    appVersion: APP_VERSION, ruleCatalogVersion: assessment.ruleCatalogVersion, generatedAt,
+  };
+  const redact = o['redact-names'] ? { poolNames: true } : Boolean(o.redact);
+  // Markdown stays one forum post: the raw outputs go to a file of their own beside it.
+  const appendixFile = o.appendix && format === 'md' && o.output ? appendixPathFor(o.output) : null;
+  const out = await renderReport(input, { format, redact, appendix: appendixFile ? { file: basename(appendixFile) } : Boolean(o.appendix) });
+  if (appendixFile) {
+    try {
+      await writeFile(appendixFile, renderAppendix(input, redact));
+    } catch (e) {
+      throw refusal(`${appendixFile}: cannot write (${(e as NodeJS.ErrnoException).code ?? 'error'})`, 'give a writable file name with -o');
+    }
+  }
   if (!o.output) {
     io.stdout(typeof out.body === 'string' ? out.body : out.body.toString('utf8'));
     return EXIT.ok;
@@ -92,6 +108,6 @@ export const run: Handler<typeof options> = async ({ values: o }, io) => {
     throw refusal(`${o.output}: cannot write (${(e as NodeJS.ErrnoException).code ?? 'error'})`, 'give a writable file name with -o');
   }
   // What was written, one line (the body went to the file).
-  io.stdout(`Wrote ${format} report to ${o.output} (${Buffer.byteLength(out.body)} bytes, ${out.contentType}).\n`);
+  io.stdout(`Wrote ${format} report to ${o.output} (${Buffer.byteLength(out.body)} bytes, ${out.contentType})${appendixFile ? ` and its raw outputs to ${appendixFile}` : ''}.\n`);
   return EXIT.ok;
 };

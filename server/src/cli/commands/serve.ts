@@ -18,6 +18,9 @@ export interface ServeDefaults {
   port: number;
 }
 
+/** A comma-separated list from the environment (ZFS_ADVISOR_PUBLIC_NAMES, ZFS_ADVISOR_TRUSTED_ORIGINS). */
+const listFromEnv = (v: string | undefined): string[] => (v ?? '').split(',').map((x) => x.trim()).filter((x) => x !== '');
+
 /** Container-mode options from the environment (flags, when given, win). */
 export function containerOptionsFromEnv(env: Readonly<Record<string, string | undefined>>): { benchDir: string | null; noDemo: boolean } {
   const dir = env.ZFS_ADVISOR_BENCH_DIR?.trim();
@@ -47,6 +50,8 @@ async function serve(o: ServeValues, io: CliIO, defaults: ServeDefaults): Promis
     demo: o.demo ? true : undefined,
     benchDir: o['bench-dir'] ?? fromEnv.benchDir,
     noDemo: o['no-demo'] ?? fromEnv.noDemo,
+    publicNames: o['public-name'] ?? listFromEnv(process.env.ZFS_ADVISOR_PUBLIC_NAMES),
+    trustedOrigins: o['trusted-origin'] ?? listFromEnv(process.env.ZFS_ADVISOR_TRUSTED_ORIGINS),
     announce: (line) => io.stdout(`${line}\n`),
   });
   if (!started.ok) throw /cannot listen/.test(started.message) ? listenFailure(started.message, host, port) : refusal(started.message, 'check the options named in the message');

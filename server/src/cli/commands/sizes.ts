@@ -24,6 +24,13 @@ import { datasetOfPath, lowerOwnPriority, resolveTarget } from '../../sizing/res
 import { saveMeasurements, type MeasurementToSave } from '../../sizing/stored.ts';
 import { measureWithZdb, type RecordedCommand } from '../../sizing/zdb-run.ts';
 
+function checkedRecordsize(rs: number | undefined): number | null {
+  if (rs !== undefined && (rs < 512 || (rs & (rs - 1)) !== 0)) {
+    throw usageError(`--recordsize ${rs} bytes is not a power of two of at least 512 bytes`, 'give a ZFS record size, e.g. --recordsize 128K');
+  }
+  return rs ?? null;
+}
+
 export interface SizesDeps {
   /** The runner for zfs/zdb (tests inject recorded output). */
   run: typeof runCommand;
@@ -33,13 +40,16 @@ export interface SizesDeps {
 
 export function createSizesHandler(deps: SizesDeps): Handler<typeof options> {
   return async ({ values: o, positionals }, io) => {
+      if (o['from-histogram'] !== undefined) {
+        if (positionals.length > 0 || o.zdb || o['zdb-file'] || o.save || o['low-priority']) throw usageError('--from-histogram reads a table instead of walking a path', 'give --from-histogram FILE alone (with --recordsize, --ashift, --zfs-version, --json)');
+        const { runFromHistogram } = await import('./sizes-from-histogram.ts');
+        return runFromHistogram({ file: o['from-histogram'], recordsize: checkedRecordsize(o.recordsize) ?? 131072, ashift: o.ashift ?? 12, zfsVersion: o['zfs-version'] ?? null, json: Boolean(o.json), now: deps.now }, io);
+      }
+      if (positionals.length === 0) throw usageError('give one PATH or DATASET to walk', 'or --from-histogram FILE for a size table made elsewhere');
       if (o.zdb && o['zdb-file']) throw usageError('--zdb runs zdb and --zdb-file reads its saved output', 'give one of them');
       if (o.pool !== undefined && !o.zdb) throw usageError('--pool only names the pool for --zdb', 'add --zdb, or leave out --pool');
       if (o['data-dir'] !== undefined && !o.save) throw usageError('--data-dir only applies with --save', 'add --save, or leave out --data-dir');
-      const rsArg = o.recordsize ?? null;
-      if (rsArg !== null && (rsArg < 512 || (rsArg & (rsArg - 1)) !== 0)) {
-        throw usageError(`--recordsize ${rsArg} bytes is not a power of two of at least 512 bytes`, 'give a ZFS record size, e.g. --recordsize 128K');
-      }
+      const rsArg = checkedRecordsize(o.recordsize);
       const ashift = o.ashift ?? 12;
 
       const target = await resolveTarget(positionals[0]!, { run: deps.run });

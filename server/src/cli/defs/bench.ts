@@ -1,8 +1,9 @@
 import { defineCommand, type OptionDef } from '../command.ts';
 import { DATA_DIR_ENV, DATA_DIR_OPTION, JSON_OPTION } from './shared.ts';
+import SUITE from './bench-suite.ts';
 
 export const options = [
-  { name: 'list', type: 'flag', description: 'List the profiles and the question each answers' },
+  { name: 'list', type: 'flag', description: 'List the profiles and the suites, and the question each answers' },
   { name: 'history', type: 'flag', description: 'Show stored benchmark runs, newest first' },
   { name: 'before-after', type: 'flag', description: "Compare a profile's first and latest completed run on --pool" },
   { name: 'pool', type: 'string', value: 'POOL', example: 'tank', description: 'Benchmark a scratch dataset created in this pool (also filters --history)' },
@@ -21,7 +22,7 @@ export const options = [
 
 export default defineCommand({
   name: 'bench',
-  summary: 'Run a guarded fio benchmark; list profiles, dry-run, history, before/after.',
+  summary: 'Run a guarded fio benchmark or a suite of them; list profiles and suites, dry-run, history, before/after.',
   usage: [
     'PROFILE (--pool P | --path DIR | --device DEV --confirm-serial S) [--size 1G] [--runtime 30] [--dry-run] [--json]',
     '--list [--json]',
@@ -33,9 +34,11 @@ export default defineCommand({
     + 'A live progress bar is drawn on stderr when it is a terminal.',
   positionals: [{ name: 'PROFILE', description: 'the benchmark profile to run (see --list)' }],
   options,
+  subcommands: [SUITE],
   environment: [DATA_DIR_ENV],
   examples: [
-    { command: 'zfs-advisor bench --list', description: 'Which profiles exist and what each one answers.' },
+    { command: 'zfs-advisor bench --list', description: 'Which profiles and suites exist and what each one answers.' },
+    { command: 'zfs-advisor bench suite slog --pool tank', description: 'Sync writes at QD1 and QD16 next to the async ceiling (a batch of guarded runs).' },
     { command: 'zfs-advisor bench sync-write-4k-qd1 --pool tank --dry-run', description: 'What a sync-write test on tank would run, and whether the guards allow it.' },
   ],
   load: () => import('../commands/bench.ts'),

@@ -17,7 +17,9 @@ import report from './report.ts';
 import serve from './serve.ts';
 import start from './start.ts';
 import completion from './completion.ts';
+import info from './info.ts';
+import man from './man.ts';
 
 export const COMMANDS: readonly CommandDef[] = [
-  inventory, assess, optane, forecast, plan, sizes, observe, bench, report, capture, parse, serve, start, completion,
+  inventory, assess, optane, forecast, plan, sizes, observe, bench, report, capture, parse, serve, start, info, completion, man,
 ];

@@ -12,6 +12,7 @@ export const options = [
   { name: 'redact-names', type: 'flag', description: 'Also replace pool and dataset names (implies --redact)' },
   { name: 'benchmarks', type: 'path', value: 'FILE', example: 'runs.json', description: 'Benchmark results to include (what `bench --history --json` prints)' },
   DATA_DIR_OPTION,
+  { name: 'appendix', type: 'flag', description: 'Raw command outputs too: beside a Markdown report (FILE.appendix.md, needs -o) or at the end of the PDF' },
   { name: 'generated-at', type: 'time', example: '2026-01-01T12:00:00Z', description: 'The time to print as the report time (for reproducible output)', default: 'now' },
 ] as const satisfies readonly OptionDef[];
 

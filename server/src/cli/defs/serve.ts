@@ -9,12 +9,16 @@ export const SERVE_OPTIONS = [
   { name: 'demo', type: 'flag', description: 'Show the bundled demo system even when this host has ZFS' },
   { name: 'no-demo', type: 'flag', description: 'Never add the demo host' },
   { name: 'bench-dir', type: 'path', value: 'DIR', example: '/bench', description: 'Container mode: a local host without zpool, benchmarks confined to path targets inside DIR' },
+  { name: 'public-name', type: 'string', value: 'NAME', example: 'nas.example.lan', multiple: true, description: 'A name clients use in the Host header besides loopback, this machine\'s name and the bound address (a reverse proxy that keeps Host, the NAS\'s DNS name); other names get 421' },
+  { name: 'trusted-origin', type: 'string', value: 'URL', example: 'https://nas.example.lan', multiple: true, description: 'The origin (scheme://host[:port]) of a trusted front end (reverse proxy, portal) whose pages may send changes; other origins get 403' },
 ] as const satisfies readonly OptionDef[];
 
 export const SERVE_ENV = [
   DATA_DIR_ENV,
   { name: 'ZFS_ADVISOR_BENCH_DIR', description: 'As --bench-dir (the flag wins).' },
   { name: 'ZFS_ADVISOR_NO_DEMO', description: 'Set to 1 for --no-demo.' },
+  { name: 'ZFS_ADVISOR_PUBLIC_NAMES', description: 'As --public-name, comma-separated (the flag wins).' },
+  { name: 'ZFS_ADVISOR_TRUSTED_ORIGINS', description: 'As --trusted-origin, comma-separated (the flag wins).' },
 ] as const;
 
 export const options = SERVE_OPTIONS;

@@ -11,7 +11,7 @@ export const JSON_OPTION = { name: 'json', type: 'flag', description: 'Print JSO
 export const DATA_DIR_OPTION = {
   name: 'data-dir', type: 'path', value: 'DIR',
   description: 'The evidence store directory (the same one the server uses)',
-  default: '$ZFS_ADVISOR_DATA_DIR, else /var/lib/zfs-advisor for root, else ~/.local/share/zfs-advisor',
+  default: '$ZFS_ADVISOR_DATA_DIR, else /var/lib/zfs-advisor for root, else $XDG_STATE_HOME/zfs-advisor or ~/.local/state/zfs-advisor (`zfs-advisor info` prints it)',
 } as const satisfies OptionDef;
 
 export const SNAPSHOT_OPTION = {

@@ -18,7 +18,8 @@ export function bashCompletion(defs: readonly CommandDef[] = COMMANDS): string {
   const nodes = walk(defs);
   const cases: string[] = [];
   for (const { path, def } of nodes) {
-    const words = [...(def.subcommands ?? []).map((s) => s.name), ...def.options.map((o) => `--${o.name}`), '--help'];
+    const opts = [...def.options.map((o) => `--${o.name}`), '--help'];
+    const subs = (def.subcommands ?? []).map((s) => s.name);
     const valueCases = def.options.filter((o) => o.type !== 'flag').map((o) => {
       const names = [`--${o.name}`, ...(o.short ? [`-${o.short}`] : [])].join('|');
       const action = o.choices ? `COMPREPLY=($(compgen -W ${shq(o.choices.join(' '))} -- "$cur"))`
@@ -26,13 +27,16 @@ export function bashCompletion(defs: readonly CommandDef[] = COMMANDS): string {
       return `        ${names}) ${action}; return ;;`;
     });
     const pos = def.positionals?.[0];
-    const posAction = pos?.choices ? `COMPREPLY=($(compgen -W ${shq(pos.choices.join(' '))} -- "$cur"))` : pos?.path ? 'COMPREPLY=($(compgen -f -- "$cur"))' : 'COMPREPLY=()';
+    // Options after a dash; otherwise subcommands, the first positional's values, or the options.
+    const words = subs.length ? `COMPREPLY=($(compgen -W ${shq(subs.join(' '))} -- "$cur"))`
+      : pos?.choices ? `COMPREPLY=($(compgen -W ${shq(pos.choices.join(' '))} -- "$cur"))`
+        : pos?.path ? 'COMPREPLY=($(compgen -f -- "$cur"))'
+          : `COMPREPLY=($(compgen -W ${shq(opts.join(' '))} -- "$cur"))`;
     cases.push(`    ${shq(path.join(' '))})
       case "$prev" in
 ${valueCases.join('\n')}
       esac
-      if [[ "$cur" == -* || -z ${shq(pos ? 'x' : '')} ]]; then COMPREPLY=($(compgen -W ${shq(words.join(' '))} -- "$cur")); else ${posAction}; fi
-      [[ -n ${shq(def.subcommands?.length ? 'x' : '')} && "$cur" != -* ]] && COMPREPLY+=($(compgen -W ${shq((def.subcommands ?? []).map((s) => s.name).join(' '))} -- "$cur"))
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W ${shq(opts.join(' '))} -- "$cur")); else ${words}; fi
       return ;;`);
   }
   const top = defs.map((d) => d.name).join(' ');
