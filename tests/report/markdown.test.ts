@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown, renderMarkdownAppendix, mdText } from '../../server/src/report/markdown.ts';
 import { renderReport, reportDocument } from '../../server/src/report/render.ts';
-import { benchHistory, loadDemo, reportInput } from './support.ts';
+import { join } from 'node:path';
+import { loadSnapshotInventory } from '../../server/src/gather/load.ts';
+import { benchHistory, FIXTURES, loadDemo, reportInput } from './support.ts';
 
 /** Lines outside fenced code blocks; throws when a fence is left open. */
 function proseLines(md: string): string[] {
@@ -55,6 +57,29 @@ describe('Markdown report', () => {
       if (cols === 0) cols = n; else expect(n, line).toBe(cols);
     }
     expect(md).toContain('```sh\nzfs inherit recordsize bench-pool\nzfs get recordsize bench-pool\n```');
+  });
+
+  it('fits one forum post (30,000 characters): both demos, and a host with 4 pools and 24 drives made of real outputs', async () => {
+    const LIMIT = 30_000;
+    const demo000 = (await renderReport(reportInput(await loadDemo('000-hdd-mirror-optane'), benchHistory()), { format: 'md' })).body as string;
+    const demo001 = (await renderReport(reportInput(await loadDemo('001-raidz2-12disk')), { format: 'md' })).body as string;
+    expect(demo000.length).toBeLessThanOrEqual(LIMIT);
+    expect(demo001.length).toBeLessThanOrEqual(LIMIT);
+    const big = await loadSnapshotInventory(join(FIXTURES, 'host-4pools-24drives'));
+    const doc = reportDocument(reportInput(big, benchHistory()));
+    expect(doc.pools).toHaveLength(4);
+    expect(doc.drives).toHaveLength(24);
+    expect(doc.findings.length).toBeGreaterThan(2);
+    const md = renderMarkdown(doc);
+    expect(md.length).toBeLessThanOrEqual(LIMIT);
+    // Everything a helper needs is still there: every finding, every pool's tree, every drive.
+    for (const f of doc.findings) expect(md).toContain(`. ${mdText(f.title)}`);
+    for (const p of doc.pools) expect(md).toContain(`\`\`\`text\n${p.vdevTree}\n\`\`\``);
+    for (const d of doc.drives) expect(md).toContain(`| ${mdText(d.path ?? d.id)} |`);
+    // The raw outputs are what made the old report too long: they are left out, and counted.
+    const rawBytes = doc.rawOutputs.reduce((n, r) => n + r.text.length, 0);
+    expect(rawBytes).toBeGreaterThan(LIMIT);
+    expect(md).toContain(`${doc.rawOutputs.length} raw command outputs are left out`);
   });
 
   it('escapes Markdown in values and keeps a fence that an output cannot close', async () => {

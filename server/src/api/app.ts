@@ -123,6 +123,7 @@ export function createApp(deps: AppDeps) {
     close(): void {
       ctx.scheduler.stop();
       ctx.benchRuns?.abortAll();
+      ctx.benchSuites.abortAll();
       ctx.observeJob.abortAll();
       ctx.sizesJob.abortAll();
       ctx.remote.closeAll();

@@ -14,6 +14,7 @@ import { createEvidenceRepo } from '../store/evidence-repo.ts';
 import { createAssessmentJob } from '../jobs/assessment-job.ts';
 import { createScheduler } from '../jobs/scheduler.ts';
 import { createBenchRuns, type BenchRuns } from '../jobs/bench-runs.ts';
+import { createBenchSuites } from '../jobs/bench-suites.ts';
 import { createObserveJob, type Observer } from '../jobs/observe-job.ts';
 import { createSizesJob } from '../jobs/sizes-job.ts';
 import { evidenceArtifacts } from '../jobs/evidence-artifacts.ts';
@@ -147,6 +148,7 @@ export function createAppContext(deps: AppDeps, basePath: string) {
   const benchRuns: BenchRuns | null = services.bench
     ? createBenchRuns({ bench: services.bench, logger, maxRuntimeSeconds: () => settings.get().benchmark.maxRuntimeSeconds })
     : null;
+  const benchSuites = createBenchSuites({ db: store.db, logger, isHostBusy: (id) => benchRuns?.busy(id) ?? false });
 
   const getHost = (id: string): HostRow => {
     const h = hosts.get(id);
@@ -156,7 +158,7 @@ export function createAppContext(deps: AppDeps, basePath: string) {
 
   return {
     config, basePath, benchDir, localZfs, store, secrets, services, logger, remote,
-    hosts, history, settings, reports, evidence, job, scheduler, benchRuns, observeJob, sizesJob,
+    hosts, history, settings, reports, evidence, job, scheduler, benchRuns, benchSuites, observeJob, sizesJob,
     findingsCache: createFindingsCache(),
     benchLimiter: createRateLimiter(config.benchStartsPerMinute ?? 6, 60_000),
     authLimiter: createRateLimiter(config.authFailuresPerMinute ?? 20, 60_000),

@@ -18,6 +18,7 @@ import {
   ReportQuery, RunRecord, Settings, SettingsPatch, StoredReportParams, StoredReportView,
 } from './schemas.ts';
 import { evidenceRoutes } from './contract-evidence.ts';
+import { benchSuiteRoutes } from './contract-bench-suites.ts';
 
 export * from './schemas.ts';
 export * from './evidence-schemas.ts';
@@ -116,6 +117,8 @@ export const routes = {
 
   /** Workload observations, size histograms, planner (contract-evidence.ts). */
   ...evidenceRoutes,
+  /** Benchmark suites (contract-bench-suites.ts). */
+  ...benchSuiteRoutes,
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteId = keyof typeof routes;

@@ -6,31 +6,7 @@
  */
 import type { BenchmarkSummary } from '../model/workload.ts';
 import { cellLabel, sizeLabel } from './suites.ts';
-import type { SuiteResult, SuiteRunResult } from './suite-types.ts';
-
-export interface SuiteRow {
-  label: string;
-  profile: string;
-  targetKind: string;
-  bs: string;
-  iodepth: number;
-  io: string;
-  sync: string;
-  status: string;
-  iops: number | null;
-  mibPerSec: number | null;
-  /** Which latency the p50/p99 are: the sync operation's (fsync / write clat) or, for async runs, the write's. */
-  latencyOf: string | null;
-  p50Us: number | null;
-  p99Us: number | null;
-  wallS: number | null;
-  fioRuntimeS: number | null;
-  wallRatio: number | null;
-  load1Max: number | null;
-  iowaitPct: number | null;
-  arcHitPct: number | null;
-  message: string | null;
-}
+import type { PairRow, SuiteResult, SuiteRow, SuiteRunResult, SuiteView } from './suite-types.ts';
 
 const r1 = (x: number | null | undefined) => (x == null ? null : Math.round(x * 10) / 10);
 const r2 = (x: number | null | undefined) => (x == null ? null : Math.round(x * 100) / 100);
@@ -66,17 +42,7 @@ export function suiteTable(r: SuiteResult): SuiteRow[] {
   return r.runs.map(rowOf);
 }
 
-export type PairDimension = 'sync' | 'io' | 'target';
-
-export interface PairRow {
-  dimension: PairDimension;
-  /** What the two runs share ("randwrite 4k QD1 buffered on the dataset"). */
-  shared: string;
-  a: { label: string; value: string; iops: number | null; p99Us: number | null };
-  b: { label: string; value: string; iops: number | null; p99Us: number | null };
-  /** a's IOPS ÷ b's IOPS (e.g. sync ÷ async); null when either is missing. */
-  ratio: number | null;
-}
+export type PairDimension = PairRow['dimension'];
 
 const DIM_ORDER: Record<PairDimension, [string, string[]]> = {
   sync: ['always', ['standard', 'disabled']],
@@ -161,7 +127,7 @@ export function suiteCsv(r: SuiteResult): string {
 }
 
 /** The JSON export: the suite with its table and pairs, so a reader needs nothing else. */
-export function suiteExport(r: SuiteResult) {
+export function suiteExport(r: SuiteResult): SuiteView {
   return {
     suite: r, table: suiteTable(r),
     pairs: { sync: suitePairs(r, 'sync'), io: suitePairs(r, 'io'), target: suitePairs(r, 'target') },

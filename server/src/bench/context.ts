@@ -18,6 +18,7 @@ import { lockHolder } from './store.ts';
 import { datasetCreateArgs } from './targets.ts';
 import { zvolCreateArgs, zvolLink } from './zvol.ts';
 import { isStaleHolder } from './recover.ts';
+import { liveHostLockHolder } from './host-lock.ts';
 import { liveProbe, type LivenessProbe } from './process-identity.ts';
 import { realExec, type BenchExec } from './exec.ts';
 import {
@@ -154,7 +155,7 @@ export async function gather(req: BenchRequest, o: GatherOptions): Promise<Conte
     wallCapS: wallCapOf(req, readHonesty?.fileBytes),
     load1: o.readLoad(),
     maxLoad1: req.maxLoad1 ?? defaultMaxLoad1(),
-    lock: holder && !isStaleHolder(holder, o.probe) ? holder : null,
+    lock: (holder && !isStaleHolder(holder, o.probe) ? holder : null) ?? liveHostLockHolder(o.probe),
     pool, poolError, path, device, deviceError,
     confirmSerial: t.kind === 'device' ? t.confirmSerial : null,
     readHonesty,

@@ -15,7 +15,8 @@ import { layoutArgs, runArgs, type SyncMode } from './fio-args.ts';
 import { createFioStreamSplitter, intervalIops, snapshotOf, type FioSnapshot } from './fio-stream.ts';
 import { fioResultFromText, totals, type FioResult } from './fio-result.ts';
 import { evaluateGuards, refusals, FREE_SPACE_FACTOR } from './guards.ts';
-import { acquireLock, addSample, finishRun, insertRun, journalAdd, journalOpen, journalRemoved, releaseLock } from './store.ts';
+import { addSample, finishRun, insertRun, journalAdd, journalOpen, journalRemoved } from './store.ts';
+import { acquireBenchLock, releaseBenchLock } from './host-lock.ts';
 import { killFioFor, prepareDataset, prepareDirectory, processJournalPath, undoJournal, type PreparedTarget } from './targets.ts';
 import { prepareZvol } from './zvol.ts';
 import { isStaleHolder, recoverAbandoned } from './recover.ts';
@@ -133,10 +134,10 @@ export async function startBenchmark(req: BenchRequest, deps: RunDeps): Promise<
   if (refusals(guards).length > 0) return refuse(guards);
 
   insertRun(db, { ...base, status: 'running' });
-  const lock = acquireLock(db, {
+  const lock = acquireBenchLock(db, {
     runId: id, pid: process.pid, host: hostname(), profile: req.profile, target: base.target, acquiredAt: startedAt,
     bootId: me.bootId, procStart: me.startTime,
-  }, (h) => isStaleHolder(h, probe));
+  }, (h) => isStaleHolder(h, probe), probe);
   if (!lock.ok) {
     const h = lock.holder;
     const verdicts = guards.map((g) => g.id === 'lock'
@@ -330,7 +331,7 @@ export async function startBenchmark(req: BenchRequest, deps: RunDeps): Promise<
   if (abortReason && !message) message = abortReason;
   const run: BenchmarkRun = { summary: summaryOf(id, req, ctx, startedAt, status, fio, wallSeconds, notes, { system: systemKpi, suiteId: deps.suiteId ?? null }), detail, message };
   finishRun(db, id, status, message, run);
-  releaseLock(db, id);
+  releaseBenchLock(db, id);
   emit({ phase: 'done', pct: 100, iops: null, latencyUs: null, elapsedS: elapsed() });
   return run;
 }

@@ -97,3 +97,44 @@ export const SuiteProgress = z.object({
   etaS: z.number().nullable(),
 });
 export type SuiteProgress = z.infer<typeof SuiteProgress>;
+
+/** One row of a suite's comparison table (compare.ts), as every renderer shows it. */
+export const SuiteRow = z.object({
+  label: z.string(), profile: z.string(), targetKind: z.string(), bs: z.string(), iodepth: z.number(), io: z.string(), sync: z.string(),
+  status: z.string(), iops: z.number().nullable(), mibPerSec: z.number().nullable(),
+  /** Which latency p50/p99 are: the sync operation's (fsync, or the write's clat when the write itself was synchronous) or, for async runs, the write's. */
+  latencyOf: z.string().nullable(), p50Us: z.number().nullable(), p99Us: z.number().nullable(),
+  wallS: z.number().nullable(), fioRuntimeS: z.number().nullable(), wallRatio: z.number().nullable(),
+  load1Max: z.number().nullable(), iowaitPct: z.number().nullable(), arcHitPct: z.number().nullable(), message: z.string().nullable(),
+});
+export type SuiteRow = z.infer<typeof SuiteRow>;
+
+const PairSide = z.object({ label: z.string(), value: z.string(), iops: z.number().nullable(), p99Us: z.number().nullable() });
+export const PairRow = z.object({
+  dimension: z.enum(['sync', 'io', 'target']),
+  /** What the two runs share ("sync-write-4k-qd1 · 4k · QD1 · buffered · path"). */
+  shared: z.string(),
+  a: PairSide,
+  b: PairSide,
+  /** a's IOPS ÷ b's IOPS (sync ÷ async, direct ÷ buffered, dataset ÷ zvol). */
+  ratio: z.number().nullable(),
+});
+export type PairRow = z.infer<typeof PairRow>;
+
+/** A suite with its table and pairs: what the UI, the report and the JSON export show. */
+export const SuiteView = z.object({
+  suite: SuiteResult,
+  table: z.array(SuiteRow),
+  pairs: z.object({ sync: z.array(PairRow), io: z.array(PairRow), target: z.array(PairRow) }),
+});
+export type SuiteView = z.infer<typeof SuiteView>;
+
+const Side = z.object({ iops: z.number().nullable(), p99Us: z.number().nullable() });
+export const SuiteComparison = z.object({
+  before: z.string(),
+  after: z.string(),
+  rows: z.array(z.object({ label: z.string(), before: Side, after: Side, iopsRatio: z.number().nullable(), p99Ratio: z.number().nullable() })),
+  onlyBefore: z.array(z.string()),
+  onlyAfter: z.array(z.string()),
+});
+export type SuiteComparison = z.infer<typeof SuiteComparison>;

@@ -150,8 +150,10 @@ export function renderMarkdown(doc: ReportDocument, opts: MarkdownOptions = {}):
   out.push('## Pools', '');
   if (doc.pools.length === 0) out.push('No pools were found.', '');
   for (const p of doc.pools) {
-    const facts = [orUnknown(p.state), `${bytes(p.sizeBytes)}, ${pct(p.capacityPct)} used`, `fragmentation ${pct(p.fragmentationPct)}`, `ashift ${orUnknown(p.ashift)}`,
-      `${p.datasetCount} datasets and zvols`, ...(p.dedupRatio !== null && p.dedupRatio !== 1 ? [`dedup ${p.dedupRatio}x`] : [])];
+    // Only what is known: a line of "unknown"s says nothing (the gaps section says what was not read).
+    const facts = [orUnknown(p.state), ...(p.sizeBytes !== null ? [`${bytes(p.sizeBytes)}, ${pct(p.capacityPct)} used`] : []),
+      ...(p.fragmentationPct !== null ? [`fragmentation ${pct(p.fragmentationPct)}`] : []), ...(p.ashift !== null ? [`ashift ${p.ashift}`] : []),
+      ...(p.datasetCount > 0 ? [`${p.datasetCount} datasets and zvols`] : []), ...(p.dedupRatio !== null && p.dedupRatio !== 1 ? [`dedup ${p.dedupRatio}x`] : [])];
     out.push(`**${mdText(p.name)}**: ${mdText(facts.join(' · '))}${p.scan ? `  \nLast scan: ${mdText(p.scan)}` : ''}${p.errors && !/^No known data errors/i.test(p.errors) ? `  \nErrors: ${mdText(p.errors)}` : ''}`, '');
     out.push(...block(p.vdevTree), '');
   }

@@ -1,11 +1,19 @@
 /**
  * Benchmarks on this machine: profiles, dry run, start (rate-limited, one per host), progress
- * (poll or Server-Sent Events), cancel, stored history, before/after.
+ * (poll or Server-Sent Events), cancel, stored history, before/after; and suites of them
+ * (suiteRoutes below: plan, start, progress, cancel, stored suites, compare, export).
  */
 import type { AppContext } from '../context.ts';
 import { routes } from '../contract.ts';
 import { HttpError, notFound } from '../errors.ts';
 import { apiRouter, bindRoute } from '../route.ts';
+import type { Router, Response, Request } from 'express';
+import { SUITES, type SuiteRequest } from '../../bench/suites.ts';
+import { planSuite } from '../../bench/suite-runner.ts';
+import { listSuites, getSuiteRow } from '../../bench/suite-store.ts';
+import { compareSuites, suiteCsv, suiteExport } from '../../bench/compare.ts';
+import { demoSuites } from '../../bench/demo-suite.ts';
+import type { SuiteResult } from '../../bench/suite-types.ts';
 
 export function benchRoutes(ctx: AppContext) {
   const r = apiRouter();
@@ -29,6 +37,7 @@ export function benchRoutes(ctx: AppContext) {
       res.setHeader('Retry-After', String(benchLimiter.retryAfterSeconds(client)));
       throw new HttpError('rate-limited', 'too many benchmark starts; try again later');
     }
+    if (ctx.benchSuites.busy(h.id)) throw new HttpError('conflict', `a benchmark suite is running on host "${h.id}"`);
     return runs.start(h.id, request);
   });
   bindRoute(r, routes.benchRun, ({ params }) => {
@@ -81,5 +90,85 @@ export function benchRoutes(ctx: AppContext) {
     if (h.kind !== 'local') return { pool: query.pool, profile: query.profile, groups: [], before: null, after: null, ratios: null };
     return bench.beforeAfter(query.pool, query.profile);
   });
+  suiteRoutes(r, ctx);
   return r;
+}
+
+/** Server-Sent Events of a live job: `progress` events, then `done` with the final view. */
+function sse(req: Request, res: Response, subscribe: (l: (event: string, data: unknown) => void) => (() => void) | null, current: { status: string; progress: unknown } | null, what: string): undefined {
+  const send = (event: string, data: unknown) => { res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`); };
+  let started = false;
+  const unsubscribe = subscribe((event, data) => {
+    if (!started) return;
+    send(event, data);
+    if (event === 'done') res.end();
+  });
+  if (!unsubscribe) throw notFound(what);
+  res.status(200);
+  res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-cache, no-transform');
+  res.setHeader('X-Accel-Buffering', 'no');
+  res.flushHeaders();
+  started = true;
+  if (current && current.status !== 'running') { send('done', current); res.end(); return undefined; }
+  if (current?.progress) send('progress', current.progress);
+  const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+  keepAlive.unref();
+  req.on('close', () => { clearInterval(keepAlive); unsubscribe(); });
+  return undefined;
+}
+
+function suiteRoutes(r: Router, ctx: AppContext): void {
+  const { getHost, requireLocal, benchLimiter, settings, benchDir, store, benchSuites } = ctx;
+  /** Container mode: path targets inside the bench directory only, no zvols (ctx.confine decides the path). */
+  const confineSuite = (req: SuiteRequest): SuiteRequest => {
+    if (benchDir === null) return req;
+    if (req.zvol) throw new HttpError('bad-request', `this server benchmarks only directories inside ${benchDir}; zvol runs are refused`);
+    const c = ctx.confine({ profile: 'sync-write-4k-qd1', target: req.target, sizeBytes: 1, runtimeS: 1, maxPoolWriteWaitMs: 2000 });
+    return { ...req, target: c.target as SuiteRequest['target'] };
+  };
+  const plan = async (hostId: string, body: SuiteRequest) => {
+    requireLocal(getHost(hostId));
+    const p = await planSuite(confineSuite(body), { db: store.db });
+    if (!p.ok) throw new HttpError('bad-request', p.message);
+    const cap = settings.get().benchmark.maxRuntimeSeconds;
+    if (p.plan.runtimeS > cap) throw new HttpError('bad-request', `runtimeS ${p.plan.runtimeS} is above the configured cap of ${cap} s (settings.benchmark.maxRuntimeSeconds)`);
+    return p.plan;
+  };
+  const stored = (hostId: string): SuiteResult[] => {
+    const h = getHost(hostId);
+    if (h.kind === 'demo') { const d = demoSuites(); return [d.after, d.before]; }
+    if (h.kind !== 'local') return [];
+    return listSuites(store.db).map((x) => x.result).filter((x): x is SuiteResult => x !== null);
+  };
+  const find = (hostId: string, id: string): SuiteResult => {
+    const s = stored(hostId).find((x) => x.id === id) ?? (getHost(hostId).kind === 'local' ? getSuiteRow(store.db, id)?.result ?? null : null);
+    if (!s) throw notFound(`suite ${id}`);
+    return s;
+  };
+
+  bindRoute(r, routes.benchSuiteDefs, () => SUITES.map((x) => ({ ...x, profiles: [...x.profiles], matrix: { ...x.matrix } as Record<string, (string | number)[]> })));
+  bindRoute(r, routes.benchSuitePlan, ({ params, body }) => plan(params.hostId, body));
+  bindRoute(r, routes.benchSuiteStart, async ({ params, body, req, res }) => {
+    const p = await plan(params.hostId, body);
+    const client = req.socket.remoteAddress ?? 'unknown';
+    if (!benchLimiter.hit(client)) {
+      res.setHeader('Retry-After', String(benchLimiter.retryAfterSeconds(client)));
+      throw new HttpError('rate-limited', 'too many benchmark starts; try again later');
+    }
+    return benchSuites.start(params.hostId, p);
+  });
+  bindRoute(r, routes.benchSuiteJob, ({ params }) => benchSuites.get(params.jobId) ?? (() => { throw notFound(`suite job ${params.jobId}`); })());
+  bindRoute(r, routes.benchSuiteCancel, ({ params }) => benchSuites.cancel(params.jobId) ?? (() => { throw notFound(`suite job ${params.jobId}`); })());
+  bindRoute(r, routes.benchSuiteEvents, ({ params, req, res }) => sse(req, res, (l) => benchSuites.subscribe(params.jobId, l), benchSuites.get(params.jobId), `suite job ${params.jobId}`));
+  bindRoute(r, routes.benchSuiteList, ({ params }) => stored(params.hostId).map(suiteExport));
+  bindRoute(r, routes.benchSuiteCompare, ({ params, query }) => ({ before: query.before, after: query.after, ...compareSuites(find(params.hostId, query.before), find(params.hostId, query.after)) }));
+  bindRoute(r, routes.benchSuiteExport, ({ params, query, res }) => {
+    const s = find(params.hostId, params.suiteId);
+    res.status(200);
+    res.setHeader('Content-Type', query.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');
+    res.setHeader('Content-Disposition', `attachment; filename="suite-${s.suite}-${s.id}.${query.format}"`);
+    res.send(query.format === 'csv' ? suiteCsv(s) : `${JSON.stringify(suiteExport(s), null, 2)}\n`);
+    return undefined;
+  });
 }

@@ -1,5 +1,6 @@
 /** Reports: generate (md, html, json, pdf; optionally redacted) and keep, list, fetch a kept one; the JSON report's schema. */
 import type { Response } from 'express';
+import { runsForReport } from '../../report/evidence-scope.ts';
 import { APP_VERSION } from '../../version.ts';
 import type { AppContext } from '../context.ts';
 import { routes } from '../contract.ts';
@@ -32,9 +33,10 @@ export function reportRoutes(ctx: AppContext) {
     const out = await services.renderReport(
       {
         inventory: snap.inventory, raw: history.snapshotRaw(a.snapshotId), assessment: a.assessment, optane: a.optane,
-        // Benchmarks run on the server's own machine: only its local host's report carries them
-        // (as in /metrics); a demo, TrueNAS or Proxmox report must not show this machine's runs.
-        benchmarks: host.kind === 'local' && services.bench ? ctx.safeHistory(services.bench) : [], appVersion: APP_VERSION,
+        // Benchmarks run on the server's own machine: only a live report of it carries them, and
+        // only runs measured on it (evidence-scope.ts); a demo, snapshot, TrueNAS or Proxmox
+        // report — or the demo shown on a machine without ZFS — never shows this machine's runs.
+        benchmarks: host.kind === 'local' && services.bench ? runsForReport(ctx.store.db, snap.inventory, ctx.safeHistory(services.bench)) : [], appVersion: APP_VERSION,
         ruleCatalogVersion: a.ruleCatalogVersion, generatedAt,
       },
       { format: params.format, redact: query.redact ? (query.redactNames ? { poolNames: true } : true) : false },

@@ -3,8 +3,8 @@
  * reads (4.2 s, 38 s, 2 min 05 s), latencies in µs or ms. JSON output bypasses all of this.
  */
 import type { BenchmarkSummary } from '../../model/workload.ts';
-import { headlineLatency, suitePairs, suiteTable, compareSuites, type PairRow } from '../../bench/compare.ts';
-import type { SuitePlan, SuiteProgress, SuiteResult } from '../../bench/suite-types.ts';
+import { headlineLatency, suitePairs, suiteTable, compareSuites } from '../../bench/compare.ts';
+import type { PairRow, SuitePlan, SuiteProgress, SuiteResult } from '../../bench/suite-types.ts';
 import { sizeLabel } from '../../bench/suites.ts';
 
 export function table(headers: string[], rows: (string | number | null)[][]): string {

@@ -17,10 +17,12 @@
 import { EXIT, type CliIO, type Handler } from '../command.ts';
 import type { options } from '../defs/bench.ts';
 import { usageError } from '../framework/errors.ts';
-import { openStore, type Store } from '../../store/db.ts';
+import { join } from 'node:path';
+import { DB_FILE_NAME, openStore, type Store } from '../../store/db.ts';
 import { BenchRequest, type ProgressEvent } from '../../bench/types.ts';
 import type { BenchmarkSummary } from '../../model/workload.ts';
 import { beforeAfter, dryRun, history, listProfiles, recoverAbandoned, startBenchmark, type BeforeAfter } from '../../bench/run.ts';
+import { recoverForInvocation } from '../../bench/recover.ts';
 import { SUITES, sizeLabel } from '../../bench/suites.ts';
 import { runText, seconds, table } from './bench-format.ts';
 
@@ -63,6 +65,8 @@ export const run: Handler<typeof options> = async ({ values: o, positionals }, i
     // Human text by default; JSON only with --json.
     const json = o.json === true;
     const dataDir = o['data-dir'] ?? defaultDataDir();
+    // Every invocation first cleans up after dead runs (orphaned fio, files) and stale host-wide locks.
+    for (const r of await recoverForInvocation(join(dataDir, DB_FILE_NAME))) io.stderr(`recovered abandoned run ${r.runId} (pid ${r.pid}): ${r.messages.join('; ') || 'nothing left behind'}\n`);
 
     if (o.list) {
       const profiles = listProfiles();
@@ -126,8 +130,6 @@ export const run: Handler<typeof options> = async ({ values: o, positionals }, i
     if (o['dry-run']) {
       // Reads the lock if a store already exists, but never creates or writes one.
       const { existsSync } = await import('node:fs');
-      const { join } = await import('node:path');
-      const { DB_FILE_NAME } = await import('../../store/db.ts');
       let result;
       if (existsSync(join(dataDir, DB_FILE_NAME))) {
         const opened = await openStore(dataDir);

@@ -19,6 +19,8 @@ import { defaultDataDir } from '../../data-dir.ts';
 import { assess } from '../../assess/assess.ts';
 import { loadInventory } from '../../gather/load.ts';
 import { reportBenchmarks } from '../../report/benchmarks.ts';
+import { evidenceMachineOf, runsForReport } from '../../report/evidence-scope.ts';
+import type { Inventory } from '../../model/inventory.ts';
 import { renderAppendix, renderReport, type ReportFormat } from '../../report/render.ts';
 import { APP_VERSION } from '../../version.ts';
 
@@ -38,15 +40,20 @@ async function benchmarksFromFile(file: string): Promise<Loaded<unknown[]>> {
   }
 }
 
-/** This host's stored history, when a store exists (never creates one). */
-async function benchmarksFromStore(dataDir: string): Promise<Loaded<unknown[]>> {
+/**
+ * The stored runs measured on the host this report describes: this machine's for a live
+ * inventory of it, none for the demo, a snapshot or a remote host (evidence-scope.ts). Never
+ * creates a store.
+ */
+export async function benchmarksFromStore(dataDir: string, inventory: Pick<Inventory, 'source'>): Promise<Loaded<unknown[]>> {
+  if (!evidenceMachineOf(inventory)) return { ok: true, value: [] };
   const { DB_FILE_NAME, openStore } = await import('../../store/db.ts');
   if (!existsSync(join(dataDir, DB_FILE_NAME))) return { ok: true, value: [] };
   const opened = await openStore(dataDir);
   if (!opened.ok) return { ok: false, message: `${join(dataDir, DB_FILE_NAME)}: ${opened.error.message}` };
   try {
     const { history } = await import('../../bench/run.ts');
-    return { ok: true, value: history(opened.store.db, {}) };
+    return { ok: true, value: runsForReport(opened.store.db, inventory, history(opened.store.db, {})) };
   } finally {
     opened.store.close();
   }
@@ -77,7 +84,7 @@ export const run: Handler<typeof options> = async ({ values: o }, io) => {
 
   const bench = o.benchmarks
     ? await benchmarksFromFile(o.benchmarks)
-    : o.snapshot || demo ? { ok: true as const, value: [] } : await benchmarksFromStore(defaultDataDir(o['data-dir']));
+    : await benchmarksFromStore(defaultDataDir(o['data-dir']), loaded.inventory);
   if (!bench.ok) throw inputError(bench.message, o.benchmarks ? 'give the JSON that `zfs-advisor bench --history --json` prints' : 'check the data directory (--data-dir)');
 
   // The Optane verdict reads measured QD1 sync IOPS from the completed runs.
