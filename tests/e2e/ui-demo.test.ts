@@ -83,6 +83,26 @@ describe.runIf(live)('UI on the demo snapshot (Chromium)', () => {
     await docsScreenshot(page, 'recommendations');
   }, 60_000);
 
+  it('renders finding text as Markdown: no literal backtick on the page, and each knowledge-page link opens its section', async () => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${server.url}recommendations`);
+    await settle(page);
+    // Collapsed details stay in the DOM (v-show), so the page text includes every finding's body.
+    const text = (await page.locator('main').textContent()) ?? '';
+    expect(text.length).toBeGreaterThan(200);
+    expect(text).not.toContain('`');
+    expect(await page.locator('.finding p code').count()).toBeGreaterThan(0);
+    const kb = await page.locator('.finding a[href*="docs/kb/"]').first().getAttribute('href');
+    expect(kb).toMatch(/^docs\/kb\/[a-z-]+#[\w-]+$/);
+    const [path, anchor] = kb!.split('#');
+    const res = await fetch(new URL(path!, server.url));
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain(`id="${anchor}"`);
+    await page.goto(`${server.url}optane`);
+    await settle(page);
+    expect((await page.locator('main').textContent()) ?? '').not.toMatch(/`[^`]*`/);
+  }, 90_000);
+
   it('compares layouts and plans adding the unused Optane as a SLOG, every step labelled, nothing run', async () => {
     await page.setViewportSize({ width: 1280, height: 720 });
     await page.goto(`${server.url}planner`);
