@@ -177,7 +177,7 @@ export type InventoryRecord = z.infer<typeof InventoryRecord>;
  * (key fields named here, nested detail kept as sent).
  */
 export const OptaneVerdictView = z.looseObject({
-  verdict: z.enum(['yes', 'no', 'depends']),
+  verdict: z.enum(['yes', 'no', 'depends', 'replace']),
   headline: z.string(),
   reasons: z.array(z.unknown()),
   evidence: z.array(z.unknown()),

@@ -240,6 +240,11 @@ export const ZilStats = z.object({
   counters: z.record(z.string(), z.number()),
   /** Per-dataset ZIL counters (OpenZFS ≥ 2.2, /proc/spl/kstat/zfs/POOL/objset-*), keyed by dataset. */
   perDataset: z.record(z.string(), z.record(z.string(), z.number())),
+  /**
+   * Seconds the counters cover: the kstat header's snaptime − crtime (Linux; the zil kstat is
+   * created when the module loads, so ≈ since boot). Null when unknown (FreeBSD sysctl has no header).
+   */
+  windowSeconds: z.number().nonnegative().nullable().optional(),
 });
 export type ZilStats = z.infer<typeof ZilStats>;
 
