@@ -13,7 +13,7 @@ import { Profile } from '../bench/profiles.ts';
 import { BenchmarkSummary } from '../model/workload.ts';
 import {
   Ack, AckBody, AppInfo, AssessmentParams, AssessmentRecord, AssessmentSummary, BeforeAfterView, BenchHistoryQuery,
-  BenchProgress, BenchRequest, BenchRunParams, BenchRunView, ConnectionTest, DryRunView, FindingParams, FindingsList,
+  BenchProgress, BenchRequestBody, BenchRunParams, BenchRunView, ConnectionTest, DryRunView, FindingParams, FindingsList,
   FindingsQuery, Health, HostCreate, HostParams, HostUpdate, HostView, InventoryRecord, OptaneVerdictView, ReportFormat,
   ReportQuery, RunRecord, Settings, SettingsPatch, StoredReportParams, StoredReportView,
 } from './schemas.ts';
@@ -80,8 +80,8 @@ export const routes = {
   optane: { method: 'get', path: '/api/hosts/:hostId/optane', summary: '"Should I add Optane?": the verdict of the newest assessment', tag: 'optane', auth: true, params: HostParams, response: json(OptaneVerdictView), errors: [400, 404, 503] },
 
   benchProfiles: { method: 'get', path: '/api/bench/profiles', summary: 'Benchmark profiles and the question each answers', tag: 'benchmarks', auth: true, response: json(z.array(Profile)), errors: [503] },
-  benchDryRun: { method: 'post', path: '/api/hosts/:hostId/bench/dry-run', summary: 'Every command and every guard verdict, without writing anything', tag: 'benchmarks', auth: true, params: HostParams, body: BenchRequest, response: json(DryRunView), errors: [400, 404, 409, 413, 415, 503] },
-  benchStart: { method: 'post', path: '/api/hosts/:hostId/bench/runs', summary: 'Start a guarded benchmark (one per host at a time; rate-limited)', tag: 'benchmarks', auth: true, params: HostParams, body: BenchRequest, response: json(BenchRunView, 202), errors: [400, 404, 409, 413, 415, 503] },
+  benchDryRun: { method: 'post', path: '/api/hosts/:hostId/bench/dry-run', summary: 'Every command and every guard verdict, without writing anything', tag: 'benchmarks', auth: true, params: HostParams, body: BenchRequestBody, response: json(DryRunView), errors: [400, 404, 409, 413, 415, 503] },
+  benchStart: { method: 'post', path: '/api/hosts/:hostId/bench/runs', summary: 'Start a guarded benchmark (one per host at a time; rate-limited)', tag: 'benchmarks', auth: true, params: HostParams, body: BenchRequestBody, response: json(BenchRunView, 202), errors: [400, 404, 409, 413, 415, 503] },
   benchRun: { method: 'get', path: '/api/bench/runs/:runId', summary: 'A benchmark run started by this server: status, last progress, result', tag: 'benchmarks', auth: true, params: BenchRunParams, response: json(BenchRunView), errors: [400, 404] },
   benchEvents: {
     method: 'get', path: '/api/bench/runs/:runId/events', summary: 'Live progress as Server-Sent Events (progress…, then done)', tag: 'benchmarks', auth: true, params: BenchRunParams,
