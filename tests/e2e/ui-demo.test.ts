@@ -64,7 +64,7 @@ describe.runIf(live)('UI on the demo snapshot (Chromium)', () => {
     await page.click('[data-testid="ask-optane"]');
     await page.waitForFunction(() => !document.querySelector('[data-testid="ask-optane"]')?.hasAttribute('disabled'), undefined, { timeout: 60_000 });
     await settle(page);
-    expect(['Yes', 'No', 'It depends']).toContain((await page.locator('[data-testid="verdict-word"]').textContent())?.trim());
+    expect(['Yes', 'No', 'It depends', 'Replace the SLOG']).toContain((await page.locator('[data-testid="verdict-word"]').textContent())?.trim());
     await screenshot(page, 'demo-optane-answered-desktop');
     // The workload card says why it cannot observe here instead of offering a button that fails.
     expect(await page.locator('[data-testid="observe-blocked"]').textContent()).toContain('bundled demo');
@@ -82,6 +82,26 @@ describe.runIf(live)('UI on the demo snapshot (Chromium)', () => {
     await settle(page);
     await docsScreenshot(page, 'recommendations');
   }, 60_000);
+
+  it('renders finding text as Markdown: no literal backtick on the page, and each knowledge-page link opens its section', async () => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${server.url}recommendations`);
+    await settle(page);
+    // Collapsed details stay in the DOM (v-show), so the page text includes every finding's body.
+    const text = (await page.locator('main').textContent()) ?? '';
+    expect(text.length).toBeGreaterThan(200);
+    expect(text).not.toContain('`');
+    expect(await page.locator('.finding p code').count()).toBeGreaterThan(0);
+    const kb = await page.locator('.finding a[href*="docs/kb/"]').first().getAttribute('href');
+    expect(kb).toMatch(/^docs\/kb\/[a-z-]+#[\w-]+$/);
+    const [path, anchor] = kb!.split('#');
+    const res = await fetch(new URL(path!, server.url));
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain(`id="${anchor}"`);
+    await page.goto(`${server.url}optane`);
+    await settle(page);
+    expect((await page.locator('main').textContent()) ?? '').not.toMatch(/`[^`]*`/);
+  }, 90_000);
 
   it('compares layouts and plans adding the unused Optane as a SLOG, every step labelled, nothing run', async () => {
     await page.setViewportSize({ width: 1280, height: 720 });

@@ -12,7 +12,8 @@ import { checkDevices } from './device-check.ts';
 import { PlanRefused } from './plan-refused.ts';
 import { displayName, renderStatus } from './status-preview.ts';
 
-export interface PartitionRole { role: 'slog' | 'special'; sizeBytes: number }
+/** One partition of each device: for the vdev being added, or kept for a later role (l2arc: `zpool add POOL cache …`). */
+export interface PartitionRole { role: 'slog' | 'special' | 'l2arc'; sizeBytes: number }
 
 export interface AddVdevRequest {
   kind: 'slog' | 'special';
