@@ -18,6 +18,8 @@ import {
   ReportQuery, RunRecord, Settings, SettingsPatch, StoredReportParams, StoredReportView,
 } from './schemas.ts';
 import { evidenceRoutes } from './contract-evidence.ts';
+import { ForecastRequest } from '../forecast/request.ts';
+import { ForecastResult } from '../forecast/forecast.ts';
 import { benchSuiteRoutes } from './contract-bench-suites.ts';
 
 export * from './schemas.ts';
@@ -78,6 +80,10 @@ export const routes = {
   unackFinding: { method: 'delete', path: '/api/hosts/:hostId/findings/:fingerprint/ack', summary: 'Withdraw an acknowledgement or dismissal', tag: 'findings', auth: true, params: FindingParams, response: { kind: 'empty', status: 204 }, errors: [400, 404] },
 
   optane: { method: 'get', path: '/api/hosts/:hostId/optane', summary: '"Should I add Optane?": the verdict of the newest assessment', tag: 'optane', auth: true, params: HostParams, response: json(OptaneVerdictView), errors: [400, 404, 503] },
+  forecast: {
+    method: 'post', path: '/api/hosts/:hostId/forecast', summary: 'Sync-write IOPS of a pool now and with a given log device (an unused drive or a model text), from the newest inventory',
+    tag: 'optane', auth: true, params: HostParams, body: ForecastRequest, response: json(ForecastResult), errors: [400, 404, 413, 415],
+  },
 
   benchProfiles: { method: 'get', path: '/api/bench/profiles', summary: 'Benchmark profiles and the question each answers', tag: 'benchmarks', auth: true, response: json(z.array(Profile)), errors: [503] },
   benchDryRun: { method: 'post', path: '/api/hosts/:hostId/bench/dry-run', summary: 'Every command and every guard verdict, without writing anything', tag: 'benchmarks', auth: true, params: HostParams, body: BenchRequestBody, response: json(DryRunView), errors: [400, 404, 409, 413, 415, 503] },
