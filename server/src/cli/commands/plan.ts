@@ -157,6 +157,7 @@ async function addVdev(kind: 'slog' | 'special', v: Values<typeof addVdevOptions
   lines.push(`Redundancy: ${plan.redundancy.summary}`, '');
   plan.steps.forEach((s, i) => lines.push(`${i + 1}. ${s.display}`, `   ${s.reversible === 'yes' ? 'reversible' : s.reversible === 'no' ? 'IRREVERSIBLE' : 'partly reversible'}: ${s.why}`));
   if (plan.warnings.length) lines.push('', ...plan.warnings.map((w) => `! ${w}`));
+  if (plan.forecast) lines.push('', ...plan.forecast.summary);
   lines.push('', 'Resulting zpool status (our model):', plan.preview);
   io.stdout(lines.join('\n'));
   return EXIT.ok;
