@@ -93,7 +93,7 @@ export const runLayouts: Handler<typeof layoutsOptions> = async ({ values: v }, 
 function parsePartitions(text: string): PartitionRole[] | null {
   const out: PartitionRole[] = [];
   for (const part of text.split(',')) {
-    const m = /^(slog|special):(.+)$/.exec(part.trim());
+    const m = /^(slog|special|l2arc):(.+)$/.exec(part.trim());
     const bytes = m ? parseHumanNumber(m[2]!) : null;
     if (!m || !bytes) return null;
     out.push({ role: m[1] as PartitionRole['role'], sizeBytes: bytes });
@@ -139,7 +139,7 @@ async function addVdev(kind: 'slog' | 'special', v: Values<typeof addVdevOptions
   else datasets = datasets.filter((d) => d.type === 'filesystem');
   const threshold = p.values['special-small-blocks'];
   const partitions = p.values.partition ? parsePartitions(p.values.partition) : undefined;
-  if (partitions === null) throw usageError(`--partition "${p.values.partition}" is not a list of ROLE:SIZE`, 'give roles slog/special with sizes in bytes with a unit, e.g. --partition slog:16G,special:40G');
+  if (partitions === null) throw usageError(`--partition "${p.values.partition}" is not a list of ROLE:SIZE`, 'give roles slog/special/l2arc with sizes in bytes with a unit, e.g. --partition slog:16G,special:40G');
   let plan;
   try {
     plan = planAddVdev({
@@ -157,6 +157,7 @@ async function addVdev(kind: 'slog' | 'special', v: Values<typeof addVdevOptions
   lines.push(`Redundancy: ${plan.redundancy.summary}`, '');
   plan.steps.forEach((s, i) => lines.push(`${i + 1}. ${s.display}`, `   ${s.reversible === 'yes' ? 'reversible' : s.reversible === 'no' ? 'IRREVERSIBLE' : 'partly reversible'}: ${s.why}`));
   if (plan.warnings.length) lines.push('', ...plan.warnings.map((w) => `! ${w}`));
+  if (plan.forecast) lines.push('', ...plan.forecast.summary);
   lines.push('', 'Resulting zpool status (our model):', plan.preview);
   io.stdout(lines.join('\n'));
   return EXIT.ok;
