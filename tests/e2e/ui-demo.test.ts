@@ -8,6 +8,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { chromiumAvailable, launchChromium, type BrowserHandle } from './support/browser.ts';
 import { startServer, type ServerHandle } from './support/server.ts';
 import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { axeSeriousViolations, docsScreenshot, headerIsOneRow, horizontalOverflow, screenshot, settle, VIEW_PATHS, VIEWPORTS } from './support/ui-checks.ts';
 
 const live = chromiumAvailable();
@@ -175,6 +176,21 @@ describe.runIf(live)('UI on the demo snapshot (Chromium)', () => {
     await settle(page);
     await page.evaluate(() => document.querySelector('#hist-title')?.closest('section')?.scrollIntoView({ block: 'start' }));
     await docsScreenshot(page, 'sizing');
+  }, 60_000);
+
+  it('projects a pasted find|awk size table (reference 000) on the Sizing page, even on the demo', async () => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${server.url}sizing`);
+    await settle(page);
+    await page.fill('[data-testid="table-text"]', readFileSync(join(import.meta.dirname, '..', 'fixtures', 'sizing', '000-find-awk-media-and-data.txt'), 'utf8'));
+    await page.click('[data-testid="table-project"]');
+    await expect.poll(() => page.locator('main').textContent()).toContain('method table');
+    expect(await page.locator('main').textContent()).toContain('458.4k files · 3.97 TiB');
+    expect(await page.locator('main .state.error').allTextContents()).toEqual([]);
+    await page.fill('[data-testid="table-text"]', 'not a table at all');
+    await page.click('[data-testid="table-project"]');
+    await expect.poll(() => page.locator('main .state.error').allTextContents()).toEqual([expect.stringContaining('no "size count" rows found')]);
+    expect(await axeSeriousViolations(page)).toEqual([]);
   }, 60_000);
 
   it('keeps a dismissed finding dismissed after a reload', async () => {
