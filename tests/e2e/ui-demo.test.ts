@@ -72,7 +72,20 @@ describe.runIf(live)('UI on the demo snapshot (Chromium)', () => {
     expect(await page.locator('[data-testid="observe-start"]').count()).toBe(0);
     await page.evaluate(() => document.querySelector('[data-testid="verdict-word"]')?.closest('article, section')?.scrollIntoView({ block: 'start' }));
     await docsScreenshot(page, 'optane-verdict');
+    // The demo has the P1600X in the box and sync=always on HDDs: yes.
+    expect((await page.locator('[data-testid="verdict-word"]').textContent())?.trim()).toBe('Yes');
   }, 90_000);
+
+  it('forecasts a device named by model text on the demo pool', async () => {
+    await page.goto(`${server.url}optane`);
+    await settle(page);
+    await page.fill('[aria-label="Device model or path"]', 'Micron 7450 PRO');
+    await page.selectOption('[aria-label="Block size"]', '4096');
+    await page.click('[data-testid="run-forecast"]');
+    await page.waitForSelector('[data-testid="forecast-with"]', { timeout: 30_000 });
+    expect(await page.locator('[data-testid="forecast-with"]').textContent()).toMatch(/^\d[\d,.k]* \(/);
+    expect(await page.locator('[data-testid="forecast-gain"]').textContent()).toMatch(/^×\d/);
+  }, 60_000);
 
   it('takes the README screenshots of the overview and the recommendations', async () => {
     await page.setViewportSize({ width: 1280, height: 720 });
