@@ -33,7 +33,11 @@ export const ForecastResult = z.object({
   pool: z.string(),
   workload: WorkloadSpec.extend({ dataset: z.string().nullable(), datasetSync: z.string(), logbias: z.string(), blockSize: z.number(), target: z.enum(['dataset', 'zvol']) }),
   now: Side.extend({ zil: z.string() }),
-  with: Side.extend({ device: z.string(), catalogId: z.string(), status: z.string().nullable() }).nullable(),
+  with: Side.extend({
+    device: z.string(), catalogId: z.string(), status: z.string().nullable(),
+    /** The published measurement "iops" is, when the pool shape and workload match one. */
+    measured: z.string().nullable(),
+  }).nullable(),
   gain: z.number().nullable(),
 });
 export type ForecastResult = z.infer<typeof ForecastResult>;
@@ -65,11 +69,12 @@ export function estimateWith(data: DataVdevs, log: LogTarget, ds: DatasetSide, w
   if (!m) return e;
   return {
     iops: m.iops, latencyIops: m.iodepth === 1 ? m.iops : Math.max(m.iops, e.latencyIops), low: Math.min(e.low, Math.round(m.iops * 0.9)), high: Math.max(e.high, Math.round(m.iops * 1.1)),
-    basis: [`Measured: this device as SLOG on the same pool shape and workload did ${m.iops.toLocaleString('en-US')} IOPS (${mdLink('published test', sourceUrl(m.source))}: "${m.quote}"); the range is the model's.`, ...e.basis],
+    measured: `Measured: this device as SLOG on the same pool shape and workload did ${m.iops.toLocaleString('en-US')} IOPS (${mdLink('published test', sourceUrl(m.source))}: "${m.quote}"); the range is the model's.`,
+    basis: e.basis,
   };
 }
 
-const join = (e: Estimate): string => e.basis.join(' ');
+const join = (e: Estimate): string => [...(e.measured ? [e.measured] : []), ...e.basis].join(' ');
 
 export function workloadOf(spec: WorkloadSpec): Workload {
   return { rw: spec.rw, bs: spec.bs, iodepth: spec.iodepth, numjobs: spec.numjobs, sync: spec.sync };
@@ -93,7 +98,7 @@ export function forecastPool(a: Artifacts, pool: Pool, spec: WorkloadSpec, candi
     workload: { ...spec, dataset, datasetSync: side.sync, logbias: side.logbias, blockSize: side.blockSize, target: side.target },
     now: { iops: now.iops, low: now.low, high: now.high, latencyIops: now.latencyIops, basis: join(now), zil },
     with: withE && candidate ? {
-      device: candidate.label, catalogId: candidate.profile.id, status: candidate.profile.status,
+      device: candidate.label, catalogId: candidate.profile.id, status: candidate.profile.status, measured: withE.measured ?? null,
       iops: withE.iops, low: withE.low, high: withE.high, latencyIops: withE.latencyIops, basis: join(withE),
     } : null,
     gain: withE ? Math.round((withE.iops / now.iops) * 100) / 100 : null,

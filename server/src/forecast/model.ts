@@ -103,6 +103,8 @@ export interface Estimate {
   /** What the ZIL path's latency alone allows (before the pool's async ceiling and the log bandwidth cap). */
   latencyIops: number;
   basis: string[];
+  /** The published measurement the typical value is, when one was used (forecast.ts), else absent. */
+  measured?: string;
 }
 
 const IMMEDIATE_WRITE_SZ = 32_768;

@@ -172,7 +172,7 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   const t = v.target;
   const picked = t.drive ? [t.drive, ...v.inBox.filter((x) => x.drive !== t.drive && x.drive && isOptane(x.drive) === isOptane(t.drive!)).map((x) => x.drive!)].slice(0, 2) : [];
   const nowBasis = v.measuredQd1 !== null ? `benchmark: ${v.measuredQd1} sync IOPS measured at QD1 (4 KiB) on ${name}` : v.observed ? v.observed.basis : currentLog(v.pool, drives, a.Host).device.basis;
-  const withBasis = v.qd1.with!.basis.split(' ZIL on the log vdev: ')[0]!.startsWith('Measured:') ? v.qd1.with!.basis.split(' ZIL on the log vdev: ')[0]! : t.candidate.profile.basis;
+  const withBasis = v.qd1.with!.measured ?? t.candidate.profile.basis;
   const reasons: string[] = [...v.ev.reasons];
   const evidence: OptaneVerdict['evidence'] = [
     { label: 'pool', value: name },

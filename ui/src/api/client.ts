@@ -21,6 +21,7 @@ export const ROUTES = {
   ackFinding: { method: 'put', path: '/api/hosts/:hostId/findings/:fingerprint/ack' },
   unackFinding: { method: 'delete', path: '/api/hosts/:hostId/findings/:fingerprint/ack' },
   optane: { method: 'get', path: '/api/hosts/:hostId/optane' },
+  forecast: { method: 'post', path: '/api/hosts/:hostId/forecast' },
   benchProfiles: { method: 'get', path: '/api/bench/profiles' },
   benchDryRun: { method: 'post', path: '/api/hosts/:hostId/bench/dry-run' },
   benchStart: { method: 'post', path: '/api/hosts/:hostId/bench/runs' },

@@ -14,7 +14,7 @@ import { firstLine, inputError, refusal, usageError } from '../framework/errors.
 import { Platform, Pool, type Dataset, type Host, type Inventory } from '../../model/inventory.ts';
 import { parseHumanNumber } from '../../parsers/common.ts';
 import { planAddVdev, type PartitionRole } from '../../planner/add-vdev.ts';
-import { planLayouts, Workload } from '../../planner/layouts.ts';
+import { MAX_PLAN_DISKS, planLayouts, Workload } from '../../planner/layouts.ts';
 import { MediaKind } from '../../planner/performance.ts';
 import { PlanRefused } from '../../planner/plan-refused.ts';
 import { unusedDisksForPlanning, type UnusedDisks } from '../../planner/unused-disks.ts';
@@ -60,6 +60,7 @@ export const runLayouts: Handler<typeof layoutsOptions> = async ({ values: v }, 
     size = v.size;
     media = mediaArg ?? 'hdd';
   }
+  if (disks > MAX_PLAN_DISKS) throw refusal(`${disks} disks: a plan takes at most ${MAX_PLAN_DISKS}`, 'plan for one shelf or group of disks at a time with --disks N --size SIZE');
   if (spares >= disks) throw usageError(`--spares ${spares} leaves no disks for data vdevs (${disks} disks)`, 'give fewer spares or more disks');
   const plan = planLayouts({ disks, diskBytes: size, media, workload, ashift, spares, openzfs: zfsVersion ?? unused?.openzfs ?? null });
   const out = unused ? { ...plan, fromInventory: true as const, unusedDisks: unused } : plan;
