@@ -15,7 +15,7 @@ import { runCommand } from '../../server/src/exec/runner.ts';
 import type { SizeBin } from '../../server/src/model/workload.ts';
 import { findHasPrintf } from '../../server/src/sizing/find-walk.ts';
 import { measureSizes } from '../../server/src/sizing/measure.ts';
-import { idleCpus, walkWithParallelFind } from '../../server/src/sizing/parallel-find.ts';
+import { walkWithParallelFind } from '../../server/src/sizing/parallel-find.ts';
 import { generateTree } from './generate-tree.ts';
 
 const RECORDSIZE = 131072;
@@ -201,13 +201,3 @@ describe.runIf(gnuFind)('parallel find walk = find -xdev -type f', () => {
   }, 300_000);
 });
 
-describe('how many find processes by default', () => {
-  it('one per idle CPU: the CPUs minus the 1-minute load average, at least one', () => {
-    expect(idleCpus(2, 0.1)).toBe(2);
-    expect(idleCpus(2, 0.99)).toBe(2);
-    expect(idleCpus(2, 1.5)).toBe(1);
-    expect(idleCpus(2, 12.3)).toBe(1);
-    expect(idleCpus(8, 3.2)).toBe(5);
-    expect(idleCpus(1, 0)).toBe(1);
-  });
-});

@@ -5,20 +5,19 @@
 import { SizeHistogram } from '../model/workload.ts';
 import { METADATA_BASIS, projectCandidates, toBins } from './histogram.ts';
 import { findHasPrintf, walkWithFind } from './find-walk.ts';
-import { availableParallelism, loadavg } from 'node:os';
 import { walkWithParallelFind } from './parallel-find.ts';
 import { walkTree, type WalkOptions, type WalkResult, type WalkStats } from './walker.ts';
 
 /**
  * 'parallel' runs several GNU find -printf streams over disjoint subtrees at once (parallel-find.ts,
- * one per idle CPU); 'find' is one such stream over the whole tree; 'node' is the Node walker
+ * one per available CPU); 'find' is one such stream over the whole tree; 'node' is the Node walker
  * (works everywhere). 'auto' (default) is 'parallel' when find has -printf and falls back to the
  * walker when find is missing, lacks -printf (FreeBSD / TrueNAS CORE) or fails.
  */
 export type WalkMethod = 'auto' | 'parallel' | 'find' | 'node';
 
 export interface MeasureOptions extends WalkOptions {
-  /** Concurrent find processes of the parallel walk (default: the idle CPUs, idleCpus()). */
+  /** Concurrent find processes of the parallel walk (default: the CPUs available). */
   processes?: number;
   dataset?: string | null;
   pool?: string | null;
@@ -48,8 +47,7 @@ async function walkBest(root: string, opts: MeasureOptions): Promise<WalkResult 
     } else {
       const f = await walkWithParallelFind(root, opts);
       if (f.ok) {
-        const why = opts.processes === undefined && f.processes === 1 && availableParallelism() > 1 ? ` (the other CPUs are busy: load average ${loadavg()[0]!.toFixed(1)})` : '';
-        return { ...f.result, method: 'parallel', note: `walk: by ${f.processes} GNU find -xdev -printf process${f.processes === 1 ? '' : 'es'} at once over ${f.subtrees} subtree${f.subtrees === 1 ? '' : 's'}${why}, records binned as they streamed in` };
+        return { ...f.result, method: 'parallel', note: `walk: by ${f.processes} GNU find -xdev -printf process${f.processes === 1 ? '' : 'es'} at once over ${f.subtrees} subtree${f.subtrees === 1 ? '' : 's'}, records binned as they streamed in` };
       }
       reason = f.reason;
     }

@@ -11,7 +11,6 @@
  *     (lstat, as `-xdev` does). A directory with more than MAX_SPLIT_ENTRIES entries, or whose
  *     subdirectory names cannot be passed as arguments (control characters, very long paths), is
  *     not opened: it is walked whole by one find.
- *     Only when more than one process will run (idleCpus(): CPUs not taken by other work).
  *  2. Walk: the non-directory entries of the upper directories (`-mindepth 1 -maxdepth 1`,
  *     directories pruned) and the subtrees (`-xdev`, whole) are handed out in batches to at most
  *     `processes` concurrent finds; a process that finishes takes the next batch, so uneven
@@ -21,7 +20,7 @@
  * stops the others and is returned as a reason; the caller then uses the Node walker.
  */
 import { lstatSync, opendirSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
+import { availableParallelism } from 'node:os';
 import { runStreaming, validateArgument } from '../exec/runner.ts';
 import { FindRecordParser, RECORD_EXPRESSION } from './find-records.ts';
 import type { FindWalkOutcome } from './find-walk.ts';
@@ -39,17 +38,12 @@ const MAX_DEPTH = 6;
 const MAX_SPLIT_ENTRIES = 20_000;
 
 export interface ParallelWalkOptions extends WalkOptions {
-  /** Concurrent find processes (default: idleCpus()). */
+  /**
+   * Concurrent find processes (default: the CPUs available). Not lowered by the load average: on a
+   * shared host each login session gets its share of the CPUs (autogroup), and measured there
+   * (BENCHMARKS.md, sizing) two streams still beat one at a load average of 4.5 on 2 CPUs.
+   */
   processes?: number;
-}
-
-/**
- * CPUs nobody else is using: the available CPUs minus the 1-minute load average, at least 1.
- * Measured on a busy shared host (BENCHMARKS.md, sizing): when the other CPUs are taken, extra
- * find processes get no extra CPU time and only add the split and spawns, so one stream is faster.
- */
-export function idleCpus(cpus = availableParallelism(), load1 = loadavg()[0] ?? 0): number {
-  return Math.max(1, Math.min(cpus, cpus - Math.floor(load1)));
 }
 
 /** The path find prints for `name` under `dir` (no doubled slash after a root ending in "/"). */
@@ -131,7 +125,7 @@ export async function walkWithParallelFind(root: string, opts: ParallelWalkOptio
   signal?.throwIfAborted();
   const rootStat = lstatSync(root);
   if (!rootStat.isDirectory()) throw new Error(`${root} is not a directory`);
-  const processes = Math.max(1, Math.floor(opts.processes ?? idleCpus()));
+  const processes = Math.max(1, Math.floor(opts.processes ?? availableParallelism()));
   const sizes = new SizeAccumulator(opts.recordsize, opts.ashift);
   const stats: WalkStats = {
     files: 0, dirs: 0, symlinks: 0, otherEntries: 0, hardLinkDuplicates: 0,
