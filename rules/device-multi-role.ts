@@ -30,6 +30,9 @@ export default defineRule({
     const roles = driveRoles(Pools, Drives);
     if (roles.size === 0) return notApplicable('No pool device could be matched to a drive (needs lsblk/smartctl data).');
     const findings: FindingDraft[] = [];
+    // Drives partitioned alike whose roles sit in the same vdevs (both sides of a mirrored log and
+    // special) draw ONE finding naming all of them, not one per mirror side.
+    const groups = new Map<string, { drafts: FindingDraft[]; devices: string[] }>();
     for (const { drive, roles: rs } of roles.values()) {
       const distinct = distinctRoles(rs);
       if (distinct.length < 2) continue;
@@ -43,7 +46,11 @@ export default defineRule({
       // An unmirrored special/dedup/data role on the shared Optane takes the pool with it when the
       // device dies (B13), which the 004 exception never covered: a warning, not a suggestion.
       const poolCritical = unmirrored.some((r) => r.cls === 'special' || r.cls === 'dedup' || r.cls === 'data');
-      findings.push({
+      const key = [optane, optane && !poolCritical, ...active.map((r) => `${r.pool}/${r.cls}/${r.top.name}`).sort()].join('|');
+      const g = groups.get(key) ?? { drafts: [], devices: [] };
+      groups.set(key, g);
+      g.devices.push(drive.byIdPath ?? drive.devPath ?? drive.id);
+      g.drafts.push({
         severity: optane && !poolCritical ? 'suggestion' : 'warning',
         title: `${productName(drive)} serves ${distinct.length} roles: ${names.join(', ')}`,
         subject: { kind: 'drive', id: drive.id, pool: active[0]?.pool ?? null },
@@ -72,6 +79,18 @@ export default defineRule({
         confidence: 'medium',
       });
     }
+    for (const { drafts, devices } of groups.values()) {
+      const first = drafts[0]!;
+      if (drafts.length === 1) { findings.push(first); continue; }
+      findings.push({
+        ...first,
+        title: `${drafts.length} drives partitioned alike (${devices.join(', ')}) each serve ${first.title.replace(/^.* serves /, '')}`,
+        evidence: [{ label: 'devices', value: devices.join(', ') }, ...first.evidence.filter((e) => e.label !== 'device'),
+          { label: 'roles of the other drives', value: drafts.slice(1).map((d) => d.evidence.find((e) => e.label.startsWith('roles (partition'))?.value ?? '').join(' | ') }],
+        action: first.action && { ...first.action, commands: [...new Set(drafts.flatMap((d) => d.action?.commands ?? []))] },
+      });
+    }
+
     return fired(findings);
   },
 });

@@ -44,7 +44,7 @@ export default async function forecastBench(): Promise<string> {
     '',
     'Honest reading: the "with" forecasts are anchored by device figures that are mostly measured, and most of the set is one host (000); ' +
       'the "now" baseline is weak — HDD pools that published far higher O_SYNC rates than any seek-bound model allows (clemtibs: ~8.7k IOPS on 5 HDDs, flagged in PROVENANCE.md), pools whose disks are not named (SmartOS NVMe, NFS tests), ' +
-      'and the queue penalty is barely constrained (most QD>1 runs are ceiling-bound). Misses are listed, not tuned away.',
+      'and the flash queue penalty is barely constrained (most QD>1 runs are ceiling-bound). The hard-disk queue penalty (0.0325) is taken from 000\'s 2×HDD mirror at QD16, i.e. from record ant-slog-1 itself, so that record\'s LOO score is not independent. Misses are listed, not tuned away.',
     '',
     '<details><summary>Per record (LOO)</summary>',
     '',

@@ -12,12 +12,12 @@ export interface Timed { ms: number; stdout: string; stderr: string }
 export function pipeline(stages: string[][], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Timed> {
   return new Promise((resolve, reject) => {
     const t = performance.now();
-    let input: NodeJS.ReadableStream | 'ignore' = 'ignore';
-    const procs = stages.map(([program, ...args], i) => {
-      const last = i === stages.length - 1;
-      const p = spawn(program!, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: [input as 'ignore', 'pipe', 'pipe'] });
+    let input: import('node:stream').Readable | null = null;
+    const procs = stages.map(([program, ...args]) => {
+      const p = spawn(program!, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: [input ?? 'ignore', 'pipe', 'pipe'] });
+      // The previous stage's stdout is now this stage's stdin (the child holds the fd): close ours.
+      input?.destroy();
       input = p.stdout!;
-      if (!last) p.stdout!.pause(); // handed on to the next stage as its stdin fd, never read here
       return p;
     });
     let stdout = '';
@@ -28,7 +28,8 @@ export function pipeline(stages: string[][], opts: { cwd?: string; env?: NodeJS.
     let failed: string | null = null;
     for (const [i, p] of procs.entries()) {
       p.on('error', (e) => { failed ??= `${stages[i]![0]}: ${e.message}`; });
-      p.on('close', (code, signal) => {
+      // A middle stage's stdout was handed on, so wait for its exit; the last one's output must be read to the end.
+      p.on(i === procs.length - 1 ? 'close' : 'exit', (code: number | null, signal: NodeJS.Signals | null) => {
         if (code !== 0) failed ??= `${stages[i]!.join(' ')}: exit ${code ?? signal}: ${stderr.split('\n')[0]}`;
         if (--left === 0) {
           const ms = performance.now() - t;

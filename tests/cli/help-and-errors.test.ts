@@ -114,8 +114,8 @@ describe('usage errors: one line, the common format, exit 64', () => {
     expect(ashift.err).toBe('zfs-advisor sizes: --ashift "20" is not a whole number from 9 to 16 — give a whole number, e.g. --ashift 12\n');
     const missing = await cli(['plan', 'layouts', '--disks', '4']);
     expect(missing.err).toMatch(/^zfs-advisor plan layouts: --size is missing — give the size of one disk with a unit, e\.g\. --size 4T/);
-    const pos = await cli(['sizes']);
-    expect(pos.err).toBe('zfs-advisor sizes: PATH|DATASET is missing — give a directory, or a mounted dataset name such as tank/media; see zfs-advisor sizes --help\n');
+    const pos = await cli(['parse']);
+    expect(pos.err).toBe('zfs-advisor parse: KIND is missing — give which command produced the output; see zfs-advisor parse --help\n');
     const choice = await cli(['parse', 'zpool-stat']);
     expect(choice.err).toMatch(/^zfs-advisor parse: KIND "zpool-stat" is not one of the choices — give one of zpool-status, /);
   });

@@ -22,7 +22,7 @@ describe('device catalog', () => {
       }
     }
     // Every source key that is a web address is an https/http link.
-    for (const [k, v] of Object.entries(CATALOG.sources)) if (!k.startsWith('zfs-facts')) expect(v, k).toMatch(/^https?:\/\//);
+    for (const [k, v] of Object.entries(CATALOG.sources)) if (k !== 'github-notes') expect(v, k).toMatch(/^https?:\/\//);
   });
 
   it('matches smartctl model strings and typed model text', () => {
@@ -104,5 +104,23 @@ describe('model ordering', () => {
     expect(r.with!.basis).toContain('IOPS = 39.2k');
     expect(r.now.low).toBeLessThanOrEqual(894);
     expect(r.now.high).toBeGreaterThanOrEqual(894);
+  });
+});
+
+describe('ZIL on a special vdev (OpenZFS ≥ 2.4, zil_special_is_slog)', () => {
+  const nvme = (id: string) => drive(id, { model: 'INTEL SSDPE2KX020T7', media: 'nvme', transport: 'nvme', rotational: false, rpm: null });
+  const disks = [0, 1].map((i) => drive(`h${i}`, { model: 'WDC WD40EFRX-68N32N0', media: 'hdd', rotational: true, rpm: 5400 }));
+  const p = pool('sp', [
+    group('mirror', 'mirror-0', disks.map((d, i) => leaf(`sd${i}`, { driveId: d.id }))),
+    { ...group('mirror', 'mirror-1', [leaf('nvme0n1', { driveId: 'n0' }), leaf('nvme1n1', { driveId: 'n1' })]), class: 'special' as const },
+  ]);
+  const drives = [...disks, nvme('n0'), nvme('n1')];
+  const a = (v: string) => ({ Host: host(v), Pools: [p], Drives: drives, Datasets: [dataset('sp', { sync: 'always', recordsize: 4096 })] });
+  it('on 2.4 "now" credits the special vdev; on 2.2 the ZIL stays on the hard disks', () => {
+    const f24 = forecastPool(a('2.4.0'), p, WorkloadSpec.parse({}), null);
+    const f22 = forecastPool(a('2.2.6'), p, WorkloadSpec.parse({}), null);
+    expect(f24.now.zil).toBe('special vdev');
+    expect(f22.now.zil).toBe('data vdevs');
+    expect(f24.now.iops).toBeGreaterThan(f22.now.iops * 20);
   });
 });

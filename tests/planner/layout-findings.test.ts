@@ -119,3 +119,10 @@ describe('sync-write column from the sync-write forecast (server/src/forecast)',
     expect(planLayouts({ disks: 6, diskBytes: 4e12 }).assumptions.join(' ')).toMatch(/sync writes: 4K sync=always at queue depth 1/);
   });
 });
+
+describe('bounded work per plan', () => {
+  it('refuses more than MAX_PLAN_DISKS disks (each layout runs the whole rule catalog)', () => {
+    expect(() => planLayouts({ disks: 257, diskBytes: 4e12 })).toThrow();
+    expect(planLayouts({ disks: 48, diskBytes: 4e12 }).candidates.length).toBeGreaterThan(50);
+  });
+});

@@ -30,7 +30,7 @@ describe('PDF report', () => {
     dirs.push(dir);
     const text = flat(await pdfText(file));
     for (const f of doc.findings) expect(text).toContain(flat(pdfSafe(f.title)));
-    expect(text).toContain('Verdict: It depends');
+    expect(text).toContain('Verdict: Yes');
     expect(text).toContain('zpool add -n bench-pool log /dev/nvd1');
     expect(text).toContain('Sync write 4k, QD1 on fiopool');
     expect(text).toContain('sync mode fio-fsync');
@@ -55,7 +55,7 @@ describe('PDF report', () => {
     dirs.push(dir);
     const text = flat(await pdfText(file));
     for (const f of doc.findings) expect(text).toContain(flat(pdfSafe(f.title)));
-    expect(text).toContain('Verdict: It depends');
+    expect(text).toContain('Verdict: Yes');
     expect(text).not.toContain('"serial_number"');
     expect(text).toContain('11 raw command outputs are left out');
     const pages = Number(/page 1 of (\d+)/.exec(text)?.[1]);

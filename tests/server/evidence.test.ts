@@ -9,7 +9,7 @@
  * the end reading is DERIVED from it by adding what a known workload does in 10 s.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -97,7 +97,8 @@ beforeAll(async () => {
   const services: Services = { ...real, loadInventory: () => real.loadInventory!({ snapshot: SNAPSHOT_000 }) };
   handle = createApp({
     store, secrets: openSecretStore(join(store.dataDir)), services, logger: createLogger({ sink: () => {}, secrets: () => [] }),
-    config: { basePath: '/', token: null, uiDir: null, demo: false }, observe: replay,
+    // Size walks from the API are confined (api/sizes-confinement.ts): the operator allows the temporary directory.
+    config: { basePath: '/', token: null, uiDir: null, demo: false, sizesAllow: [realpathSync(tmpdir())] }, observe: replay,
   });
   handle.ensureDefaultHost();
   server = createServer(handle.app);

@@ -234,6 +234,8 @@ describe('container mode from the environment (zfs-advisor serve with ZFS_ADVISO
       expect(hosts.map((h) => h.kind)).toEqual(['local']);
       const id = hosts[0]!.id;
 
+      // The load limit is server policy (settings); a request may only tighten it.
+      expect((await call(base, 'PATCH', '/api/settings', { body: { benchmark: { maxLoad1: 1000 } } })).status).toBe(200);
       const req = (dir: string) => ({ profile: 'seq-write-1m', target: { kind: 'path', dir }, sizeBytes: 8 * 1024 * 1024, runtimeS: 1,
         // The shared test machine is busy; the load guard has its own tests in tests/bench.
         maxLoad1: 1000 });

@@ -27,6 +27,7 @@ import { hostRoutes, uniqueHostId } from './routes/hosts.ts';
 import { assessmentRoutes } from './routes/assessments.ts';
 import { findingRoutes } from './routes/findings.ts';
 import { optaneRoutes } from './routes/optane.ts';
+import { forecastRoutes } from './routes/forecast.ts';
 import { benchRoutes } from './routes/bench.ts';
 import { observationRoutes } from './routes/observations.ts';
 import { sizesRoutes } from './routes/sizes.ts';
@@ -46,6 +47,7 @@ const ROUTERS: ((ctx: AppContext) => express.Router)[] = [
   assessmentRoutes,
   findingRoutes,
   optaneRoutes,
+  forecastRoutes,
   benchRoutes,
   observationRoutes,
   sizesRoutes,

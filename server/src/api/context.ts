@@ -29,6 +29,7 @@ import { createRateLimiter } from './security.ts';
 import { lazyRemoteClients } from './lazy-remote.ts';
 import { confineToBenchDir } from './bench-confinement.ts';
 import { minimalLocalInventory } from './container-inventory.ts';
+import { mountedZfsMountpoints, sizeWalkRefusal } from './sizes-confinement.ts';
 
 export interface AppConfig {
   /** '/' or '/prefix' (no trailing slash). */
@@ -63,6 +64,10 @@ export interface AppConfig {
   publicNames?: readonly string[];
   /** Origins of trusted front ends allowed to send state-changing requests (`--trusted-origin`). */
   trustedOrigins?: readonly string[];
+  /** Directories (realpaths) size walks may measure besides mounted ZFS datasets (`--sizes-allow`). */
+  sizesAllow?: readonly string[];
+  /** Replaces the `zfs list` read of mounted datasets' mountpoints (tests). */
+  zfsMountpoints?: () => Promise<string[]>;
 }
 
 export interface AppDeps {
@@ -133,7 +138,10 @@ export function createAppContext(deps: AppDeps, basePath: string) {
   const interrupted = evidence.interruptRunning(new Date().toISOString());
   if (interrupted > 0) logger.warn('evidence jobs interrupted by a restart', { count: interrupted });
   const observeJob = createObserveJob({ evidence, logger, observe: deps.observe });
-  const sizesJob = createSizesJob({ evidence, logger, inventoryOf: (id) => history.latestSnapshot(id)?.inventory ?? null });
+  const sizesJob = createSizesJob({
+    evidence, logger, inventoryOf: (id) => history.latestSnapshot(id)?.inventory ?? null,
+    refusal: (path) => sizeWalkRefusal(path, { benchDir, allow: config.sizesAllow ?? [], zfsMountpoints: config.zfsMountpoints ?? mountedZfsMountpoints }),
+  });
   const job = createAssessmentJob({
     history, services, collect, retention: () => settings.get().retention,
     evidence: (host) => evidenceArtifacts(host, {

@@ -200,7 +200,7 @@ export const AddVdevRequest = z
     /** special: datasets to receive special_small_blocks (default: the pool's file systems). */
     datasets: z.array(DatasetName).max(1000).optional(),
     /** Partition each device for several roles first (sgdisk). */
-    partitions: z.array(z.object({ role: z.enum(['slog', 'special']), sizeBytes: z.number().int().positive() }).strict()).max(4).optional(),
+    partitions: z.array(z.object({ role: z.enum(['slog', 'special', 'l2arc']), sizeBytes: z.number().int().positive() }).strict()).max(4).optional(),
     /** special: print the plan although the vdev survives fewer failures than the data vdevs (adds -f, labelled loudly). */
     acceptLowerRedundancy: z.boolean().optional(),
     /** Allow a partition whose sibling partition already serves a pool. */

@@ -18,6 +18,7 @@ import { loadServices, type Services } from './services.ts';
 import { ensureToken, isLoopback } from './token.ts';
 import { resolveBenchDir } from './bench-confinement.ts';
 import { normaliseOrigin, normalisePublicName } from './origin-policy.ts';
+import { resolveAllowList } from './sizes-confinement.ts';
 import { announceLines, localUrl } from './announce.ts';
 import { networkInterfaces } from 'node:os';
 import type { RemoteClients } from '../remote/clients.ts';
@@ -53,6 +54,8 @@ export interface ServeOptions {
   publicNames?: string[];
   /** Origins (scheme://host[:port]) of trusted front ends that send writes with their own Origin: `--trusted-origin`. */
   trustedOrigins?: string[];
+  /** Directories size walks may measure besides mounted ZFS datasets (`--sizes-allow`). */
+  sizesAllow?: string[];
   /** Failed token attempts allowed per client per minute (default 20). */
   authFailuresPerMinute?: number;
   /** Run a first assessment of the default host in the background (default true). */
@@ -99,6 +102,8 @@ export async function startServer(opts: ServeOptions): Promise<{ ok: true; serve
     if (v === null) return { ok: false, message: `--trusted-origin "${o}" is not an origin (scheme://host[:port], nothing after it)` };
     trustedOrigins.push(v);
   }
+  const allow = resolveAllowList(opts.sizesAllow ?? []);
+  if (!allow.ok) return { ok: false, message: allow.message };
   let benchDir: string | null = null;
   if (opts.benchDir) {
     const r = resolveBenchDir(opts.benchDir);
@@ -140,7 +145,7 @@ export async function startServer(opts: ServeOptions): Promise<{ ok: true; serve
   const uiDir = opts.uiDir === undefined ? (existsSync(join(DEFAULT_UI_DIR, 'index.html')) ? DEFAULT_UI_DIR : null) : opts.uiDir;
 
   const handle = createApp({ store, secrets, services, logger, remote: opts.remote, config: { basePath, token, uiDir, demo, localZfs, benchDir, noDemo: opts.noDemo ?? false,
-    authFailuresPerMinute: opts.authFailuresPerMinute, boundAddress: opts.host, publicNames, trustedOrigins,
+    authFailuresPerMinute: opts.authFailuresPerMinute, boundAddress: opts.host, publicNames, trustedOrigins, sizesAllow: allow.dirs,
   } });
   const created = handle.ensureDefaultHost();
   handle.scheduler.start();

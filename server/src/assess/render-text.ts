@@ -70,7 +70,7 @@ export function renderVerdict(v: OptaneVerdict, demoLabel: string | null): strin
   }
   if (v.purchase.length > 0) {
     out.push('', 'To buy:');
-    for (const p of v.purchase) out.push(`  - ${p.product} (${p.capacityGb} GB): ${plain(p.why)}`);
+    for (const p of v.purchase) out.push(`  - ${p.product}${p.capacityGb !== null ? ` (${p.capacityGb} GB)` : ''}: ${plain(p.why)}`);
   }
   if (v.layout.commands.length > 0) {
     out.push('', `Layout (reversible: ${v.layout.reversible}):`);

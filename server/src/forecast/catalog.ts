@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import raw from './device-catalog.json' with { type: 'json' };
 import type { Drive } from '../model/inventory.ts';
+import { mdLink } from './cite.ts';
 import { isHdd, isNvme, isOptane, normaliseModel, qlcOrDramless, syncWriteLatency } from '../../../rules/lib/device-class.ts';
 
 const Figure = z.object({
@@ -37,7 +38,7 @@ const ClassInfo = z.object({
   label: z.string(),
   syncWrite4kUs: Figure,
   syncWriteMBps: Figure,
-  queueScaling: z.object({ penaltyFactor: z.number().positive(), kind: z.string(), reasoning: z.string().optional(), source: z.string().optional(), quote: z.string().optional() }),
+  queueScaling: z.object({ penaltyFactor: z.number().positive(), absolutePenalty: z.number().positive().optional(), kind: z.string(), reasoning: z.string().optional(), source: z.string().optional(), quote: z.string().optional() }),
 });
 
 const Entry = z.object({
@@ -81,6 +82,8 @@ export interface DeviceProfile {
   lat4kUs: Figure;
   mbps: Figure;
   queuePenaltyFactor: number;
+  /** A measured queue penalty for this class (hard disks, 000), used instead of the fitted one. */
+  queuePenaltyAbsolute: number | null;
   status: CatalogEntry['status'] | null;
   plp: CatalogEntry['plp'] | null;
   slogMeasurements: SlogMeasurement[];
@@ -91,14 +94,15 @@ export interface DeviceProfile {
 function figureText(f: Figure, unit: string): string {
   const v = `${f.typical} ${unit} (${f.low}–${f.high})`;
   if (f.kind === 'class-estimate') return `${v}, class estimate: ${(f.reasoning ?? '').replace(/\.$/, '')}`;
-  return `${v}, ${f.kind}: ${sourceUrl(f.source)}`;
+  const url = sourceUrl(f.source);
+  return `${v}, ${f.kind}: ${url && /^https?:/.test(url) ? mdLink(new URL(url).hostname.replace(/^www\./, ''), url) : url}`;
 }
 
-function fromEntry(e: CatalogEntry): DeviceProfile {
+export function profileForEntry(e: CatalogEntry): DeviceProfile {
   const cls = CATALOG.classes[e.class];
   return {
     id: e.id, product: e.product, cls: e.class, classLabel: cls.label, matched: 'catalog', lat4kUs: e.syncWrite4kUs, mbps: e.syncWriteMBps,
-    queuePenaltyFactor: cls.queueScaling.penaltyFactor, status: e.status, plp: e.plp, slogMeasurements: e.slogMeasurements ?? [],
+    queuePenaltyFactor: cls.queueScaling.penaltyFactor, queuePenaltyAbsolute: cls.queueScaling.absolutePenalty ?? null, status: e.status, plp: e.plp, slogMeasurements: e.slogMeasurements ?? [],
     basis: `device catalog "${e.product}": 4 KiB sync write ${figureText(e.syncWrite4kUs, 'µs')}`,
   };
 }
@@ -107,7 +111,7 @@ export function classProfile(cls: DeviceClassId, why: string): DeviceProfile {
   const c = CATALOG.classes[cls];
   return {
     id: `class:${cls}`, product: c.label, cls, classLabel: c.label, matched: 'class', lat4kUs: c.syncWrite4kUs, mbps: c.syncWriteMBps,
-    queuePenaltyFactor: c.queueScaling.penaltyFactor, status: null, plp: null, slogMeasurements: [],
+    queuePenaltyFactor: c.queueScaling.penaltyFactor, queuePenaltyAbsolute: c.queueScaling.absolutePenalty ?? null, status: null, plp: null, slogMeasurements: [],
     basis: `class estimate "${c.label}" (${why}): 4 KiB sync write ${figureText(c.syncWrite4kUs, 'µs')}`,
   };
 }
@@ -134,7 +138,7 @@ function classFromText(text: string): { cls: DeviceClassId; why: string } {
 /** A device named by the user (`--slog-model "…"`). */
 export function profileForText(text: string): DeviceProfile {
   const e = findEntry(text);
-  if (e) return fromEntry(e);
+  if (e) return profileForEntry(e);
   const g = classFromText(text);
   return classProfile(g.cls, g.why);
 }
@@ -156,7 +160,7 @@ function classForDrive(d: Drive): DeviceClassId {
 /** A drive of the inventory: its catalog entry by model, else its class. */
 export function profileForDrive(d: Drive): DeviceProfile {
   const e = findEntry(d.model);
-  if (e) return fromEntry(e);
+  if (e) return profileForEntry(e);
   const cls = classForDrive(d);
   return classProfile(cls, `${d.model ?? d.id}: not in the catalog; ${syncWriteLatency(d).basis}`);
 }

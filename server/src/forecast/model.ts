@@ -18,6 +18,7 @@
  * O (per-commit ZFS overhead), q and the ceiling scale are fitted on the calibration set.
  */
 import type { DeviceProfile } from './catalog.ts';
+import { factLink } from './cite.ts';
 
 export interface Range3 { typical: number; low: number; high: number }
 
@@ -47,12 +48,12 @@ export function paramsOf(overhead: number, queue: number, ceiling: number, host:
 
 /**
  * Fitted on the whole calibration set (`fit()` in fit.ts; tests/forecast/calibration.test.ts checks
- * these are still what the fit gives): 55 µs per commit, ceiling scale 1.4, range slack 1.5. The
- * queue penalty lands at the grid's floor: most published QD>1 runs are ceiling-bound, so the set
- * hardly constrains it (000's HDD mirror alone would say 0.0325). Host ceiling 60k IOPS per job is
- * a class estimate, not fitted (000: 48.3k async and 80.7k in an 8 s SLOG burst on a Xeon D).
+ * these are still what the fit gives): 55 µs per commit, queue penalty 0.01 (flash; hard disks use
+ * the 0.0325 measured in 000, device-catalog.json), ceiling scale 1.4, range slack 1.5. The host
+ * ceiling, 60k IOPS per job, is a class estimate, not fitted (000: 48.3k async and 80.7k in an 8 s
+ * SLOG burst on a Xeon D-1541).
  */
-export const DEFAULT_PARAMS: ModelParams = paramsOf(55, 0.001, 1.4, 60_000, 1.5);
+export const DEFAULT_PARAMS: ModelParams = paramsOf(55, 0.01, 1.4, 60_000, 1.5);
 
 export type Layout = 'mirror' | 'raidz' | 'draid' | 'stripe';
 
@@ -95,7 +96,16 @@ export interface Workload {
   sync: 'always' | 'fsync' | 'none';
 }
 
-export interface Estimate { iops: number; low: number; high: number; basis: string[] }
+export interface Estimate {
+  iops: number;
+  low: number;
+  high: number;
+  /** What the ZIL path's latency alone allows (before the pool's async ceiling and the log bandwidth cap). */
+  latencyIops: number;
+  basis: string[];
+  /** The published measurement the typical value is, when one was used (forecast.ts), else absent. */
+  measured?: string;
+}
 
 const IMMEDIATE_WRITE_SZ = 32_768;
 
@@ -147,7 +157,7 @@ export function asyncCeiling(data: DataVdevs, ds: DatasetSide, w: Workload, p: M
   return Math.min(host, pool);
 }
 
-function syncIops(data: DataVdevs, log: LogTarget, ds: DatasetSide, w: Workload, p: ModelParams, end: End): number {
+function syncIops(data: DataVdevs, log: LogTarget, ds: DatasetSide, w: Workload, p: ModelParams, end: End, capped = true): number {
   const O = p.overheadUs[flip(end)];
   const state = writeState(ds, log, w.bs);
   const logUs = deviceUs(log.device, state === 'copied' ? w.bs : 4096, log.waitsFor, log.streams, end);
@@ -159,8 +169,10 @@ function syncIops(data: DataVdevs, log: LogTarget, ds: DatasetSide, w: Workload,
   }
   const T = Math.max(1, w.iodepth * w.numjobs);
   const parallel = Math.max(1, log.vdevs);
-  const latUs = O + devUs * (1 + (p.queuePenalty * log.device.queuePenaltyFactor * (T - 1)) / parallel);
+  const q = log.device.queuePenaltyAbsolute ?? p.queuePenalty * log.device.queuePenaltyFactor;
+  const latUs = O + devUs * (1 + (q * (T - 1)) / parallel);
   let iops = (T * 1e6) / latUs;
+  if (!capped) return iops;
   const ceiling = asyncCeiling(data, ds, w, p, end) * p.ceilingScale[end];
   iops = Math.min(iops, ceiling);
   if (state === 'copied' && log.kind !== 'data') {
@@ -179,8 +191,8 @@ export function estimate(data: DataVdevs, log: LogTarget, ds: DatasetSide, w: Wo
   if (isAsync(ds, w)) {
     const why = w.sync === 'none' ? 'the workload is asynchronous' : 'sync=disabled ignores sync requests';
     return {
-      iops: round(asyncCeiling(data, ds, w, p, 'typical')), low: round(asyncCeiling(data, ds, w, p, 'low') / p.slack), high: round(asyncCeiling(data, ds, w, p, 'high') * p.slack),
-      basis: [`No ZIL involved (${why}): the pool's async ceiling (data-vdev bandwidth or host, zfs-facts A1).`],
+      iops: round(asyncCeiling(data, ds, w, p, 'typical')), latencyIops: round(asyncCeiling(data, ds, w, p, 'typical')), low: round(asyncCeiling(data, ds, w, p, 'low') / p.slack), high: round(asyncCeiling(data, ds, w, p, 'high') * p.slack),
+      basis: [`No ZIL involved (${why}): the pool's async ceiling (data-vdev bandwidth or host; ${factLink('A1')}).`],
     };
   }
   const state = writeState(ds, log, w.bs);
@@ -188,12 +200,13 @@ export function estimate(data: DataVdevs, log: LogTarget, ds: DatasetSide, w: Wo
   const basis = [
     `ZIL on the ${log.kind === 'slog' ? 'log vdev' : log.kind === 'special' ? 'special vdev (OpenZFS ≥ 2.4, zil_special_is_slog)' : 'data vdevs'}: ${log.device.basis}.`,
     state === 'indirect'
-      ? `${w.bs / 1024} KiB writes are logged indirectly (${ds.logbias === 'throughput' ? 'logbias=throughput' : `≥ zfs_immediate_write_sz 32 KiB without a SLOG`}): each waits for its data block on the data vdevs (zfs-facts A7).`
-      : `Writes are copied into the log (${log.kind === 'data' ? 'small writes without a SLOG' : 'a SLOG takes all sync data with logbias=latency'}, zfs-facts A7)${log.kind === 'slog' && w.bs >= 131_072 ? `; large writes all pass through the SLOG's bandwidth and above zil_slog_bulk go at async priority (zfs-facts A10, A11)` : ''}.`,
-    `Per-commit ZFS overhead ${p.overheadUs.typical} µs (${p.overheadUs.low}–${p.overheadUs.high}); ${w.iodepth * w.numjobs} write${w.iodepth * w.numjobs === 1 ? '' : 's'} outstanding; capped by the pool's async ceiling (zfs-facts A17).`,
+      ? `${w.bs / 1024} KiB writes are logged indirectly (${ds.logbias === 'throughput' ? 'logbias=throughput' : `≥ zfs_immediate_write_sz 32 KiB without a SLOG`}): each waits for its data block on the data vdevs (${factLink('A7')}).`
+      : `Writes are copied into the log (${log.kind === 'data' ? 'small writes without a SLOG' : 'a SLOG takes all sync data with logbias=latency'}; ${factLink('A7')})${log.kind === 'slog' && w.bs >= 131_072 ? `; large writes all pass through the SLOG's bandwidth and above zil_slog_bulk go at async priority (${factLink('A10')}; ${factLink('A11')})` : ''}.`,
+    `Per-commit ZFS overhead ${p.overheadUs.typical} µs (${p.overheadUs.low}–${p.overheadUs.high}); ${w.iodepth * w.numjobs} write${w.iodepth * w.numjobs === 1 ? '' : 's'} outstanding; capped by the pool's async ceiling (${factLink('A17')}).`,
   ];
   return {
     iops: round(typical),
+    latencyIops: round(syncIops(data, log, ds, w, p, 'typical', false)),
     low: round(Math.min(typical, syncIops(data, log, ds, w, p, 'low')) / p.slack),
     high: round(Math.max(typical, syncIops(data, log, ds, w, p, 'high')) * p.slack),
     basis,

@@ -11,8 +11,10 @@ import { classFaultTolerance, topLevel } from '../../../rules/lib/topology.ts';
 import { checkDevices } from './device-check.ts';
 import { PlanRefused } from './plan-refused.ts';
 import { displayName, renderStatus } from './status-preview.ts';
+import { planSlogForecast, type PlanForecast } from '../forecast/plan-forecast.ts';
 
-export interface PartitionRole { role: 'slog' | 'special'; sizeBytes: number }
+/** One partition of each device: for the vdev being added, or kept for a later role (l2arc: `zpool add POOL cache …`). */
+export interface PartitionRole { role: 'slog' | 'special' | 'l2arc'; sizeBytes: number }
 
 export interface AddVdevRequest {
   kind: 'slog' | 'special';
@@ -66,6 +68,8 @@ export interface AddVdevPlan {
     lowerRedundancyAccepted: boolean;
   };
   warnings: string[];
+  /** SLOG plans: the sync-write forecast now and with these devices (server/src/forecast/plan-forecast.ts). */
+  forecast?: PlanForecast;
   /** The new top-level vdev as our model sees it. */
   added: VdevNode;
   /** `zpool status` text of the pool after the plan. */
@@ -235,5 +239,11 @@ export function planAddVdev(req: AddVdevRequest): AddVdevPlan {
     added,
     preview: renderStatus(pool.name, previewVdevs),
     previewVdevs,
+    ...(req.kind === 'slog' ? {
+      forecast: planSlogForecast({
+        pool, host: req.host, pools: req.pools, drives: req.drives, datasets: req.datasets, label: mirrored ? `mirror ${members.join(' ')}` : members[0]!,
+        deviceDrives: checked.devices.map((d) => (d.driveId ? req.drives?.find((x) => x.id === d.driveId) ?? null : null)),
+      }),
+    } : {}),
   };
 }

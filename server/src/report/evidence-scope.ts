@@ -13,9 +13,9 @@ export function evidenceMachineOf(inv: Pick<Inventory, 'source'>, machineId: () 
   return inv.source.kind === 'local' && !inv.source.demo ? machineId() : null;
 }
 
-/** Ids of the benchmark runs measured on `machineId` (rows without an id predate the column: this machine's). */
-export function benchRunIdsOf(db: Database, machineId: string): Set<string> {
-  const rows = db.prepare('SELECT id FROM bench_runs WHERE machine_id = ? OR machine_id IS NULL').all(machineId) as { id: string }[];
+/** Ids of the stored benchmark runs another machine measured (rows without an id predate the column: this machine's). */
+export function benchRunIdsNotOf(db: Database, machineId: string): Set<string> {
+  const rows = db.prepare('SELECT id FROM bench_runs WHERE machine_id IS NOT NULL AND machine_id != ?').all(machineId) as { id: string }[];
   return new Set(rows.map((r) => r.id));
 }
 
@@ -23,6 +23,6 @@ export function benchRunIdsOf(db: Database, machineId: string): Set<string> {
 export function runsForReport<T extends { id: string }>(db: Database, inv: Pick<Inventory, 'source'>, runs: readonly T[], machineId?: () => string): T[] {
   const machine = evidenceMachineOf(inv, machineId);
   if (!machine) return [];
-  const ids = benchRunIdsOf(db, machine);
-  return runs.filter((r) => ids.has(r.id));
+  const foreign = benchRunIdsNotOf(db, machine);
+  return runs.filter((r) => !foreign.has(r.id));
 }

@@ -60,7 +60,7 @@ export const REVERSIBLE_TEXT: Record<'yes' | 'no' | 'partly', string> = {
   yes: 'Reversible', no: 'Not reversible', partly: 'Partly reversible',
 };
 
-export const VERDICT_TEXT: Record<'yes' | 'no' | 'depends', string> = { yes: 'Yes', no: 'No', depends: 'It depends' };
+export const VERDICT_TEXT: Record<'yes' | 'no' | 'depends' | 'replace', string> = { yes: 'Yes', no: 'No', depends: 'It depends', replace: 'Replace the SLOG' };
 
 /** Findings grouped by severity, most severe first; empty groups left out. */
 export function findingsBySeverity(doc: ReportDocument): { severity: Severity; findings: Finding[] }[] {

@@ -167,6 +167,8 @@ export function renderHtml(doc: ReportDocument): string {
   if (doc.benchmarks.length === 0) b.push('<p>No benchmark has been run on this host. <code>zfs-advisor bench --list</code> shows the guarded profiles.</p>');
   const bchart = doc.charts.find((c) => c.id === 'chart-benchmarks');
   if (bchart) b.push(`<figure>${chartSvg(bchart)}<figcaption class="meta">${esc(bchart.description)}</figcaption></figure>`);
+  const schart = doc.charts.find((c) => c.id === 'chart-suite');
+  if (schart) b.push(`<figure>${chartSvg(schart)}<figcaption class="meta">${esc(schart.description)}</figcaption></figure>`);
   doc.benchmarks.forEach((x, i) => b.push(benchmarkHtml(x, i)));
   b.push('</section>');
 

@@ -169,6 +169,8 @@ export function renderMarkdown(doc: ReportDocument, opts: MarkdownOptions = {}):
   if (doc.benchmarks.length === 0) out.push('No benchmark of this host is recorded. `zfs-advisor bench --list` shows the guarded profiles.', '');
   const bchart = doc.charts.find((c) => c.id === 'chart-benchmarks');
   if (bchart) out.push(...block(chartText(bchart)), '');
+  const schart = doc.charts.find((c) => c.id === 'chart-suite');
+  if (schart) out.push(...block(chartText(schart)), '');
   if (doc.benchmarks.length) {
     out.push(...table(['Profile', 'Pool or target', 'Started', 'Status', 'IOPS write / read', 'Write latency mean / p99', 'fio job'], doc.benchmarks.map(benchmarkRow)), '');
     out.push('Methodology and caveats of each run: the JSON report (`--format json`).', '');

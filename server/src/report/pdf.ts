@@ -251,6 +251,8 @@ function body(doc: Doc, d: ReportDocument, opts: PdfOptions): void {
   if (d.benchmarks.length === 0) w.para('No benchmark has been run on this host. `zfs-advisor bench --list` shows the guarded profiles.');
   const bchart = d.charts.find((c) => c.id === 'chart-benchmarks');
   if (bchart) w.chart(bchart);
+  const schart = d.charts.find((c) => c.id === 'chart-suite');
+  if (schart) w.chart(schart);
   for (const b of d.benchmarks) benchmark(w, b);
 
   w.heading(2, 'Drives');

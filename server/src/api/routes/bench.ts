@@ -7,6 +7,7 @@ import type { AppContext } from '../context.ts';
 import { routes } from '../contract.ts';
 import { HttpError, notFound } from '../errors.ts';
 import { apiRouter, bindRoute } from '../route.ts';
+import { applyBenchPolicy, benchPolicy, clampToPolicy, type ApiBenchRequest } from '../bench-policy.ts';
 import type { Router, Response, Request } from 'express';
 import { SUITES, type SuiteRequest } from '../../bench/suites.ts';
 import { planSuite } from '../../bench/suite-runner.ts';
@@ -18,20 +19,24 @@ import type { SuiteResult } from '../../bench/suite-types.ts';
 export function benchRoutes(ctx: AppContext) {
   const r = apiRouter();
   const { getHost, requireBench, requireLocal, confine, benchRuns, benchLimiter, settings } = ctx;
+  /** The server's limits, then container confinement: what the runner gets. */
+  const withPolicy = (body: ApiBenchRequest) => {
+    const p = applyBenchPolicy(body, benchPolicy(settings.get().benchmark));
+    if (!p.ok) throw new HttpError('bad-request', p.message);
+    return confine(p.request);
+  };
 
   bindRoute(r, routes.benchProfiles, () => requireBench().bench.listProfiles());
   bindRoute(r, routes.benchDryRun, async ({ params, body }) => {
     const h = getHost(params.hostId);
     requireLocal(h);
-    return requireBench().bench.dryRun(confine(body));
+    return requireBench().bench.dryRun(withPolicy(body));
   });
   bindRoute(r, routes.benchStart, ({ params, body, req, res }) => {
     const h = getHost(params.hostId);
     requireLocal(h);
     const { runs } = requireBench();
-    const request = confine(body);
-    const cap = settings.get().benchmark.maxRuntimeSeconds;
-    if (body.runtimeS > cap) throw new HttpError('bad-request', `runtimeS ${body.runtimeS} is above the configured cap of ${cap} s (settings.benchmark.maxRuntimeSeconds)`);
+    const request = withPolicy(body);
     const client = req.socket.remoteAddress ?? 'unknown';
     if (!benchLimiter.hit(client)) {
       res.setHeader('Retry-After', String(benchLimiter.retryAfterSeconds(client)));
@@ -129,11 +134,17 @@ function suiteRoutes(r: Router, ctx: AppContext): void {
   };
   const plan = async (hostId: string, body: SuiteRequest) => {
     requireLocal(getHost(hostId));
-    const p = await planSuite(confineSuite(body), { db: store.db });
+    // Server policy (bench-policy.ts): the caller may only tighten the load limit; each cell's
+    // limits are then brought within the policy.
+    const policy = benchPolicy(settings.get().benchmark);
+    if (body.maxLoad1 !== undefined && body.maxLoad1 > policy.maxLoad1) {
+      throw new HttpError('bad-request', `maxLoad1 ${body.maxLoad1} is above this server's limit of ${policy.maxLoad1} (settings.benchmark.maxLoad1); a request may only tighten it`);
+    }
+    const p = await planSuite(confineSuite({ ...body, maxLoad1: body.maxLoad1 ?? policy.maxLoad1 }), { db: store.db });
     if (!p.ok) throw new HttpError('bad-request', p.message);
-    const cap = settings.get().benchmark.maxRuntimeSeconds;
+    const cap = policy.maxRuntimeSeconds;
     if (p.plan.runtimeS > cap) throw new HttpError('bad-request', `runtimeS ${p.plan.runtimeS} is above the configured cap of ${cap} s (settings.benchmark.maxRuntimeSeconds)`);
-    return p.plan;
+    return { ...p.plan, runs: p.plan.runs.map((run) => ({ ...run, request: clampToPolicy(run.request, policy) })) };
   };
   const stored = (hostId: string): SuiteResult[] => {
     const h = getHost(hostId);

@@ -7,6 +7,7 @@ import { routes } from '../contract.ts';
 import { HttpError, notFound } from '../errors.ts';
 import { lazy } from '../lazy.ts';
 import { apiRouter, bindRoute } from '../route.ts';
+import { latestSuiteView } from '../../bench/report-suite.ts';
 
 /** Sends a generated document as a download (headers set before the body: `send` ends the response). */
 function sendDocument(res: Response, contentType: string, fileName: string, body: Buffer): void {
@@ -37,6 +38,7 @@ export function reportRoutes(ctx: AppContext) {
         // only runs measured on it (evidence-scope.ts); a demo, snapshot, TrueNAS or Proxmox
         // report — or the demo shown on a machine without ZFS — never shows this machine's runs.
         benchmarks: host.kind === 'local' && services.bench ? runsForReport(ctx.store.db, snap.inventory, ctx.safeHistory(services.bench)) : [], appVersion: APP_VERSION,
+        suite: host.kind === 'local' && services.bench ? latestSuiteView(ctx.store.db) : null,
         ruleCatalogVersion: a.ruleCatalogVersion, generatedAt,
       },
       { format: params.format, redact: query.redact ? (query.redactNames ? { poolNames: true } : true) : false },

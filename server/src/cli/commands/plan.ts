@@ -14,7 +14,7 @@ import { firstLine, inputError, refusal, usageError } from '../framework/errors.
 import { Platform, Pool, type Dataset, type Host, type Inventory } from '../../model/inventory.ts';
 import { parseHumanNumber } from '../../parsers/common.ts';
 import { planAddVdev, type PartitionRole } from '../../planner/add-vdev.ts';
-import { planLayouts, Workload } from '../../planner/layouts.ts';
+import { MAX_PLAN_DISKS, planLayouts, Workload } from '../../planner/layouts.ts';
 import { MediaKind } from '../../planner/performance.ts';
 import { PlanRefused } from '../../planner/plan-refused.ts';
 import { unusedDisksForPlanning, type UnusedDisks } from '../../planner/unused-disks.ts';
@@ -60,6 +60,7 @@ export const runLayouts: Handler<typeof layoutsOptions> = async ({ values: v }, 
     size = v.size;
     media = mediaArg ?? 'hdd';
   }
+  if (disks > MAX_PLAN_DISKS) throw refusal(`${disks} disks: a plan takes at most ${MAX_PLAN_DISKS}`, 'plan for one shelf or group of disks at a time with --disks N --size SIZE');
   if (spares >= disks) throw usageError(`--spares ${spares} leaves no disks for data vdevs (${disks} disks)`, 'give fewer spares or more disks');
   const plan = planLayouts({ disks, diskBytes: size, media, workload, ashift, spares, openzfs: zfsVersion ?? unused?.openzfs ?? null });
   const out = unused ? { ...plan, fromInventory: true as const, unusedDisks: unused } : plan;
@@ -93,7 +94,7 @@ export const runLayouts: Handler<typeof layoutsOptions> = async ({ values: v }, 
 function parsePartitions(text: string): PartitionRole[] | null {
   const out: PartitionRole[] = [];
   for (const part of text.split(',')) {
-    const m = /^(slog|special):(.+)$/.exec(part.trim());
+    const m = /^(slog|special|l2arc):(.+)$/.exec(part.trim());
     const bytes = m ? parseHumanNumber(m[2]!) : null;
     if (!m || !bytes) return null;
     out.push({ role: m[1] as PartitionRole['role'], sizeBytes: bytes });
@@ -139,7 +140,7 @@ async function addVdev(kind: 'slog' | 'special', v: Values<typeof addVdevOptions
   else datasets = datasets.filter((d) => d.type === 'filesystem');
   const threshold = p.values['special-small-blocks'];
   const partitions = p.values.partition ? parsePartitions(p.values.partition) : undefined;
-  if (partitions === null) throw usageError(`--partition "${p.values.partition}" is not a list of ROLE:SIZE`, 'give roles slog/special with sizes in bytes with a unit, e.g. --partition slog:16G,special:40G');
+  if (partitions === null) throw usageError(`--partition "${p.values.partition}" is not a list of ROLE:SIZE`, 'give roles slog/special/l2arc with sizes in bytes with a unit, e.g. --partition slog:16G,special:40G');
   let plan;
   try {
     plan = planAddVdev({
@@ -157,6 +158,7 @@ async function addVdev(kind: 'slog' | 'special', v: Values<typeof addVdevOptions
   lines.push(`Redundancy: ${plan.redundancy.summary}`, '');
   plan.steps.forEach((s, i) => lines.push(`${i + 1}. ${s.display}`, `   ${s.reversible === 'yes' ? 'reversible' : s.reversible === 'no' ? 'IRREVERSIBLE' : 'partly reversible'}: ${s.why}`));
   if (plan.warnings.length) lines.push('', ...plan.warnings.map((w) => `! ${w}`));
+  if (plan.forecast) lines.push('', ...plan.forecast.summary);
   lines.push('', 'Resulting zpool status (our model):', plan.preview);
   io.stdout(lines.join('\n'));
   return EXIT.ok;

@@ -59,6 +59,18 @@ export async function benchmarksFromStore(dataDir: string, inventory: Pick<Inven
   }
 }
 
+/** The latest benchmark suite of this machine (bench/report-suite.ts), when the report is of this machine. */
+async function suiteFromStore(dataDir: string, inventory: Pick<Inventory, 'source'>): Promise<import('../../bench/suite-types.ts').SuiteView | null> {
+  if (!evidenceMachineOf(inventory)) return null;
+  const { DB_FILE_NAME, openStore } = await import('../../store/db.ts');
+  if (!existsSync(join(dataDir, DB_FILE_NAME))) return null;
+  const opened = await openStore(dataDir);
+  if (!opened.ok) return null;
+  try {
+    return (await import('../../bench/report-suite.ts')).latestSuiteView(opened.store.db);
+  } finally { opened.store.close(); }
+}
+
 /** `report.md` → `report.appendix.md` (beside it). */
 export function appendixPathFor(output: string): string {
   return /\.md$/i.test(output) ? output.replace(/\.md$/i, '.appendix.md') : `${output}.appendix.md`;
@@ -92,6 +104,7 @@ export const run: Handler<typeof options> = async ({ values: o }, io) => {
   const { assessment, optane } = assess(loaded.inventory, { Benchmarks: summaries.length ? summaries : undefined }, new Date(generatedAt));
   const input = {
     inventory: loaded.inventory, raw: loaded.raw, assessment, optane, benchmarks: bench.value,
+    suite: o.benchmarks ? null : await suiteFromStore(defaultDataDir(o['data-dir']), loaded.inventory),
     appVersion: APP_VERSION, ruleCatalogVersion: assessment.ruleCatalogVersion, generatedAt,
   };
   const redact = o['redact-names'] ? { poolNames: true } : Boolean(o.redact);

@@ -52,6 +52,7 @@ async function serve(o: ServeValues, io: CliIO, defaults: ServeDefaults): Promis
     noDemo: o['no-demo'] ?? fromEnv.noDemo,
     publicNames: o['public-name'] ?? listFromEnv(process.env.ZFS_ADVISOR_PUBLIC_NAMES),
     trustedOrigins: o['trusted-origin'] ?? listFromEnv(process.env.ZFS_ADVISOR_TRUSTED_ORIGINS),
+    sizesAllow: o['sizes-allow'] ?? listFromEnv(process.env.ZFS_ADVISOR_SIZES_ALLOW),
     announce: (line) => io.stdout(`${line}\n`),
   });
   if (!started.ok) throw /cannot listen/.test(started.message) ? listenFailure(started.message, host, port) : refusal(started.message, 'check the options named in the message');

@@ -12,7 +12,7 @@ export const options = [
   { name: 'platform', type: 'choice', choices: PLATFORMS, description: 'With --pool-json: how to write partitioning commands (an inventory knows its platform)' },
   { name: 'special-small-blocks', type: 'size', unit: 'bytes', example: '16K', description: 'The special_small_blocks value to set on the datasets' },
   { name: 'datasets', type: 'string', value: 'NAME[,NAME…]', example: 'tank/vm,tank/db', description: 'The datasets to set it on', default: 'every filesystem of the pool' },
-  { name: 'partition', type: 'string', value: 'ROLE:SIZE[,…]', example: 'slog:16G,special:40G', description: 'Split each device into partitions for these roles' },
+  { name: 'partition', type: 'string', value: 'ROLE:SIZE[,…]', example: 'slog:16G,special:40G', description: 'Split each device into partitions for these roles (slog, special, l2arc), in this order' },
   { name: 'zfs-version', type: 'string', value: 'VERSION', example: '2.2.6', description: 'The OpenZFS version, when the inventory does not say' },
   { name: 'accept-lower-redundancy', type: 'flag', description: 'Allow a vdev with less redundancy than the data vdevs (losing it loses the pool)' },
   { name: 'shared-disk', type: 'flag', description: 'Allow partitions of a disk the pool already uses' },

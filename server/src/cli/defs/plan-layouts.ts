@@ -5,7 +5,7 @@ export const MEDIA_KINDS = ['hdd', 'ssd', 'nvme'] as const;
 export const WORKLOADS = ['vm', 'files', 'media', 'db'] as const;
 
 export const options = [
-  { name: 'disks', type: 'integer', unit: 'disks', min: 1, example: '6', description: 'How many disks' },
+  { name: 'disks', type: 'integer', unit: 'disks', min: 1, max: 256, example: '6', description: 'How many disks (at most 256: each layout is judged by the rule catalog)' },
   { name: 'size', type: 'disk-size', unit: 'bytes per disk', example: '4T', description: 'The size of one disk' },
   { name: 'type', type: 'choice', choices: MEDIA_KINDS, description: 'The kind of disk', default: 'hdd' },
   { name: 'workload', type: 'choice', choices: WORKLOADS, description: 'What the pool will hold (sets the block size modelled)', default: 'files' },

@@ -10,6 +10,7 @@ export const SERVE_OPTIONS = [
   { name: 'no-demo', type: 'flag', description: 'Never add the demo host' },
   { name: 'bench-dir', type: 'path', value: 'DIR', example: '/bench', description: 'Container mode: a local host without zpool, benchmarks confined to path targets inside DIR' },
   { name: 'public-name', type: 'string', value: 'NAME', example: 'nas.example.lan', multiple: true, description: 'A name clients use in the Host header besides loopback, this machine\'s name and the bound address (a reverse proxy that keeps Host, the NAS\'s DNS name); other names get 421' },
+  { name: 'sizes-allow', type: 'path', value: 'DIR', example: '/srv/data', multiple: true, description: 'A directory size walks from the API may measure besides mounted ZFS datasets (the only way on a machine without ZFS)' },
   { name: 'trusted-origin', type: 'string', value: 'URL', example: 'https://nas.example.lan', multiple: true, description: 'The origin (scheme://host[:port]) of a trusted front end (reverse proxy, portal) whose pages may send changes; other origins get 403' },
 ] as const satisfies readonly OptionDef[];
 
@@ -18,6 +19,7 @@ export const SERVE_ENV = [
   { name: 'ZFS_ADVISOR_BENCH_DIR', description: 'As --bench-dir (the flag wins).' },
   { name: 'ZFS_ADVISOR_NO_DEMO', description: 'Set to 1 for --no-demo.' },
   { name: 'ZFS_ADVISOR_PUBLIC_NAMES', description: 'As --public-name, comma-separated (the flag wins).' },
+  { name: 'ZFS_ADVISOR_SIZES_ALLOW', description: 'As --sizes-allow, comma-separated (the flag wins).' },
   { name: 'ZFS_ADVISOR_TRUSTED_ORIGINS', description: 'As --trusted-origin, comma-separated (the flag wins).' },
 ] as const;
 

@@ -93,14 +93,15 @@ export function zshCompletion(defs: readonly CommandDef[] = COMMANDS): string {
   const emit = (path: string[], def: CommandDef) => {
     const subs = def.subcommands ?? [];
     if (subs.length) {
+      // A command with its own handler too (bench PROFILE … / bench suite …): its options as well.
+      const own = def.load ? `\n  _arguments -s ${zshSpecs(def).join(' \\\n    ')}` : '';
       fns.push(`${fnName(path)}() {
   local -a subcmds
   subcmds=(${subs.map((s) => `'${s.name}:${zq(s.summary)}'`).join(' ')})
-  if (( CURRENT == 2 )); then _describe -t commands 'subcommand' subcmds; return; fi
-  shift words; (( CURRENT-- ))
-  case "\${words[1]}" in
-${subs.map((s) => `    ${s.name}) ${fnName([...path, s.name])} ;;`).join('\n')}
-  esac
+  if (( CURRENT == 2 )); then _describe -t commands 'subcommand' subcmds;${own ? '' : ' return;'} fi
+  case "\${words[2]}" in
+${subs.map((s) => `    ${s.name}) shift words; (( CURRENT-- )); ${fnName([...path, s.name])}; return ;;`).join('\n')}
+  esac${own}
 }`);
       for (const s of subs) emit([...path, s.name], s);
     } else {

@@ -57,7 +57,7 @@ export function manPage(version: string, date: string, defs: readonly CommandDef
     '.TP', '2', 'An input named on the command line (file, snapshot, store) could not be read.',
     '.TP', '64', 'The command line is wrong. The message has the form \\fBzfs\\-advisor\\fR \\fICOMMAND\\fR: \\fIwhat is wrong\\fR \\(em \\fIwhat to do\\fR.',
     '.SH FILES',
-    '.TP', '\\fI/var/lib/zfs\\-advisor\\fR', 'The evidence store of root (observations, size histograms, benchmark history); \\fI~/.local/share/zfs\\-advisor\\fR for other users.',
+    '.TP', '\\fI/var/lib/zfs\\-advisor\\fR', 'The evidence store of root (observations, size histograms, benchmark history); \\fI$XDG_STATE_HOME/zfs\\-advisor\\fR (\\fI~/.local/state/zfs\\-advisor\\fR) for other users; \\fBzfs\\-advisor info\\fR prints which one is used.',
     '.SH SEE ALSO',
     '\\fBzpool\\fR(8), \\fBzfs\\fR(8), \\fBzdb\\fR(8), \\fBfio\\fR(1)',
   ];

@@ -11,8 +11,7 @@ import { usageError } from './errors.ts';
 export function parseDurationSec(text: string): number | null {
   const m = /^(\d+(?:\.\d+)?)(s|m|h)?$/.exec(text.trim());
   if (!m) return null;
-  const v = Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] ?? 's']!;
-  return v > 0 ? v : null;
+  return Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] ?? 's']!;
 }
 
 /** How each type is described in "is not …" and "give …". */
@@ -66,7 +65,7 @@ export function readValue(o: OptionDef, text: string): string | number {
   }
   if (n === null || !Number.isFinite(n)) throw badValue(o, text);
   // A size of nothing or less is never meant.
-  if ((o.type === 'size' || o.type === 'disk-size') && n <= 0 && o.min === undefined) throw badValue(o, text);
+  if ((o.type === 'size' || o.type === 'disk-size' || o.type === 'duration') && n <= 0 && o.min === undefined) throw badValue(o, text);
   if ((o.min !== undefined && n < o.min) || (o.max !== undefined && n > o.max)) throw badValue(o, text);
   return n;
 }
