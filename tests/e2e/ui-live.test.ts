@@ -66,6 +66,9 @@ describe.runIf(live)('UI on a live zfs-fuse pool (Chromium)', () => {
   }, 180_000);
 
   it('runs a short guarded benchmark whose progress reaches 100 %', async () => {
+    // The load limit is server policy (a request may only tighten it): the operator raises it for this busy machine.
+    const policy = await fetch(`${server.url}api/settings`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ benchmark: { maxLoad1: 1000 } }) });
+    expect(policy.status).toBe(200);
     await page.goto(`${server.url}benchmarks`);
     await settle(page);
     await page.getByLabel('Profile').selectOption('sync-write-4k-qd1');
