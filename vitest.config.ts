@@ -20,6 +20,8 @@ export default defineConfig({
     // lock (tests/support/zfs-fuse.ts), so they never start two daemons.
     fileParallelism: true,
     globalSetup: ['./tests/support/global-setup.ts'],
+    // A host-wide benchmark lock directory per test file (tests/support/host-lock-dir.ts).
+    setupFiles: ['./tests/support/host-lock-dir.ts'],
     pool: 'forks',
   },
 });

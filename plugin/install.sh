@@ -2,12 +2,13 @@
 # ZFS Advisor installer for Proxmox VE 8/9 and Debian 12/13 (amd64).
 #
 # What it does, in this order, and nothing else:
-#   1. checks the system (Debian 12 or 13, root, apt, nodejs >= 20 available)
+#   1. checks the system (Debian 12 or 13, amd64, root, apt)
 #   2. prints the plan and asks before changing anything (--yes skips the question)
 #   3. downloads the .deb (or takes the file given with --deb) and checks its SHA-256 against
 #      the checksum written into this script when the release was built (or given with
 #      --sha256); a mismatch stops everything
-#   4. installs it with `apt-get install ./file.deb` (apt pulls fio and the recommends)
+#   4. installs it with `apt-get install ./file.deb` (apt pulls fio and the recommends from the
+#      distribution's own repositories; the package carries its own Node.js runtime)
 # It never edits Proxmox VE's files (/etc/pve, /usr/share/pve-manager) and never opens a port
 # to the network: the UI listens on 127.0.0.1:8077 until you change /etc/zfs-advisor/zfs-advisor.conf.
 # Running it again is safe: an installed copy of the same version is left alone.
@@ -17,7 +18,8 @@
 #             or: bash install.sh --uninstall [--purge]
 set -euo pipefail
 
-# Filled in by plugin/debian/build-deb.sh for each release (dist/install.sh).
+# Filled in by plugin/debian/build-deb.sh for each release (dist/install.sh); the release URL
+# comes from plugin/release.env, the one place the project's release location is set.
 DEB_NAME=""
 DEB_SHA256=""
 RELEASE_URL=""
@@ -91,19 +93,6 @@ esac
 if [ "$DRY_RUN" = no ]; then [ "$(id -u)" -eq 0 ] || die "run as root (apt-get install needs it)"; fi
 if command -v pveversion >/dev/null 2>&1; then platform="Proxmox VE $(pveversion | cut -d/ -f2)"; else platform="${PRETTY_NAME}"; fi
 
-# nodejs >= 20 must be installable: Debian 12 has only 18 in its own archive.
-node_candidate=$(apt-cache policy nodejs 2>/dev/null | sed -n 's/^ *Candidate: //p')
-node_installed=$(dpkg-query -W -f='${Version}' nodejs 2>/dev/null || true)
-node_ok=no
-for v in "$node_installed" "$node_candidate"; do
-    [ -n "$v" ] && [ "$v" != "(none)" ] && dpkg --compare-versions "$v" ge 20 && node_ok=yes
-done
-if [ "$node_ok" = no ]; then
-    die "nodejs >= 20 is not available (installed: ${node_installed:-none}, apt candidate: ${node_candidate:-none}).
-Debian 12 / Proxmox VE 8 ship nodejs 18. Add NodeSource's node_20.x repository
-(https://github.com/nodesource/distributions) or use Debian 13 / Proxmox VE 9, then run this again."
-fi
-
 # ---- where the .deb comes from
 if [ -z "$DEB_SOURCE" ]; then
     [ -n "$DEB_NAME" ] || die "this copy of install.sh has no release filled in: pass --deb FILE_OR_URL --sha256 HEX"
@@ -128,7 +117,8 @@ fi
 say "Plan:"
 case "$DEB_SOURCE" in http://*|https://*) say "  - download $DEB_SOURCE with curl (HTTPS)" ;; esac
 say "  - verify its SHA-256"
-say "  - apt-get install the .deb (adds nodejs/fio if missing; recommends smartmontools, nvme-cli)"
+say "  - apt-get install the .deb (adds fio if missing; recommends smartmontools, nvme-cli;"
+say "    Node.js comes inside the package, no nodejs package is installed)"
 say "  - the package creates /etc/zfs-advisor, /var/lib/zfs-advisor and zfs-advisor.service,"
 say "    bound to 127.0.0.1:8077 (not reachable from the network)"
 

@@ -4,7 +4,7 @@
  */
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
-import { DOC_001, doc, fact, man } from './lib/layout-citations.ts';
+import { DOC_001, doc, fact, kb, man } from './lib/layout-citations.ts';
 import { drivesOf, realTopLevel, vdevLabel, vdevSubjectId } from './lib/layout-geometry.ts';
 import type { VdevNode } from '../server/src/model/inventory.ts';
 
@@ -20,8 +20,8 @@ export default defineRule({
     requiredArtifacts: ['Pools'],
     optionalArtifacts: ['Drives'],
     description:
-      'ashift is fixed per vdev when it is created. ashift 9 on drives with 4K physical sectors forces read-modify-write inside the drive; different ashifts among top-level vdevs make every later vdev removal impossible. Learn more: zfs-facts.md C21, C22, B17 and 001_5bdf7b1e4a49fbe8.txt ("How do I align sectors to 4K").',
-    citations: [fact('C21'), fact('C22'), fact('B17'), doc(DOC_001, 'How do I align sectors to 4K for a ZFS pool?'), man('zpoolprops', 7, 'ashift')],
+      'ashift is fixed per vdev when it is created. ashift 9 on drives with 4K physical sectors forces read-modify-write inside the drive; different ashifts among top-level vdevs make every later vdev removal impossible. Learn more: [raidz space, padding and resilience: ashift](docs/kb/raidz-space.md#ashift).',
+    citations: [kb('raidz-space', 'ashift'), fact('C21'), fact('C22'), fact('B17'), doc(DOC_001, 'How do I align sectors to 4K for a ZFS pool?'), man('zpoolprops', 7, 'ashift')],
     appliesTo: { minVersion: null, maxVersion: null },
   },
   check({ Pools, Drives }) {
@@ -49,13 +49,13 @@ export default defineRule({
             { label: 'drives', value: members.map((d) => d.model ?? d.id).join(', ') || null },
           ],
           explanation:
-            `This vdev was created with ashift ${a ?? '< native'}, smaller than its drives' physical sectors, usually because the drives reported 512-byte logical sectors (C21). Every write smaller than a physical sector becomes a read-modify-write inside the drive. ` +
-            '001 measured less than 10 % slower writes on hard disks; on SSDs the extra internal writes also cost endurance. ashift cannot be changed on an existing vdev.',
+            `This vdev was created with ashift ${a ?? '< native'}, smaller than its drives' physical sectors, usually because the drives reported 512-byte logical sectors. Every write smaller than a physical sector becomes a read-modify-write inside the drive. ` +
+            'The calomel.org raidz tests measured less than 10 % slower writes on hard disks; on SSDs the extra internal writes also cost endurance. ashift cannot be changed on an existing vdev.',
           action: {
             summary: 'Rebuild this vdev with ashift=12: add a new vdev created with -o ashift=12 and remove the old one (mirror-only pools), or re-create the pool.',
             commands: [`zpool create -o ashift=12 NEWPOOL <layout and disks by id>`, `zdb -C ${pool.name} | grep ashift`],
             reversible: 'no',
-            reversibleWhy: 'Re-creating a vdev or pool means copying all data; ashift is immutable once a vdev exists (C21).',
+            reversibleWhy: 'Re-creating a vdev or pool means copying all data; ashift is immutable once a vdev exists.',
           },
           confidence: a !== null && phys > 0 ? 'high' : 'medium',
         });
@@ -70,7 +70,7 @@ export default defineRule({
           subject: { kind: 'pool', id: pool.name, pool: pool.name },
           evidence: [{ label: 'ashift per top-level vdev', value: withAshift.map((x) => `${x.v.name} (${x.v.class}): ${x.a}`).join(', ') }],
           explanation:
-            'Removing a top-level vdev (data, special or dedup) requires all normal-class vdevs to share one ashift and the removed vdev to match it (B17, C22). With mixed ashift no vdev can ever be removed from this pool' +
+            'Removing a top-level vdev (data, special or dedup) requires all normal-class vdevs to share one ashift and the removed vdev to match it. With mixed ashift no vdev can ever be removed from this pool' +
             (hasRaidz ? ' — it has raidz vdevs, so removal was already impossible.' : '. OpenZFS ≤ 2.2 adds such vdevs silently; 2.3+ refuses without --allow-ashift-mismatch.'),
           action: {
             summary: 'Nothing to fix in place; give every future vdev the pool\'s ashift explicitly.',

@@ -4,7 +4,7 @@
  */
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
-import { DOC_001, doc, fact, man } from './lib/layout-citations.ts';
+import { DOC_001, doc, fact, kb, man } from './lib/layout-citations.ts';
 import { reportOnce } from './lib/layout-dataset-props.ts';
 import { ASSUMED_ASHIFT, fmtKiB } from './lib/layout-geometry.ts';
 
@@ -20,8 +20,8 @@ export default defineRule({
     requiredArtifacts: ['Datasets'],
     optionalArtifacts: ['Pools'],
     description:
-      'lz4 compression is cheap, gives up early on incompressible data and reduces what slow disks must read and write; 001 measured large speed-ups and recommends it everywhere, and OpenZFS turns it on by default since 2.2. Learn more: 001_5bdf7b1e4a49fbe8.txt ("To compress, or not to compress") and zfs-facts.md C25, C26.',
-    citations: [doc(DOC_001, 'To compress, or not to compress, that is the question'), fact('C25'), fact('C26'), fact('B4'), man('zfsprops', 7, 'compression')],
+      'lz4 compression is cheap, gives up early on incompressible data and reduces what slow disks must read and write; the calomel.org raidz tests measured large speed-ups and recommends it everywhere, and OpenZFS turns it on by default since 2.2. Learn more: [raidz space, padding and resilience: Compression](docs/kb/raidz-space.md#compression).',
+    citations: [kb('raidz-space', 'Compression'), doc(DOC_001, 'To compress, or not to compress, that is the question'), fact('C25'), fact('C26'), fact('B4'), man('zfsprops', 7, 'compression')],
     appliesTo: { minVersion: null, maxVersion: null },
   },
   check({ Datasets, Pools }) {
@@ -48,18 +48,18 @@ export default defineRule({
           { label: 'sector size (2^ashift)', value: sector, unit: 'bytes' },
         ],
         explanation:
-          'lz4 costs little CPU and aborts early on data it cannot shrink by at least 12.5 %, so already-compressed media loses almost nothing, while text, databases and VM images usually shrink — and every byte not written is a byte the disks need not move (001 measured hard-disk pools several times faster with lz4 and says "Always use LZ4 compression"). ' +
-          'OpenZFS enables it by default since 2.2 (C25). ' +
+          'lz4 costs little CPU and aborts early on data it cannot shrink by at least 12.5 %, so already-compressed media loses almost nothing, while text, databases and VM images usually shrink — and every byte not written is a byte the disks need not move (the calomel.org raidz tests measured hard-disk pools several times faster with lz4 and says "Always use LZ4 compression"). ' +
+          'OpenZFS enables it by default since 2.2. ' +
           (block !== null
             ? canShrink
-              ? `Compression works in whole ${fmtKiB(sector)} sectors (ashift ${ashift}): a ${fmtKiB(block)} block must compress to ${fmtKiB(block - sector)} or less to save anything (C26).`
-              : `Note: with ${fmtKiB(block)} blocks and ${fmtKiB(sector)} sectors a block can never shrink by a whole sector and 12.5 %, so compression gains nothing here until the block size is raised (C26).`
+              ? `Compression works in whole ${fmtKiB(sector)} sectors (ashift ${ashift}): a ${fmtKiB(block)} block must compress to ${fmtKiB(block - sector)} or less to save anything.`
+              : `Note: with ${fmtKiB(block)} blocks and ${fmtKiB(sector)} sectors a block can never shrink by a whole sector and 12.5 %, so compression gains nothing here until the block size is raised.`
             : ''),
         action: {
           summary: 'Enable lz4; it applies to blocks written afterwards.',
           commands: [`zfs set compression=lz4 ${d.name}`],
           reversible: 'yes',
-          reversibleWhy: '`zfs set compression=off` reverts it; existing blocks stay as written either way (B9).',
+          reversibleWhy: '`zfs set compression=off` reverts it; existing blocks stay as written either way.',
         },
         confidence: canShrink ? 'high' : 'medium',
       });

@@ -5,7 +5,7 @@
  */
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
-import { DOC_004, doc, fact } from './lib/layout-citations.ts';
+import { DOC_004, doc, fact, kb } from './lib/layout-citations.ts';
 import { isOptane, productName } from './lib/device-class.ts';
 import { distinctRoles, driveRoles } from './lib/layout-roles.ts';
 import { newDevice } from './lib/commands.ts';
@@ -22,14 +22,17 @@ export default defineRule({
     requiredArtifacts: ['Pools', 'Drives'],
     optionalArtifacts: ['Host'],
     description:
-      'The rule of thumb in ZFS is one physical device per role: a SLOG needs the device\'s full flush latency, a special vdev its random I/O, and when the device dies every role on it dies together. Partitioned, mirrored Optane is the one accepted exception, because it keeps its latency under mixed load. Learn more: 004_43fadf79bcce0939.txt (points 5 and 6).',
-    citations: [doc(DOC_004, 'points 5–6: partitioned mirrored Optane for several roles'), fact('A27'), fact('E5')],
+      'The rule of thumb in ZFS is one physical device per role: a SLOG needs the device\'s full flush latency, a special vdev its random I/O, and when the device dies every role on it dies together. Partitioned, mirrored Optane is the one accepted exception, because it keeps its latency under mixed load. Learn more: [Device classes: One device, several roles](docs/kb/device-classes.md#one-device-several-roles).',
+    citations: [kb('device-classes', 'One device, several roles'), doc(DOC_004, 'points 5–6: partitioned mirrored Optane for several roles'), fact('A27'), fact('E5')],
     appliesTo: { minVersion: null, maxVersion: null },
   },
   check({ Pools, Drives, Host }) {
     const roles = driveRoles(Pools, Drives);
     if (roles.size === 0) return notApplicable('No pool device could be matched to a drive (needs lsblk/smartctl data).');
     const findings: FindingDraft[] = [];
+    // Drives partitioned alike whose roles sit in the same vdevs (both sides of a mirrored log and
+    // special) draw ONE finding naming all of them, not one per mirror side.
+    const groups = new Map<string, { drafts: FindingDraft[]; devices: string[] }>();
     for (const { drive, roles: rs } of roles.values()) {
       const distinct = distinctRoles(rs);
       if (distinct.length < 2) continue;
@@ -43,7 +46,11 @@ export default defineRule({
       // An unmirrored special/dedup/data role on the shared Optane takes the pool with it when the
       // device dies (B13), which the 004 exception never covered: a warning, not a suggestion.
       const poolCritical = unmirrored.some((r) => r.cls === 'special' || r.cls === 'dedup' || r.cls === 'data');
-      findings.push({
+      const key = [optane, optane && !poolCritical, ...active.map((r) => `${r.pool}/${r.cls}/${r.top.name}`).sort()].join('|');
+      const g = groups.get(key) ?? { drafts: [], devices: [] };
+      groups.set(key, g);
+      g.devices.push(drive.byIdPath ?? drive.devPath ?? drive.id);
+      g.drafts.push({
         severity: optane && !poolCritical ? 'suggestion' : 'warning',
         title: `${productName(drive)} serves ${distinct.length} roles: ${names.join(', ')}`,
         subject: { kind: 'drive', id: drive.id, pool: active[0]?.pool ?? null },
@@ -55,8 +62,8 @@ export default defineRule({
           { label: 'roles without redundancy', value: unmirrored.length > 0 ? unmirrored.map((r) => `${r.pool}/${r.cls}`).join(', ') : null },
         ],
         explanation: optane
-          ? `Optane is the accepted exception to "one device, one role" (004: mirrored, partitioned Optane 905Ps served SLOG and special at 255 ns–4 µs latency), but the exception assumes each role is mirrored across two devices. Here ${unmirrored.map((r) => `${r.cls} in ${r.pool}`).join(', ')} rests on this one device alone, so its failure takes ${poolCritical ? 'the pool' : 'those roles'} with it.`
-          : `This ${drive.media === 'hdd' ? 'hard disk' : 'SSD'} is partitioned into ${distinct.length} roles. NAND SSDs and hard disks lose much of their performance under sustained mixed reads and writes (004), so ${withData ? 'the log or cache competes with the pool\'s own data I/O on the same device and gains little' : 'the SLOG\'s flush latency suffers whenever the other role is busy'}; and when the device fails, every role on it fails at once${unmirrored.length > 0 ? ` — including ${unmirrored.map((r) => `${r.cls} in ${r.pool}`).join(', ')}, which has no redundancy` : ''}. OpenZFS also advises leaving the unused space of a NAND SLOG empty as over-provisioning (A27).`,
+          ? `Optane is the accepted exception to "one device, one role" (the TrueNAS Optane resource: mirrored, partitioned Optane 905Ps served SLOG and special at 255 ns–4 µs latency), but the exception assumes each role is mirrored across two devices. Here ${unmirrored.map((r) => `${r.cls} in ${r.pool}`).join(', ')} rests on this one device alone, so its failure takes ${poolCritical ? 'the pool' : 'those roles'} with it.`
+          : `This ${drive.media === 'hdd' ? 'hard disk' : 'SSD'} is partitioned into ${distinct.length} roles. NAND SSDs and hard disks lose much of their performance under sustained mixed reads and writes (TrueNAS Optane resource), so ${withData ? 'the log or cache competes with the pool\'s own data I/O on the same device and gains little' : 'the SLOG\'s flush latency suffers whenever the other role is busy'}; and when the device fails, every role on it fails at once${unmirrored.length > 0 ? ` — including ${unmirrored.map((r) => `${r.cls} in ${r.pool}`).join(', ')}, which has no redundancy` : ''}. OpenZFS also advises leaving the unused space of a NAND SLOG empty as over-provisioning.`,
         action: {
           summary: optane
             ? 'Mirror each role across a second Optane partitioned the same way.'
@@ -67,11 +74,23 @@ export default defineRule({
           reversible: optane ? 'yes' : 'partly',
           reversibleWhy: optane
             ? '`zpool detach` removes the added mirror side again.'
-            : 'Log and cache devices can be removed and re-added at any time (A24); a special or data role on the shared device can only be moved by replacing it.',
+            : 'Log and cache devices can be removed and re-added at any time; a special or data role on the shared device can only be moved by replacing it.',
         },
         confidence: 'medium',
       });
     }
+    for (const { drafts, devices } of groups.values()) {
+      const first = drafts[0]!;
+      if (drafts.length === 1) { findings.push(first); continue; }
+      findings.push({
+        ...first,
+        title: `${drafts.length} drives partitioned alike (${devices.join(', ')}) each serve ${first.title.replace(/^.* serves /, '')}`,
+        evidence: [{ label: 'devices', value: devices.join(', ') }, ...first.evidence.filter((e) => e.label !== 'device'),
+          { label: 'roles of the other drives', value: drafts.slice(1).map((d) => d.evidence.find((e) => e.label.startsWith('roles (partition'))?.value ?? '').join(' | ') }],
+        action: first.action && { ...first.action, commands: [...new Set(drafts.flatMap((d) => d.action?.commands ?? []))] },
+      });
+    }
+
     return fired(findings);
   },
 });

@@ -9,6 +9,7 @@ import type { Drive, Pool } from '../server/src/model/inventory.ts';
 import { isHdd, isNvme } from './lib/device-class.ts';
 import { allLeaves, driveForLeaf } from './lib/topology.ts';
 import { newDevice } from './lib/commands.ts';
+import { kb } from './lib/citations.ts';
 
 /** Issue 3: wear (NVMe "Percentage Used" or the ATA equivalent) ≥ 80 % warns; ≥ 100 % = rated endurance used up (NVMe spec). */
 export const WEAR_WARN_PCT = 80;
@@ -46,8 +47,8 @@ export default defineRule({
     requiredArtifacts: ['Drives'],
     optionalArtifacts: ['Pools', 'Host'],
     description:
-      'A drive that fails its SMART self-assessment, reports media errors or reallocated/pending sectors, has used most of its rated endurance, or runs hot is likely to fail soon; replacing it before it fails avoids running the pool degraded. Learn more: smartctl(8) and the NVMe SMART/Health log.',
-    citations: [SMARTCTL_MAN, NVME_SPEC],
+      'A drive that fails its SMART self-assessment, reports media errors or reallocated/pending sectors, has used most of its rated endurance, or runs hot is likely to fail soon; replacing it before it fails avoids running the pool degraded. Learn more: [Device classes: Drive health and SMART](docs/kb/device-classes.md#drive-health-and-smart).',
+    citations: [kb('device-classes', 'Drive health and SMART'), SMARTCTL_MAN, NVME_SPEC],
     appliesTo: { minVersion: null, maxVersion: null },
   },
   check({ Drives, Pools, Host }) {

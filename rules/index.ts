@@ -21,6 +21,7 @@ import slogSingleDevice from './slog-single-device.ts';
 import slogSize from './slog-size.ts';
 import slogWithoutSyncWrites from './slog-without-sync-writes.ts';
 import specialBenefit from './special-benefit.ts';
+import specialDevicePlp from './special-device-plp.ts';
 import specialDoesNotReplaceSlog from './special-does-not-replace-slog.ts';
 import specialFill from './special-fill.ts';
 import specialRedundancy from './special-redundancy.ts';
@@ -52,6 +53,7 @@ export const ALL_RULES: readonly AnyRule[] = [
   slogSize as unknown as AnyRule,
   slogWithoutSyncWrites as unknown as AnyRule,
   specialBenefit as unknown as AnyRule,
+  specialDevicePlp as unknown as AnyRule,
   specialDoesNotReplaceSlog as unknown as AnyRule,
   specialFill as unknown as AnyRule,
   specialRedundancy as unknown as AnyRule,

@@ -4,7 +4,7 @@
  */
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
-import { DOC_001, DOC_002, doc, fact } from './lib/layout-citations.ts';
+import { DOC_001, DOC_002, doc, fact, kb } from './lib/layout-citations.ts';
 import { isZvol } from './lib/layout-dataset-props.ts';
 import { drivesOf, isParityVdev, mediaOf, realTopLevel, widthOf } from './lib/layout-geometry.ts';
 import { newDevice } from './lib/commands.ts';
@@ -24,8 +24,8 @@ export default defineRule({
     requiredArtifacts: ['Pools', 'Datasets'],
     optionalArtifacts: ['Drives', 'Workload', 'Host'],
     description:
-      'Virtual machine disks and databases do small random I/O. With default block sizes every raidz read touches all data disks of a vdev, so a raidz vdev delivers roughly one disk\'s random IOPS, while striped mirrors scale with the number of disks. Learn more: 001_5bdf7b1e4a49fbe8.txt ("mirrors are better for random IOPs") and zfs-facts.md C11.',
-    citations: [doc(DOC_001, 'Some Random Observations: mirrors are better for random IOPs'), fact('C11'), fact('G10'), doc(DOC_002, 'zvol results')],
+      'Virtual machine disks and databases do small random I/O. With default block sizes every raidz read touches all data disks of a vdev, so a raidz vdev delivers roughly one disk\'s random IOPS, while striped mirrors scale with the number of disks. Learn more: [raidz space, padding and resilience: Mirrors for random I/O](docs/kb/raidz-space.md#mirrors-for-random-io).',
+    citations: [kb('raidz-space', 'Mirrors for random I/O'), doc(DOC_001, 'Some Random Observations: mirrors are better for random IOPs'), fact('C11'), fact('G10'), doc(DOC_002, 'zvol results')],
     appliesTo: { minVersion: null, maxVersion: null },
   },
   check({ Pools, Datasets, Drives, Workload, Host }) {
@@ -59,7 +59,7 @@ export default defineRule({
           { label: `rough random IOPS as ${Math.floor(disks / 2)} two-way mirrors`, value: mirrorIops, unit: 'IOPS' },
         ],
         explanation:
-          `Block storage for VMs and databases issues small random reads and writes. On raidz each block is spread over all data disks of its vdev, so ${pool.name}'s ${parity.length} parity vdev(s) give roughly ${parity.length} disk(s) worth of random IOPS (≈${nowIops} at ~${HDD_RANDOM_IOPS} IOPS per 7200 rpm disk), whereas the same ${disks} disks as striped two-way mirrors would give ≈${mirrorIops} for writes and more for reads (C11; 001: "mirrors are better for random IOPs"). ` +
+          `Block storage for VMs and databases issues small random reads and writes. On raidz each block is spread over all data disks of its vdev, so ${pool.name}'s ${parity.length} parity vdev(s) give roughly ${parity.length} disk(s) worth of random IOPS (≈${nowIops} at ~${HDD_RANDOM_IOPS} IOPS per 7200 rpm disk), whereas the same ${disks} disks as striped two-way mirrors would give ≈${mirrorIops} for writes and more for reads (calomel.org: "mirrors are better for random IOPs"). ` +
           'Mirrors cost capacity (50 %) and raidz2 survives any two failures, so this is a trade-off to weigh, not a defect. The IOPS figures are rough per-disk estimates, not measurements.' +
           (media === 'unknown' ? ' The drives behind the vdevs could not be identified as hard disks; if they are SSDs, ignore this.' : ''),
         action: {

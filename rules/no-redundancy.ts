@@ -4,7 +4,7 @@
  */
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
-import { DOC_001, doc, fact, man } from './lib/layout-citations.ts';
+import { DOC_001, doc, fact, kb, man } from './lib/layout-citations.ts';
 import { realTopLevel, vdevLabel, vdevSubjectId } from './lib/layout-geometry.ts';
 import { commandPath, faultTolerance } from './lib/topology.ts';
 import { newDevice } from './lib/commands.ts';
@@ -18,8 +18,8 @@ export default defineRule({
     requiredArtifacts: ['Pools'],
     optionalArtifacts: ['Drives', 'Host'],
     description:
-      'A top-level data vdev made of a single disk or file survives no device failure, and a pool dies with its weakest top-level vdev: one failed disk loses every dataset in the pool. ZFS can still detect corruption there but cannot repair it. Learn more: zpoolconcepts(7) "Virtual Devices" and 001_5bdf7b1e4a49fbe8.txt.',
-    citations: [man('zpoolconcepts', 7, 'Virtual Devices'), fact('C9'), doc(DOC_001, 'raid reliability'), man('zpool-attach', 8)],
+      'A top-level data vdev made of a single disk or file survives no device failure, and a pool dies with its weakest top-level vdev: one failed disk loses every dataset in the pool. ZFS can still detect corruption there but cannot repair it. Learn more: [raidz space, padding and resilience: No redundancy](docs/kb/raidz-space.md#no-redundancy).',
+    citations: [kb('raidz-space', 'No redundancy'), man('zpoolconcepts', 7, 'Virtual Devices'), fact('C9'), doc(DOC_001, 'raid reliability'), man('zpool-attach', 8)],
     appliesTo: { minVersion: null, maxVersion: null },
   },
   check({ Pools, Drives, Host }) {

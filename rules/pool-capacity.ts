@@ -4,7 +4,7 @@
  */
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
-import { fact, man } from './lib/layout-citations.ts';
+import { fact, kb, man } from './lib/layout-citations.ts';
 import { realTopLevel } from './lib/layout-geometry.ts';
 
 /** Oracle: watch closely above 80 % (C24). Issue 3: warn. */
@@ -20,8 +20,8 @@ export default defineRule({
     defaultSeverity: 'warning',
     requiredArtifacts: ['Pools'],
     description:
-      'As a pool fills, ZFS has to search harder for free space (metaslabs switch to best-fit below 4 % free), writes slow down and fragmentation grows; the last 3.2 % is reserved and refuses most writes. Keep pools below 80 % and never above 90 %. Learn more: zfs-facts.md C23, C24 and zfs(4) metaslab_df_free_pct.',
-    citations: [fact('C23'), fact('C24'), man('zfs', 4, 'metaslab_df_free_pct, spa_slop_shift'), man('zpoolprops', 7, 'capacity')],
+      'As a pool fills, ZFS has to search harder for free space (metaslabs switch to best-fit below 4 % free), writes slow down and fragmentation grows; the last 3.2 % is reserved and refuses most writes. Keep pools below 80 % and never above 90 %. Learn more: [raidz space, padding and resilience: Pool fullness](docs/kb/raidz-space.md#pool-fullness).',
+    citations: [kb('raidz-space', 'Pool fullness'), fact('C23'), fact('C24'), man('zfs', 4, 'metaslab_df_free_pct, spa_slop_shift'), man('zpoolprops', 7, 'capacity')],
     appliesTo: { minVersion: null, maxVersion: null },
   },
   check({ Pools }) {
@@ -49,8 +49,8 @@ export default defineRule({
         explanation:
           `${pool.name} has ${Math.round(pct)} % of its space allocated. ` +
           (critical
-            ? 'Above 90 % ZFS spends much of each write searching for free space, performance falls sharply, fragmentation becomes permanent, and once only the slop reserve (1/32 of the pool) is left most writes fail — including ones needed to delete data with snapshots present (C23, C24). '
-            : 'Above 80 % allocation gets slower and fragmentation rises, especially for workloads that rewrite small blocks (Oracle guidance, C24); OpenZFS advises keeping more than 10 % free. ') +
+            ? 'Above 90 % ZFS spends much of each write searching for free space, performance falls sharply, fragmentation becomes permanent, and once only the slop reserve (1/32 of the pool) is left most writes fail — including ones needed to delete data with snapshots present. '
+            : 'Above 80 % allocation gets slower and fragmentation rises, especially for workloads that rewrite small blocks (Oracle guidance); OpenZFS advises keeping more than 10 % free. ') +
           'Snapshots hold on to deleted and overwritten data, so they are the first place to look.',
         action: {
           summary: 'Find what uses the space (snapshots first), delete what is not needed, or add capacity with a vdev matching the existing ones.',
@@ -60,7 +60,7 @@ export default defineRule({
             `zpool add -n ${pool.name} <vdev layout matching the existing ones, disks by id>`,
           ],
           reversible: 'partly',
-          reversibleWhy: `Listing changes nothing; destroyed snapshots and data are gone for good; an added vdev ${canRemove ? 'can be removed again with `zpool remove` (mirror/stripe pools only)' : 'cannot be removed from a pool with raidz vdevs (B17)'}.`,
+          reversibleWhy: `Listing changes nothing; destroyed snapshots and data are gone for good; an added vdev ${canRemove ? 'can be removed again with `zpool remove` (mirror/stripe pools only)' : 'cannot be removed from a pool with raidz vdevs'}.`,
         },
         confidence: 'high',
       });

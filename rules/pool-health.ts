@@ -5,7 +5,7 @@
  */
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
-import { fact, man } from './lib/layout-citations.ts';
+import { fact, kb, man } from './lib/layout-citations.ts';
 import { vdevLabel, vdevSubjectId } from './lib/layout-geometry.ts';
 import { BAD_STATES, errorCounts, isBeingReplaced, lostLeaves } from './lib/health-vdev-state.ts';
 import { commandPath, faultTolerance } from './lib/topology.ts';
@@ -51,7 +51,7 @@ function deviceFinding(pool: Pool, v: VdevNode, drives: readonly Drive[], host: 
         : `It can still lose ${left} more device(s), but it is running with reduced redundancy.`,
     special: left <= 0 ? 'This special vdev holds the pool\'s metadata and has no redundancy left: losing it loses the pool.' : `The special vdev can still lose ${left} more device(s).`,
     dedup: left <= 0 ? 'This dedup vdev holds the dedup table and has no redundancy left: losing it loses the pool.' : `The dedup vdev can still lose ${left} more device(s).`,
-    log: 'Sync writes now go to the pool\'s own ZIL (slower); nothing is lost unless the system also crashes before the log is replayed (zfs-facts A25).',
+    log: 'Sync writes now go to the pool\'s own ZIL (slower); nothing is lost unless the system also crashes before the log is replayed.',
     cache: 'A cache (L2ARC) device only holds copies of pool data: nothing is at risk, reads just lose the cache.',
     spare: 'A hot spare that is not available cannot step in when a data disk fails.',
   };
@@ -100,8 +100,8 @@ export default defineRule({
     requiredArtifacts: ['Pools'],
     optionalArtifacts: ['Drives', 'Capture', 'Host', 'Datasets'],
     description:
-      'Reads `zpool status` the way an administrator should every day: devices that are faulted, unavailable, offline or removed (also in log, cache and special vdevs), read/write/checksum errors, permanent data errors, a resilver in progress, and scrubs older than 35 days (a pool never scrubbed is judged by its age, from the `creation` of its root dataset, when known). Learn more: zpool-status(8) and zpoolconcepts(7) "Device Failure and Recovery".',
-    citations: [...CITES, fact('A25')],
+      'Reads `zpool status` the way an administrator should every day: devices that are faulted, unavailable, offline or removed (also in log, cache and special vdevs), read/write/checksum errors, permanent data errors, a resilver in progress, and scrubs older than 35 days (a pool never scrubbed is judged by its age, from the `creation` of its root dataset, when known). Learn more: [raidz space, padding and resilience: Health: faults, errors and scrubs](docs/kb/raidz-space.md#health-faults-errors-and-scrubs).',
+    citations: [kb('raidz-space', 'Health: faults, errors and scrubs'), ...CITES, fact('A25')],
     appliesTo: { minVersion: null, maxVersion: null },
   },
   check({ Pools, Drives, Capture, Host, Datasets }) {
@@ -122,7 +122,7 @@ export default defineRule({
           evidence: [{ label: 'state', value: state }, { label: 'status', value: pool.status }, { label: 'see', value: pool.see }],
           explanation: `The pool is not serving data. ${pool.status ? `zpool status: "${pool.status.replace(/\s+/g, ' ')}" ` : ''}${pool.action ? `Suggested action: "${pool.action.replace(/\s+/g, ' ')}"` : ''}`,
           action: { summary: 'Reconnect or replace the missing devices as zpool status advises; do not re-create the pool.', commands: [`zpool status -v ${pool.name}`, ...(pool.see ? [`# ${pool.see}`] : [])], reversible: 'yes', reversibleWhy: 'Reading the status changes nothing.' },
-          citations: pool.see ? [...CITES, { source: pool.see, url: pool.see }] : CITES,
+          citations: pool.see ? [kb('raidz-space', 'Health: faults, errors and scrubs'), ...CITES, { source: pool.see, url: pool.see }] : [kb('raidz-space', 'Health: faults, errors and scrubs'), ...CITES],
           confidence: 'high',
         });
       }

@@ -4,7 +4,7 @@
  */
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
-import { fact, man } from './lib/layout-citations.ts';
+import { fact, kb, man } from './lib/layout-citations.ts';
 import { reportOnce } from './lib/layout-dataset-props.ts';
 import { ashiftOf, blockEfficiency, fmtKiB, fmtPct, isParityVdev, realTopLevel, vdevLabel } from './lib/layout-geometry.ts';
 import type { Dataset, Pool, VdevNode } from '../server/src/model/inventory.ts';
@@ -50,8 +50,8 @@ export default defineRule({
     defaultSeverity: 'suggestion',
     requiredArtifacts: ['Pools', 'Datasets'],
     description:
-      'raidz stores each block with its own parity sectors and pads the allocation to a multiple of parity + 1, so a small volblocksize or recordsize can use as much raw space as a mirror, and `zfs list` shows USED larger than the data written. Learn more: zfs-facts.md C1, C4, C5 and tables C-T1/C-T2.',
-    citations: [fact('C1'), fact('C3'), fact('C5'), fact('C-T1'), fact('C-T2'), fact('C28'), man('zfsprops', 7, 'volblocksize')],
+      'raidz stores each block with its own parity sectors and pads the allocation to a multiple of parity + 1, so a small volblocksize or recordsize can use as much raw space as a mirror, and `zfs list` shows USED larger than the data written. Learn more: [raidz space, padding and resilience: Small blocks cost mirror-like space](docs/kb/raidz-space.md#small-blocks-cost-mirror-like-space).',
+    citations: [kb('raidz-space', 'Small blocks cost mirror-like space'), fact('C1'), fact('C3'), fact('C5'), fact('C-T1'), fact('C-T2'), fact('C28'), man('zfsprops', 7, 'volblocksize')],
     appliesTo: { minVersion: null, maxVersion: null },
   },
   check({ Pools, Datasets }) {
@@ -92,8 +92,8 @@ export default defineRule({
             ...(inheritedBy.length > 0 ? [{ label: 'also inherited by', value: inheritedBy.join(', ') }] : []),
           ],
           explanation:
-            `Each ${kib} block on ${h.v.name} gets its own parity sectors and is padded to a multiple of parity + 1 sectors (ashift ${h.ashift}${h.known ? '' : ', assumed'}), so only ${fmtPct(h.eff)} of the space it allocates holds data, against ${fmtPct(h.nominal)} for large blocks (exact allocation formula, C1/C6). ` +
-            `That is ${(1 / h.eff).toFixed(2)}× raw space per byte written; \`zfs list\` charges it as more USED than written (C-T2). Small blocks also forfeit compression (C26) and need more metadata (C28).` +
+            `Each ${kib} block on ${h.v.name} gets its own parity sectors and is padded to a multiple of parity + 1 sectors (ashift ${h.ashift}${h.known ? '' : ', assumed'}), so only ${fmtPct(h.eff)} of the space it allocates holds data, against ${fmtPct(h.nominal)} for large blocks (exact allocation formula). ` +
+            `That is ${(1 / h.eff).toFixed(2)}× raw space per byte written; \`zfs list\` charges it as more USED than written. Small blocks also forfeit compression and need more metadata.` +
             (better ? ` A ${prop} of ${fmtKiB(better)} reaches at least 95 % of the nominal efficiency on this vdev.` : '') +
             (d.type === 'filesystem' ? ' For a filesystem this only matters when files are written in blocks this small; many small files produce small blocks whatever recordsize says.' : ''),
           action: d.type === 'volume'
@@ -110,7 +110,7 @@ export default defineRule({
                 summary: `Raise recordsize${better ? ` to ${fmtKiB(better)}` : ''}; it applies to files written afterwards.`,
                 commands: [`zfs set recordsize=${better ? fmtKiB(better) : '128K'} ${d.name}`],
                 reversible: 'yes',
-                reversibleWhy: 'recordsize can be set back at any time; existing files keep their block size until rewritten (zfs-facts B9, C27).',
+                reversibleWhy: 'recordsize can be set back at any time; existing files keep their block size until rewritten.',
               },
           confidence: h.known ? 'high' : 'medium',
         });

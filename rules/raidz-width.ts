@@ -3,7 +3,7 @@
  */
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
-import { doc, DOC_001, fact, man } from './lib/layout-citations.ts';
+import { DOC_001, doc, fact, kb, man } from './lib/layout-citations.ts';
 import { isRaidz, realTopLevel, vdevLabel, vdevSubjectId, widthOf } from './lib/layout-geometry.ts';
 
 /** OpenZFS tuning guide: "Do not put more than ~16 disks in raidz" — rebuild times (C10). */
@@ -21,8 +21,8 @@ export default defineRule({
     defaultSeverity: 'suggestion',
     requiredArtifacts: ['Pools'],
     description:
-      'Very wide raidz vdevs take excessively long to resilver on hard disks, and a pool whose data vdevs differ in width or type has uneven performance and the redundancy of its weakest vdev. Learn more: zfs-facts.md C9–C11 (OpenZFS "Pool Geometry": no more than ~16 disks per raidz; zpoolconcepts(7): 3–9).',
-    citations: [fact('C9'), fact('C10'), fact('C11'), man('zpoolconcepts', 7, 'raidz'), doc(DOC_001, 'raid tables')],
+      'Very wide raidz vdevs take excessively long to resilver on hard disks, and a pool whose data vdevs differ in width or type has uneven performance and the redundancy of its weakest vdev. Learn more: [raidz space, padding and resilience: Width](docs/kb/raidz-space.md#width).',
+    citations: [kb('raidz-space', 'Width'), fact('C9'), fact('C10'), fact('C11'), man('zpoolconcepts', 7, 'raidz'), doc(DOC_001, 'raid tables')],
     appliesTo: { minVersion: null, maxVersion: null },
   },
   check({ Pools }) {
@@ -45,15 +45,15 @@ export default defineRule({
             { label: 'OpenZFS tuning guide limit', value: MAX_RAIDZ_WIDTH, unit: 'disks' },
           ],
           explanation:
-            `${v.name} has ${w} disks in one raidz group. Random-read IOPS of a raidz vdev with default 128K records are about one disk's (C11), and a resilver must read every surviving member, so wide groups resilver slowly while more disks share the same parity budget. ` +
+            `${v.name} has ${w} disks in one raidz group. Random-read IOPS of a raidz vdev with default 128K records are about one disk's, and a resilver must read every surviving member, so wide groups resilver slowly while more disks share the same parity budget. ` +
             (tooWide
-              ? `OpenZFS's tuning guide says not to exceed ~${MAX_RAIDZ_WIDTH} disks because rebuild times on hard disks become excessive (C10).`
-              : `zpoolconcepts(7) recommends 3–${RECOMMENDED_RAIDZ_WIDTH} disks per group (C9); Ahrens notes exact width tuning rarely matters (C10), so this is a suggestion for the next rebuild, not a defect.`),
+              ? `OpenZFS's tuning guide says not to exceed ~${MAX_RAIDZ_WIDTH} disks because rebuild times on hard disks become excessive.`
+              : `zpoolconcepts(7) recommends 3–${RECOMMENDED_RAIDZ_WIDTH} disks per group; Ahrens notes exact width tuning rarely matters, so this is a suggestion for the next rebuild, not a defect.`),
           action: {
             summary: 'Width is fixed once created; when the pool is next rebuilt, split the disks into several narrower raidz2 groups (e.g. 2 × 6-wide).',
             commands: [`zpool create -n -o ashift=12 NEWPOOL raidz2 <6 disks by id> raidz2 <6 disks by id>`],
             reversible: 'no',
-            reversibleWhy: 'Changing the width of an existing raidz group needs the pool to be re-created (expansion only adds disks, C13).',
+            reversibleWhy: 'Changing the width of an existing raidz group needs the pool to be re-created (expansion only adds disks).',
           },
           confidence: tooWide ? 'high' : 'medium',
         });
@@ -70,13 +70,13 @@ export default defineRule({
             { label: 'data vdev layouts', value: groups.map((v) => `${v.name}: ${shape(v.type, widthOf(v))}`).join('; ') },
           ],
           explanation:
-            `ZFS spreads writes over all top-level vdevs, so vdevs of different type or width give uneven latency and space use, and the pool's fault tolerance is that of its weakest vdev (C9, C11). ` +
+            `ZFS spreads writes over all top-level vdevs, so vdevs of different type or width give uneven latency and space use, and the pool's fault tolerance is that of its weakest vdev. ` +
             'This is often the result of growing a pool with whatever disks were at hand; it works, but new vdevs should match the existing ones.',
           action: {
             summary: 'When adding capacity, add vdevs of the same type and width as the existing ones; check first with a dry run.',
             commands: [`zpool add -n ${pool.name} ${groups[0]!.type === 'mirror' ? 'mirror' : groups[0]!.type} <${widthOf(groups[0]!)} disks by id>`],
             reversible: 'no',
-            reversibleWhy: 'Existing vdevs cannot be reshaped; on pools with raidz vdevs a top-level vdev cannot be removed again (zfs-facts B17).',
+            reversibleWhy: 'Existing vdevs cannot be reshaped; on pools with raidz vdevs a top-level vdev cannot be removed again.',
           },
           confidence: 'medium',
         });

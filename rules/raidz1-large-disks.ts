@@ -4,7 +4,7 @@
  */
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
-import { DOC_001, doc, fact, man } from './lib/layout-citations.ts';
+import { DOC_001, doc, fact, kb, man } from './lib/layout-citations.ts';
 import {
   drivesOf, fmtTB, mediaOf, memberSizeBytes, parityOf, realTopLevel, vdevLabel, vdevSubjectId, widthOf,
 } from './lib/layout-geometry.ts';
@@ -42,8 +42,8 @@ export default defineRule({
     requiredArtifacts: ['Pools'],
     optionalArtifacts: ['Drives', 'Host'],
     description:
-      'A raidz1 (or draid1) vdev has one disk of margin; while it resilvers a failed disk — days on large hard disks — a second disk failure loses the pool, and a read error loses the blocks it hits. Whether that risk is acceptable is a judgement call that depends on backups. Learn more: 001_5bdf7b1e4a49fbe8.txt ("Be Safe, Not Sorry") and zfs-facts.md G9.',
-    citations: [doc(DOC_001, 'Be Safe, Not Sorry; raid reliability'), fact('G9'), fact('C15'), fact('C17'), fact('C18'), fact('C19'), fact('C20'), man('zpoolconcepts', 7, 'raidz')],
+      'A raidz1 (or draid1) vdev has one disk of margin; while it resilvers a failed disk — days on large hard disks — a second disk failure loses the pool, and a read error loses the blocks it hits. Whether that risk is acceptable is a judgement call that depends on backups. Learn more: [raidz space, padding and resilience: raidz1 and large disks](docs/kb/raidz-space.md#raidz1-and-large-disks).',
+    citations: [kb('raidz-space', 'raidz1 and large disks'), doc(DOC_001, 'Be Safe, Not Sorry; raid reliability'), fact('G9'), fact('C15'), fact('C17'), fact('C18'), fact('C19'), fact('C20'), man('zpoolconcepts', 7, 'raidz')],
     appliesTo: { minVersion: null, maxVersion: null },
   },
   check({ Pools, Drives: maybeDrives, Host }) {
@@ -93,10 +93,10 @@ export default defineRule({
             { label: 'naive chance of reading the survivors without one URE at 1e-14/bit', value: cleanRead != null ? Number((cleanRead * 100).toFixed(1)) : null, unit: '%' },
           ],
           explanation:
-            `During a resilver of this ${width}-wide raidz1 every surviving disk is read in full${resilverHours != null ? ` — about ${Math.round(resilverHours)} h at ~100 MB/s (a heuristic rate, C15)` : ''}, and until it finishes the vdev has no redundancy left: a second whole-disk failure loses the pool. ` +
-            `From independent failures alone that chance is small${secondFailure != null ? ` (≈${(secondFailure * 100).toFixed(2)} %, C17)` : ''}, but drives from one batch fail together and the resilver itself stresses them (001 reports "around 8 %" from experience). ` +
-            `The unrecoverable-read-error argument is disputed: datasheets give 1 per 10^14 bits as a bound${cleanRead != null ? ` (naively ${(cleanRead * 100).toFixed(0)} % chance of a clean read)` : ''}, observed rates are far lower, and on ZFS a read error costs only the affected files, not the pool (C18, C19). ` +
-            `${veryLarge ? 'At 8 TB and more both sides of the dispute agree the margin is thin (G9). ' : ''}This is a judgement call, not a defect: with tested backups raidz1 can be fine; without them raidz2 has significantly better mean time to data loss (C20). The thresholds (${LARGE_DISK_LABEL} disks, more than ${MAX_RAIDZ1_WIDTH} wide) are heuristics.`,
+            `During a resilver of this ${width}-wide raidz1 every surviving disk is read in full${resilverHours != null ? ` — about ${Math.round(resilverHours)} h at ~100 MB/s (a heuristic rate)` : ''}, and until it finishes the vdev has no redundancy left: a second whole-disk failure loses the pool. ` +
+            `From independent failures alone that chance is small${secondFailure != null ? ` (≈${(secondFailure * 100).toFixed(2)} %)` : ''}, but drives from one batch fail together and the resilver itself stresses them (the calomel.org raidz article reports "around 8 %" from experience). ` +
+            `The unrecoverable-read-error argument is disputed: datasheets give 1 per 10^14 bits as a bound${cleanRead != null ? ` (naively ${(cleanRead * 100).toFixed(0)} % chance of a clean read)` : ''}, observed rates are far lower, and on ZFS a read error costs only the affected files, not the pool. ` +
+            `${veryLarge ? 'At 8 TB and more both sides of the dispute agree the margin is thin. ' : ''}This is a judgement call, not a defect: with tested backups raidz1 can be fine; without them raidz2 has significantly better mean time to data loss. The thresholds (${LARGE_DISK_LABEL} disks, more than ${MAX_RAIDZ1_WIDTH} wide) are heuristics.`,
           action: {
             summary: 'Keep verified backups and scrub regularly; when the pool is next rebuilt, use raidz2 (parity cannot be changed in place).',
             commands: [

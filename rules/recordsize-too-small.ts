@@ -4,7 +4,7 @@
  */
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
-import { DOC_002, doc, fact, man } from './lib/layout-citations.ts';
+import { DOC_002, doc, fact, kb, man } from './lib/layout-citations.ts';
 import { reportOnce } from './lib/layout-dataset-props.ts';
 import { fmtKiB } from './lib/layout-geometry.ts';
 
@@ -23,8 +23,8 @@ export default defineRule({
     defaultSeverity: 'suggestion',
     requiredArtifacts: ['Datasets'],
     description:
-      'recordsize is an upper bound: small files get small blocks anyway, so lowering it only helps applications that rewrite small pieces of large files (databases). On general datasets it costs speed (002: default recordsize 6.4× faster for 4k writes), compression and metadata. Learn more: 002_afd18be8c5a70a7f.txt and zfs-facts.md C26–C28.',
-    citations: [doc(DOC_002, 'zfs-fs 4k-def vs. 4k-4k'), fact('C26'), fact('C27'), fact('C28'), fact('D9'), man('zfsprops', 7, 'recordsize')],
+      'recordsize is an upper bound: small files get small blocks anyway, so lowering it only helps applications that rewrite small pieces of large files (databases). On general datasets it costs speed (a Proxmox zvol study: default recordsize 6.4× faster for 4k writes), compression and metadata. Learn more: [raidz space, padding and resilience: recordsize](docs/kb/raidz-space.md#recordsize).',
+    citations: [kb('raidz-space', 'recordsize'), doc(DOC_002, 'zfs-fs 4k-def vs. 4k-4k'), fact('C26'), fact('C27'), fact('C28'), fact('D9'), man('zfsprops', 7, 'recordsize')],
     appliesTo: { minVersion: null, maxVersion: null },
   },
   check({ Datasets }) {
@@ -48,15 +48,15 @@ export default defineRule({
         ],
         explanation:
           `recordsize is the largest block a file is cut into; files smaller than it are stored in one block of about their own size, so a ${rs} recordsize does not help small files — it only splits large files into ${rs} pieces. ` +
-          `The 002 study measured 4k writes on a filesystem with the default recordsize ${OBSERVED_SPEEDUP}× faster than with recordsize=4k. Blocks this small also cannot compress with ashift 12 (C26) and need up to 32× the block-pointer metadata of 128K records (C28). ` +
+          `A Proxmox zvol study measured 4k writes on a filesystem with the default recordsize ${OBSERVED_SPEEDUP}× faster than with recordsize=4k. Blocks this small also cannot compress with ashift 12 and need up to 32× the block-pointer metadata of 128K records. ` +
           (db
-            ? 'The name suggests a database with fixed-size pages, where matching recordsize to the page size (e.g. 16K for InnoDB, 8K for PostgreSQL) is OpenZFS\'s own advice (D9): check it matches the page size and leave it.'
+            ? 'The name suggests a database with fixed-size pages, where matching recordsize to the page size (e.g. 16K for InnoDB, 8K for PostgreSQL) is OpenZFS\'s own advice: check it matches the page size and leave it.'
             : 'Unless an application rewrites fixed-size pages of this size inside large files, the default is better.'),
         action: {
           summary: 'Return to the default recordsize (128K); it applies to files written afterwards.',
           commands: [`zfs inherit recordsize ${d.name}`, `zfs get recordsize ${d.name}`],
           reversible: 'yes',
-          reversibleWhy: 'recordsize can be changed back at any time; existing files keep their block size until rewritten (B9, C27).',
+          reversibleWhy: 'recordsize can be changed back at any time; existing files keep their block size until rewritten.',
         },
         confidence: db ? 'low' : 'medium',
       });

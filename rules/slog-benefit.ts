@@ -5,9 +5,10 @@
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
 import type { Confidence } from '../server/src/model/finding.ts';
-import { RECOMMENDED_OPTANE, forecast, forecastTarget, latencyOfClass } from '../server/src/optane/latency-model.ts';
 import { observedSyncLatency } from '../server/src/optane/observed-latency.ts';
-import { DOC_000, DOC_003, OPENZFS_CACHING_DOC, doc, fact, man } from './lib/slog-citations.ts';
+import { chooseSlog } from '../server/src/forecast/slog-choice.ts';
+import { currentLog } from '../server/src/forecast/pool-shape.ts';
+import { DOC_000, DOC_003, OPENZFS_CACHING_DOC, doc, fact, kb, man } from './lib/slog-citations.ts';
 import { NEEDS_OBSERVATION, syncEvidence } from './lib/slog-evidence.ts';
 import { NEW_DEVICE, dataLatency, drivePath, hasLog, hasSpecial, isSlowDataPool, slogCandidates } from './lib/slog-devices.ts';
 import { productName } from './lib/device-class.ts';
@@ -29,8 +30,8 @@ export default defineRule({
     requiredArtifacts: ['Pools', 'Drives'],
     optionalArtifacts: ['Datasets', 'Workload', 'ZilStats', 'Host'],
     description:
-      'Synchronous writes (NFS, databases, VM disks, sync=always) wait for the ZIL to reach stable storage. Without a log vdev the ZIL lives on the data disks, so on hard disks every sync write costs milliseconds; a low-latency SLOG (Optane, PLP NVMe) cuts that to tens of microseconds. Async writes never touch the ZIL, so this only applies with sync demand. Learn more: zfs-facts.md A1, A26; 000_a5b8e6cc27024805.txt.',
-    citations: [fact('A1'), fact('A26'), doc(DOC_000, 'QD16 and QD1 results'), OPENZFS_CACHING_DOC],
+      'Synchronous writes (NFS, databases, VM disks, sync=always) wait for the ZIL to reach stable storage. Without a log vdev the ZIL lives on the data disks, so on hard disks every sync write costs milliseconds; a low-latency SLOG (Optane, PLP NVMe) cuts that to tens of microseconds. Async writes never touch the ZIL, so this only applies with sync demand. Learn more: [SLOG and the ZFS intent log: When a SLOG helps](docs/kb/slog.md#when-a-slog-helps).',
+    citations: [kb('slog', 'When a SLOG helps'), fact('A1'), fact('A26'), doc(DOC_000, 'QD16 and QD1 results'), OPENZFS_CACHING_DOC],
     appliesTo: { minVersion: null, maxVersion: null },
   },
   check({ Pools, Drives, Datasets, Workload, ZilStats, Host }) {
@@ -51,8 +52,12 @@ export default defineRule({
       // "Now" from the observed sync-write latency on the data vdevs when an observation has it,
       // else from the device class (the model calibrated on 000).
       const observed = observedSyncLatency(Workload, pool.name, 'data');
-      const f = forecast(observed?.latency ?? latencyOfClass(now.cls), forecastTarget(cands, RECOMMENDED_OPTANE).latency);
-      const gain = f.qd1.withOptane.iops / f.qd1.now.iops;
+      const base = currentLog(pool, Drives, Host).device;
+      const nowDevice = observed ? { ...base, id: `observed:${base.id}`, basis: observed.basis, lat4kUs: { typical: observed.latency.typicalUs, low: observed.latency.lowUs, high: observed.latency.highUs, kind: 'measured' as const, source: 'this host', quote: observed.basis } } : undefined;
+      // The same forecast as the Optane verdict (server/src/forecast/slog-choice.ts).
+      const c = chooseSlog({ Pools, Drives, Datasets, Host }, pool, nowDevice);
+      const f = { qd1: { now: c.qd1.now, withOptane: c.qd1.with! }, qd16: { now: c.qd16.now, withOptane: c.qd16.with! } };
+      const gain = c.gain;
       if (gain < MIN_LATENCY_GAIN) continue;
       const confidence: Confidence = ev.level === 'observed' ? 'high' : ev.level === 'counters' ? 'medium' : 'low';
       const devs = cands.length >= 2 ? [drivePath(cands[0]!, Host), drivePath(cands[1]!, Host)] : cands.length === 1 ? [drivePath(cands[0]!, Host)] : [NEW_DEVICE(1, Host), NEW_DEVICE(2, Host)];
@@ -82,9 +87,9 @@ export default defineRule({
           `${pool.name} has no log vdev, so its ZIL is written to the data disks (${now.label}, ~${Math.round(now.typicalUs / 1000)} ms per flush). ` +
           (observed ? `Measured: sync writes waited p50 ${observed.p50Ms} ms, p99 ${observed.p99Ms ?? '?'} ms on the data vdevs${observed.syncWriteIops !== null ? ` at ${Math.round(observed.syncWriteIops * 10) / 10} sync writes/s` : ''} (${Math.round(observed.windowSeconds)} s observation, zpool iostat -w); the forecast's "now" uses that. ` : '') +
           `${ev.reasons.join(' ')} ` +
-          `Every sync write waits for that flush; a SLOG takes the ZIL off the disks (zfs-facts A4, A7). The latency model calibrated on 000 (2×HDD mirror: 894 IOPS at QD16; P4800X SLOG 20.2k and P1600X 13.7k IOPS at QD1) predicts ` +
-          `${observed ? '(from the observed latency) ' : ''}${f.qd1.now.iops} → ${f.qd1.withOptane.iops} IOPS at QD1 (range ${f.qd1.withOptane.low}–${f.qd1.withOptane.high}) and ${f.qd16.now.iops} → ${f.qd16.withOptane.iops} at QD16. ` +
-          `A SLOG lowers latency; it does not raise sustained throughput above what the disks absorb at txg sync (A17), and it does nothing for async writes (A1). ` +
+          `Every sync write waits for that flush; a SLOG takes the ZIL off the disks. The sync-write forecast (device catalog and pool model, calibrated on published measurements including the Optane SLOG test) for ${c.target.candidate.label} predicts ` +
+          `${observed ? '(from the observed latency) ' : ''}${f.qd1.now.iops.toLocaleString('en-US')} → ${f.qd1.withOptane.iops.toLocaleString('en-US')} IOPS at QD1 (range ${f.qd1.withOptane.low.toLocaleString('en-US')}–${f.qd1.withOptane.high.toLocaleString('en-US')}) and ${f.qd16.now.iops.toLocaleString('en-US')} → ${f.qd16.withOptane.iops.toLocaleString('en-US')} at QD16. ` +
+          `A SLOG lowers latency; it does not raise sustained throughput above what the disks absorb at txg sync, and it does nothing for async writes. ` +
           (ev.level === 'observed' ? '' : NEEDS_OBSERVATION) +
           (cands.length > 0 ? ` This host already has an unused ${productName(cands[0]!)} that would serve.` : ''),
         action: {
@@ -93,9 +98,9 @@ export default defineRule({
             : 'Add a small mirrored Optane (e.g. 2 × P1600X 118 GB) or PLP NVMe as a log vdev (dry run first with -n).',
           commands: [`zpool add -n ${pool.name} log ${layout}`, `zpool add ${pool.name} log ${layout}`],
           reversible: 'yes',
-          reversibleWhy: 'Log vdevs can always be removed again with `zpool remove` (zfs-facts A24), even from raidz pools.',
+          reversibleWhy: 'Log vdevs can always be removed again with `zpool remove`, even from raidz pools.',
         },
-        citations: [fact('A1'), fact('A4'), fact('A7'), fact('A17'), fact('A26'), fact('E1'), doc(DOC_000, 'QD16/QD1 fio results'), doc(DOC_003, '§10.2, §11.4: Optane SLOG 10–20× sync'), man('zpoolconcepts', 7, 'Intent Log'), OPENZFS_CACHING_DOC],
+        citations: [kb('slog', 'When a SLOG helps'), fact('A1'), fact('A4'), fact('A7'), fact('A17'), fact('A26'), fact('E1'), doc(DOC_000, 'QD16/QD1 fio results'), doc(DOC_003, '§10.2, §11.4: Optane SLOG 10–20× sync'), man('zpoolconcepts', 7, 'Intent Log'), OPENZFS_CACHING_DOC],
         confidence,
       });
     }

@@ -4,10 +4,10 @@
  */
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
-import { DOC_000, DOC_004, doc, fact } from './lib/slog-citations.ts';
+import { DOC_000, DOC_004, doc, fact, kb } from './lib/slog-citations.ts';
 import { classifyDrive, plpSummary } from './lib/device-class.ts';
 import { dataLatency, hasLog } from './lib/slog-devices.ts';
-import { allLeaves, commandPath, driveForLeaf } from './lib/topology.ts';
+import { commandPath, driveForLeaf, leaves, topLevel, vdevId } from './lib/topology.ts';
 import { newDevice } from './lib/commands.ts';
 
 /**
@@ -25,8 +25,8 @@ export default defineRule({
     requiredArtifacts: ['Pools', 'Drives'],
     optionalArtifacts: ['Host'],
     description:
-      'A SLOG is only as good as its flush latency: ZFS flushes the device after every log write. Consumer SSDs without power-loss protection take about a millisecond or more per flush, QLC and DRAM-less drives collapse under sustained small writes, and a log no faster than the data vdevs gains nothing. Optane and PLP data-centre drives are the right choice; PLP alone does not make a drive fast. Learn more: zfs-facts.md A19, E1–E3, E8, G3.',
-    citations: [fact('A19'), fact('E1'), fact('E2'), fact('E3'), fact('E8'), fact('G3'), doc(DOC_000, 'SLOG ranking'), doc(DOC_004)],
+      'A SLOG is only as good as its flush latency: ZFS flushes the device after every log write. Consumer SSDs without power-loss protection take about a millisecond or more per flush, QLC and DRAM-less drives collapse under sustained small writes, and a log no faster than the data vdevs gains nothing. Optane and PLP data-centre drives are the right choice; PLP alone does not make a drive fast. Learn more: [SLOG and the ZFS intent log: Flush latency is the sync write latency](docs/kb/slog.md#flush-latency-is-the-sync-write-latency).',
+    citations: [kb('slog', 'Flush latency is the sync write latency'), fact('A19'), fact('E1'), fact('E2'), fact('E3'), fact('E8'), fact('G3'), doc(DOC_000, 'SLOG ranking'), doc(DOC_004)],
     appliesTo: { minVersion: null, maxVersion: null },
   },
   check({ Pools, Drives, Host }) {
@@ -35,51 +35,62 @@ export default defineRule({
     if (withLog.length === 0) return notApplicable('No pool has a log vdev.');
     for (const pool of withLog) {
       const data = dataLatency(pool, Drives);
-      for (const leaf of allLeaves(pool, 'log')) {
-        const d = driveForLeaf(leaf, Drives);
-        if (!d) continue;
-        const c = classifyDrive(d);
-        const problems: string[] = [];
-        let severity: 'warning' | 'suggestion' = 'warning';
-        let confidence: 'high' | 'medium' | 'low' = 'high';
-        if (c.hdd) problems.push('it is a hard disk: no faster than the pool itself');
-        if (c.cheapFlash) problems.push(`${c.cheapFlash.product} is a consumer ${c.cheapFlash.kind} drive: slow flushes and, once its cache is full, HDD-like writes with low endurance (E8)`);
-        if (!c.hdd && !c.optane && c.plp.plp === 'no' && !c.cheapFlash) problems.push('it has no power-loss protection, so each flush waits for NAND programming (~1–2 ms, E1, E2)');
-        if (!c.hdd && !c.optane && c.plp.kind === 'firmware-flushed-only') problems.push(`${c.plp.basis}`);
-        if (data && data.cls !== 'unknown' && c.latency.cls !== 'unknown' && data.rank - c.latency.rank < MIN_RANK_ADVANTAGE) {
-          problems.push(`its sync-write latency class (${c.latency.label}) is not faster than the data vdevs' (${data.label})`);
-        }
-        if (problems.length === 0 && !c.optane && c.plp.plp === 'unknown' && !c.hdd) {
-          problems.push('its power-loss protection is unknown, so it is assumed to flush like a consumer drive (G3)');
-          severity = 'suggestion';
-          confidence = 'low';
-        }
-        if (problems.length === 0) continue;
+      // One finding per log vdev: both sides of a mirror are named in one finding, not one each.
+      for (const top of topLevel(pool, 'log')) {
+        const judged = leaves(top).flatMap((leaf) => {
+          const d = driveForLeaf(leaf, Drives);
+          if (!d) return [];
+          const c = classifyDrive(d);
+          const problems: string[] = [];
+          let severity: 'warning' | 'suggestion' = 'warning';
+          let confidence: 'high' | 'medium' | 'low' = 'high';
+          if (c.hdd) problems.push('it is a hard disk: no faster than the pool itself');
+          if (c.cheapFlash) problems.push(`${c.cheapFlash.product} is a consumer ${c.cheapFlash.kind} drive: slow flushes and, once its cache is full, HDD-like writes with low endurance`);
+          if (!c.hdd && !c.optane && c.plp.plp === 'no' && !c.cheapFlash) problems.push('it has no power-loss protection, so each flush waits for NAND programming (~1–2 ms)');
+          if (!c.hdd && !c.optane && c.plp.kind === 'firmware-flushed-only') problems.push(`${c.plp.basis}`);
+          if (data && data.cls !== 'unknown' && c.latency.cls !== 'unknown' && data.rank - c.latency.rank < MIN_RANK_ADVANTAGE) {
+            problems.push(`its sync-write latency class (${c.latency.label}) is not faster than the data vdevs' (${data.label})`);
+          }
+          if (problems.length === 0 && !c.optane && c.plp.plp === 'unknown' && !c.hdd) {
+            problems.push('its power-loss protection is unknown, so it is assumed to flush like a consumer drive');
+            severity = 'suggestion';
+            confidence = 'low';
+          }
+          return problems.length ? [{ leaf, d, c, problems, severity, confidence }] : [];
+        });
+        if (judged.length === 0) continue;
+        const first = judged[0]!;
+        const severity = judged.some((j) => j.severity === 'warning') ? 'warning' : 'suggestion';
+        const confidence = judged.some((j) => j.confidence === 'low') ? 'low' : 'high';
+        const products = [...new Set(judged.map((j) => j.c.product))].join(', ');
+        const one = judged.length === 1;
         findings.push({
           severity,
-          title: `${pool.name}: log device ${c.product} is a poor SLOG`,
-          subject: { kind: 'drive', id: d.id, pool: pool.name },
+          title: one ? `${pool.name}: log device ${first.c.product} is a poor SLOG` : `${pool.name}: log ${top.name} — ${judged.map((j) => `${j.leaf.name} (${j.c.product})`).join(' and ')} — are poor SLOG devices`,
+          subject: one && top.children.length === 0 ? { kind: 'drive', id: first.d.id, pool: pool.name } : { kind: 'vdev', id: vdevId(pool.name, top), pool: pool.name },
           evidence: [
-            { label: 'log device', value: c.product },
-            { label: 'latency class', value: c.latency.label },
-            { label: 'typical 4K sync write', value: c.latency.typicalUs, unit: 'µs' },
-            { label: 'power-loss protection', value: plpSummary(c.plp) },
-            { label: 'power-loss protection basis', value: c.plp.basis },
-            { label: 'QLC/DRAM-less', value: c.cheapFlash ? c.cheapFlash.kind : 'no known match' },
+            { label: 'log device', value: products },
+            ...(one ? [] : [{ label: 'log vdev', value: `${top.name}: ${judged.map((j) => j.leaf.name).join(', ')}` }]),
+            { label: 'latency class', value: [...new Set(judged.map((j) => j.c.latency.label))].join(', ') },
+            { label: 'typical 4K sync write', value: Math.max(...judged.map((j) => j.c.latency.typicalUs ?? 0)) || null, unit: 'µs' },
+            { label: 'power-loss protection', value: [...new Set(judged.map((j) => plpSummary(j.c.plp)))].join(', ') },
+            { label: 'power-loss protection basis', value: [...new Set(judged.map((j) => j.c.plp.basis))].join(' ') },
+            { label: 'QLC/DRAM-less', value: [...new Set(judged.map((j) => (j.c.cheapFlash ? j.c.cheapFlash.kind : 'no known match')))].join(', ') },
             { label: 'data vdevs', value: data?.label ?? 'unknown' },
           ],
           explanation:
-            `${leaf.name} in ${pool.name}'s log: ${problems.map((x) => x.replace(/\.\s*$/, '')).join('; ')}. ZFS issues a cache flush after every log write (A19), so the flush latency is the sync-write latency. ` +
-            'Measured in 000: a consumer Samsung 850 EVO as SLOG gave 6.3k IOPS at QD16 against 39–49k for Optane P1600X/P4800X and 27–43k for PLP SAS/SATA SSDs.' +
+            judged.map((j) => `${j.leaf.name} in ${pool.name}'s log: ${j.problems.map((x) => x.replace(/\.\s*$/, '')).join('; ')}.`).join(' ') +
+            ' ZFS issues a cache flush after every log write, so the flush latency is the sync-write latency. ' +
+            'In a published SLOG test, a consumer Samsung 850 EVO as SLOG gave 6.3k IOPS at QD16 against 39–49k for Optane P1600X/P4800X and 27–43k for PLP SAS/SATA SSDs.' +
             // The firmware-flushed-only case already quoted the basis as its problem: say it once.
-            (problems.includes(c.plp.basis) ? '' : ` Power-loss protection: ${c.plp.basis}`),
+            (judged.every((j) => j.problems.includes(j.c.plp.basis)) ? '' : ` Power-loss protection: ${[...new Set(judged.filter((j) => !j.problems.includes(j.c.plp.basis)).map((j) => j.c.plp.basis))].join(' ')}`),
           action: {
             summary: 'Replace the log device with an Optane (P1600X, P4801X, 900P/905P) or a PLP data-centre SSD.',
-            commands: [`zpool replace ${pool.name} ${commandPath(leaf, Drives)} ${newDevice(Host, 'new-optane')}`, 'zfs-advisor bench sync-write-4k-qd1 --pool ' + pool.name],
+            commands: [...judged.map((j, i) => `zpool replace ${pool.name} ${commandPath(j.leaf, Drives)} ${newDevice(Host, one ? 'new-optane' : `new-optane-${i + 1}`)}`), 'zfs-advisor bench sync-write-4k-qd1 --pool ' + pool.name],
             reversible: 'yes',
-            reversibleWhy: 'A log device can be replaced or removed at any time (zfs-facts A24); pool data is not touched.',
+            reversibleWhy: 'A log device can be replaced or removed at any time; pool data is not touched.',
           },
-          citations: [fact('A19'), fact('E1'), fact('E2'), fact('E3'), fact('E8'), fact('G3'), doc(DOC_000, 'Samsung 850 EVO vs Optane QD16 results'), doc(DOC_004, 'choose SSDs carefully')],
+          citations: [kb('slog', 'Flush latency is the sync write latency'), fact('A19'), fact('E1'), fact('E2'), fact('E3'), fact('E8'), fact('G3'), doc(DOC_000, 'Samsung 850 EVO vs Optane QD16 results'), doc(DOC_004, 'choose SSDs carefully')],
           confidence,
         });
       }

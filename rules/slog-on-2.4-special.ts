@@ -4,7 +4,7 @@
  */
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
-import { fact, man } from './lib/slog-citations.ts';
+import { fact, kb, man } from './lib/slog-citations.ts';
 import { classifyDrive, slowestLatency } from './lib/device-class.ts';
 import { hasLog, hasSpecial, leafDrives } from './lib/slog-devices.ts';
 import { syncEvidence } from './lib/slog-evidence.ts';
@@ -21,8 +21,8 @@ export default defineRule({
     requiredArtifacts: ['Pools', 'Host'],
     optionalArtifacts: ['Drives', 'Datasets', 'Workload', 'ZilStats'],
     description:
-      'Since OpenZFS 2.4, zil_special_is_slog (default 1) makes a pool without a log vdev write its ZIL to the special vdev, so the special SSDs behave like a SLOG: sync writes get flash latency without a separate device, and the special vdev takes that write traffic and wear. Learn more: zfs-facts.md A4, A5.',
-    citations: [fact('A4'), fact('A5'), man('zfs', 4, 'zil_special_is_slog')],
+      'Since OpenZFS 2.4, zil_special_is_slog (default 1) makes a pool without a log vdev write its ZIL to the special vdev, so the special SSDs behave like a SLOG: sync writes get flash latency without a separate device, and the special vdev takes that write traffic and wear. Learn more: [SLOG and the ZFS intent log: OpenZFS 2.4: the special vdev as log](docs/kb/slog.md#openzfs-24-the-special-vdev-as-log).',
+    citations: [kb('slog', 'OpenZFS 2.4: the special vdev as log'), fact('A4'), fact('A5'), man('zfs', 4, 'zil_special_is_slog')],
     appliesTo: { minVersion: '2.4', maxVersion: null },
   },
   check({ Pools, Host, Drives, Datasets, Workload, ZilStats }) {
@@ -48,20 +48,20 @@ export default defineRule({
           { label: 'sync-write evidence', value: ev.level },
         ],
         explanation:
-          `On OpenZFS 2.4+ with zil_special_is_slog=1 (the default) and no log vdev, ${pool.name}'s ZIL blocks go to the special vdev first (A4, A5)${ds.length > 0 ? ` — here ${ds.map((d) => classifyDrive(d).product).join(', ')}` : ''}. ` +
+          `On OpenZFS 2.4+ with zil_special_is_slog=1 (the default) and no log vdev, ${pool.name}'s ZIL blocks go to the special vdev first${ds.length > 0 ? ` — here ${ds.map((d) => classifyDrive(d).product).join(', ')}` : ''}. ` +
           'Sync writes therefore already get the special devices\' latency; a separate SLOG would still win when present, but the gain is smaller than on a plain HDD pool. ' +
-          'The special vdev now also takes every sync-written byte as extra writes: size and choose its SSDs for that endurance (A5, A28). ' +
+          'The special vdev now also takes every sync-written byte as extra writes: size and choose its SSDs for that endurance. ' +
           (weak.length > 0 ? `${weak.map((c) => c.product).join(', ')} ${weak.length === 1 ? 'is' : 'are'} not a PLP/Optane device, so sync latency stays consumer-grade and wear rises. ` : '') +
-          'ZIL traffic on the special vdev is counted under the "normal" ZIL metaslab counters (F10).',
+          'ZIL traffic on the special vdev is counted under the "normal" ZIL metaslab counters.',
         action: weak.length > 0
           ? {
-              summary: 'Either add a small Optane/PLP log vdev (it takes precedence, A4) or keep an eye on the special SSDs\' wear.',
+              summary: 'Either add a small Optane/PLP log vdev (it takes precedence) or keep an eye on the special SSDs\' wear.',
               commands: [`zpool add -n ${pool.name} log mirror ${newDevice(Host, 'optane-1')} ${newDevice(Host, 'optane-2')}`, `smartctl -a ${newDevice(Host, 'special-device')}`],
               reversible: 'yes',
-              reversibleWhy: 'A log vdev can be removed again (A24); the zil_special_is_slog module parameter can be set to 0 at any time.',
+              reversibleWhy: 'A log vdev can be removed again; the zil_special_is_slog module parameter can be set to 0 at any time.',
             }
           : null,
-        citations: [fact('A4'), fact('A5'), fact('A28'), fact('F10'), man('zfs', 4, 'zil_special_is_slog')],
+        citations: [kb('slog', 'OpenZFS 2.4: the special vdev as log'), fact('A4'), fact('A5'), fact('A28'), fact('F10'), man('zfs', 4, 'zil_special_is_slog')],
         confidence: ds.length > 0 ? 'high' : 'medium',
       });
     }

@@ -4,7 +4,7 @@
  */
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
-import { fact, man } from './lib/slog-citations.ts';
+import { fact, kb, man } from './lib/slog-citations.ts';
 import { hasLog } from './lib/slog-devices.ts';
 import { commandPath, driveForLeaf, topLevel, vdevId } from './lib/topology.ts';
 import { productName } from './lib/device-class.ts';
@@ -19,8 +19,8 @@ export default defineRule({
     requiredArtifacts: ['Pools'],
     optionalArtifacts: ['Drives', 'Host'],
     description:
-      'Losing a single SLOG while the system runs is harmless: the ZIL falls back to the pool. Data is lost only if the SLOG dies together with a crash or power loss before replay, and then only the last few seconds of sync writes, not the pool. Mirror it when those seconds matter (business data, databases, VM hosts). Learn more: zfs-facts.md A22, A23, A25.',
-    citations: [fact('A22'), fact('A23'), fact('A25'), man('zpool-import', 8, '-m')],
+      'Losing a single SLOG while the system runs is harmless: the ZIL falls back to the pool. Data is lost only if the SLOG dies together with a crash or power loss before replay, and then only the last few seconds of sync writes, not the pool. Mirror it when those seconds matter (business data, databases, VM hosts). Learn more: [SLOG and the ZFS intent log: One device or a mirror](docs/kb/slog.md#one-device-or-a-mirror).',
+    citations: [kb('slog', 'One device or a mirror'), fact('A22'), fact('A23'), fact('A25'), man('zpool-import', 8, '-m')],
     appliesTo: { minVersion: null, maxVersion: null },
   },
   check({ Pools, Drives, Host }) {
@@ -42,9 +42,9 @@ export default defineRule({
             { label: 'worst case', value: 'last ~5 s of sync writes, if SLOG dies with a crash' },
           ],
           explanation:
-            'If this device fails while the system is running, ZFS simply writes the ZIL to the pool again; nothing is lost (A25). ' +
+            'If this device fails while the system is running, ZFS simply writes the ZIL to the pool again; nothing is lost. ' +
             'Data is at risk only if the SLOG dies at the same moment as a crash or power loss, before the log is replayed: then the last few seconds of acknowledged sync writes are lost and the pool imports only with `zpool import -m` (A25). The pool itself survives. ' +
-            '`zpool add` does not warn about a single log device (A23). For home media this is usually acceptable; for databases, VM storage or NFS with business data, mirror it.',
+            '`zpool add` does not warn about a single log device. For home media this is usually acceptable; for databases, VM storage or NFS with business data, mirror it.',
           action: {
             summary: 'If losing a few seconds of acknowledged sync writes in a double failure is unacceptable, attach a second device to mirror the log.',
             commands: [`zpool attach ${pool.name} ${path} ${newDevice(Host, 'second-log-device')}`],

@@ -4,7 +4,7 @@
  */
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
-import { DOC_004, OPENZFS_WORKLOAD_DOC, doc, fact, man } from './lib/slog-citations.ts';
+import { DOC_004, OPENZFS_WORKLOAD_DOC, doc, fact, kb, man } from './lib/slog-citations.ts';
 import { isOptane, productName } from './lib/device-class.ts';
 import { gib, hasLog } from './lib/slog-devices.ts';
 import { repartition } from './lib/commands.ts';
@@ -43,8 +43,8 @@ export default defineRule({
     requiredArtifacts: ['Pools', 'Drives'],
     optionalArtifacts: ['Host', 'Workload'],
     description:
-      'ZIL blocks are freed as soon as their transaction groups sync, so a SLOG holds at most a few seconds of sync writes, bounded by zfs_dirty_data_max (10 % of RAM, at most 4 GiB by default). OpenZFS: "Only about 4GB is needed". Giving a whole large SSD to the log wastes it; a small partition plus over-provisioning (NAND) or a second role (mirrored Optane) is better. Learn more: zfs-facts.md A13–A16, A27.',
-    citations: [fact('A13'), fact('A14'), fact('A15'), fact('A16'), fact('A27'), OPENZFS_WORKLOAD_DOC],
+      'ZIL blocks are freed as soon as their transaction groups sync, so a SLOG holds at most a few seconds of sync writes, bounded by zfs_dirty_data_max (10 % of RAM, at most 4 GiB by default). OpenZFS: "Only about 4GB is needed". Giving a whole large SSD to the log wastes it; a small partition plus over-provisioning (NAND) or a second role (mirrored Optane) is better. Learn more: [SLOG and the ZFS intent log: How big a SLOG needs to be](docs/kb/slog.md#how-big-a-slog-needs-to-be).',
+    citations: [kb('slog', 'How big a SLOG needs to be'), fact('A13'), fact('A14'), fact('A15'), fact('A16'), fact('A27'), OPENZFS_WORKLOAD_DOC],
     appliesTo: { minVersion: null, maxVersion: null },
   },
   check({ Pools, Drives, Host, Workload }) {
@@ -77,14 +77,14 @@ export default defineRule({
             { label: 'zfs_dirty_data_max (default)', value: Math.round((dirtyDataMax(mem) / GiB) * 10) / 10, unit: 'GiB' },
             { label: 'RAM', value: mem === null ? 'unknown' : Math.round(mem / GiB), unit: mem === null ? null : 'GiB' },
             { label: 'sync ingest', value: syncBps === null ? 'not observed' : Math.round(syncBps / 2 ** 20), unit: syncBps === null ? null : 'MiB/s' },
-            { label: 'needed (A16)', value: Math.round((needed / GiB) * 10) / 10, unit: 'GiB' },
+            { label: 'needed', value: Math.round((needed / GiB) * 10) / 10, unit: 'GiB' },
           ],
           explanation:
-            `A SLOG only holds log records for transaction groups that have not synced yet; that data is bounded by zfs_dirty_data_max (${gib(dirtyDataMax(mem))} here${mem === null ? ', RAM unknown so the 4 GiB cap is assumed' : ''}, A13, A14). ` +
-            `With ${syncBps === null ? 'no observed sync rate' : `${(syncBps / 2 ** 20).toFixed(1)} MiB/s of sync writes`}, about ${gib(needed)} is ever live (A16); ${top.name} offers ${gib(size)}. ` +
+            `A SLOG only holds log records for transaction groups that have not synced yet; that data is bounded by zfs_dirty_data_max (${gib(dirtyDataMax(mem))} here${mem === null ? ', RAM unknown so the 4 GiB cap is assumed' : ''}). ` +
+            `With ${syncBps === null ? 'no observed sync rate' : `${(syncBps / 2 ** 20).toFixed(1)} MiB/s of sync writes`}, about ${gib(needed)} is ever live; ${top.name} offers ${gib(size)}. ` +
             (optane
-              ? `${d ? productName(d) : 'This Optane'} can carry several roles: 004 recommends partitioning a mirrored Optane pair into a small SLOG plus a special-vdev (metadata) partition.`
-              : 'OpenZFS recommends a small (~4 GB+) partition on NAND SSDs with the rest left unpartitioned as over-provisioning, which also improves endurance (A27).') +
+              ? `${d ? productName(d) : 'This Optane'} can carry several roles: the TrueNAS Optane resource recommends partitioning a mirrored Optane pair into a small SLOG plus a special-vdev (metadata) partition.`
+              : 'OpenZFS recommends a small (~4 GB+) partition on NAND SSDs with the rest left unpartitioned as over-provisioning, which also improves endurance.') +
             ' Nothing is wrong with the data; this is about using the device well.',
           action: {
             summary: (optane
@@ -95,9 +95,9 @@ export default defineRule({
               ? [`zpool remove ${pool.name} ${top.name}`, ...part.commands, `zpool add ${pool.name} log ${part.partition}`]
               : [`zpool remove ${pool.name} ${top.name}`],
             reversible: 'yes',
-            reversibleWhy: 'A log vdev can be removed and re-added at any time (A24); during the change sync writes fall back to the pool ZIL.',
+            reversibleWhy: 'A log vdev can be removed and re-added at any time; during the change sync writes fall back to the pool ZIL.',
           },
-          citations: [fact('A13'), fact('A14'), fact('A15'), fact('A16'), fact('A27'), ...(optane ? [doc(DOC_004, 'partitioned mirrored Optane')] : []), man('zfs', 4, 'zfs_dirty_data_max'), OPENZFS_WORKLOAD_DOC],
+          citations: [kb('slog', 'How big a SLOG needs to be'), fact('A13'), fact('A14'), fact('A15'), fact('A16'), fact('A27'), ...(optane ? [doc(DOC_004, 'partitioned mirrored Optane')] : []), man('zfs', 4, 'zfs_dirty_data_max'), OPENZFS_WORKLOAD_DOC],
           confidence: 'high',
         });
       }

@@ -3,7 +3,7 @@
  */
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
-import { OPENZFS_CACHING_DOC, fact } from './lib/slog-citations.ts';
+import { OPENZFS_CACHING_DOC, fact, kb } from './lib/slog-citations.ts';
 import { syncEvidence } from './lib/slog-evidence.ts';
 import { hasLog } from './lib/slog-devices.ts';
 import { topLevel } from './lib/topology.ts';
@@ -19,8 +19,8 @@ export default defineRule({
     // Optional so a pool without a log vdev is "not applicable" rather than "needs a workload".
     optionalArtifacts: ['Workload', 'Datasets'],
     description:
-      'A SLOG only holds the ZIL, which only synchronous writes use; asynchronous writes go from RAM to the data vdevs at txg sync and never touch it. A log vdev on a pool with no sync writes is idle. It is not a write cache. Learn more: zfs-facts.md A1, G1.',
-    citations: [fact('A1'), fact('G1'), OPENZFS_CACHING_DOC],
+      'A SLOG only holds the ZIL, which only synchronous writes use; asynchronous writes go from RAM to the data vdevs at txg sync and never touch it. A log vdev on a pool with no sync writes is idle. It is not a write cache. Learn more: [SLOG and the ZFS intent log: What the ZIL does](docs/kb/slog.md#what-the-zil-does).',
+    citations: [kb('slog', 'What the ZIL does'), fact('A1'), fact('G1'), OPENZFS_CACHING_DOC],
     appliesTo: { minVersion: null, maxVersion: null },
   },
   check({ Pools, Workload, Datasets }) {
@@ -45,14 +45,14 @@ export default defineRule({
           ...(ev.syncDisabledDatasets.length > 0 ? [{ label: 'sync=disabled datasets', value: ev.syncDisabledDatasets.length }] : []),
         ],
         explanation:
-          `During the ${Math.round(Workload.windowSeconds)} s observation ${pool.name} had no synchronous writes, so its log vdev was idle: async writes are aggregated in RAM and written at txg sync, they never touch the ZIL (zfs-facts A1). ` +
-          (allDisabled ? 'All its file systems have sync=disabled, so the SLOG can never be used (and applications asking for durability are not getting it, A20). ' : '') +
+          `During the ${Math.round(Workload.windowSeconds)} s observation ${pool.name} had no synchronous writes, so its log vdev was idle: async writes are aggregated in RAM and written at txg sync, they never touch the ZIL. ` +
+          (allDisabled ? 'All its file systems have sync=disabled, so the SLOG can never be used (and applications asking for durability are not getting it). ' : '') +
           'This is not harmful. If the window was not representative (e.g. no VM or NFS activity), observe again during a busy period before removing it; if sync writes really never happen, the device could serve better elsewhere.',
         action: {
           summary: 'Observe during a representative period; if there are still no sync writes, the log device can be removed and reused.',
           commands: ['zfs-advisor observe --duration 30m', `zpool remove ${pool.name} ${logs[0]!.name}`],
           reversible: 'yes',
-          reversibleWhy: 'A log vdev can be added back at any time with `zpool add … log` (zfs-facts A24).',
+          reversibleWhy: 'A log vdev can be added back at any time with `zpool add … log`.',
         },
         confidence: Workload.windowSeconds >= 600 ? 'medium' : 'low',
       });

@@ -5,7 +5,7 @@
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
 import type { Confidence } from '../server/src/model/finding.ts';
-import { DOC_000, DOC_003, OPENZFS_SPECIAL_DOC, doc, fact } from './lib/slog-citations.ts';
+import { DOC_000, DOC_003, OPENZFS_SPECIAL_DOC, doc, fact, kb } from './lib/slog-citations.ts';
 import { NEEDS_OBSERVATION } from './lib/slog-evidence.ts';
 import { gib, hasSpecial, isSlowDataPool } from './lib/slog-devices.ts';
 import { dataTolerance } from './lib/special-class.ts';
@@ -45,8 +45,8 @@ export default defineRule({
     requiredArtifacts: ['Pools', 'Drives'],
     optionalArtifacts: ['Workload', 'ArcStats', 'SizeHistograms', 'Host'],
     description:
-      'On hard-disk pools every metadata miss costs a seek. A mirrored SSD/Optane special vdev holds all metadata (and optionally small blocks), which speeds up directory walks, many-small-file workloads, scrubs and resilvers; it is usually a bigger win than L2ARC. It does not help sequential media streaming. Learn more: zfs-facts.md B1, B25–B27; 003 §11–12; 000 (metadata walk 90 % faster).',
-    citations: [fact('B1'), fact('B26'), fact('B27'), doc(DOC_003, '§11, §12'), doc(DOC_000, 'special vdev metadata walk'), OPENZFS_SPECIAL_DOC],
+      'On hard-disk pools every metadata miss costs a seek. A mirrored SSD/Optane special vdev holds all metadata (and optionally small blocks), which speeds up directory walks, many-small-file workloads, scrubs and resilvers; it is usually a bigger win than L2ARC. It does not help sequential media streaming. Learn more: [Special vdevs: What lands on a special vdev](docs/kb/special-vdev.md#what-lands-on-a-special-vdev).',
+    citations: [kb('special-vdev', 'What lands on a special vdev'), fact('B1'), fact('B26'), fact('B27'), doc(DOC_003, '§11, §12'), doc(DOC_000, 'special vdev metadata walk'), OPENZFS_SPECIAL_DOC],
     appliesTo: { minVersion: null, maxVersion: null },
   },
   check({ Pools, Drives, Workload, ArcStats, SizeHistograms, Host }) {
@@ -112,18 +112,18 @@ export default defineRule({
           { label: 'mirror width to match data redundancy', value: sides },
         ],
         explanation:
-          `${pool.name} is on hard disks and has no special vdev; ${signals.join('; ')}. Metadata on flash makes every first access, directory walk, scrub and resilver faster (B27): 000 measured a metadata walk 90 % faster with a P1600X special vdev, and 003 §11 lists large pools with random access and many small files as the winning case. ` +
-          'It does not help sequential streaming (003 §12.1), and a RAM-cached small working set gains little (§12.2). ' +
-          `Size [heuristic]: 000 used 0.32 % of its data (11.9 GB for 3.74 TB with special_small_blocks=16K); ×${GROWTH_FACTOR} growth and the 75 % cut-off give ~${gib(size)} here, but OpenZFS says sizing is hard to predict — measure with \`zfs-advisor sizes\` or \`zdb -bb\` first (B25, B26). ` +
-          `It must be a ${sides}-way mirror to match the data vdevs: losing it loses the pool (B13). Existing metadata moves only when rewritten (B9). ` +
+          `${pool.name} is on hard disks and has no special vdev; ${signals.join('; ')}. Metadata on flash makes every first access, directory walk, scrub and resilver faster: a published Optane test measured a metadata walk 90 % faster with a P1600X special vdev, and the napp-it allocation-class benchmarks (§11) list large pools with random access and many small files as the winning case. ` +
+          'It does not help sequential streaming (the napp-it allocation-class benchmarks, §12.1), and a RAM-cached small working set gains little (§12.2). ' +
+          `Size [heuristic]: a published Optane setup used 0.32 % of its data (11.9 GB for 3.74 TB with special_small_blocks=16K); ×${GROWTH_FACTOR} growth and the 75 % cut-off give ~${gib(size)} here, but OpenZFS says sizing is hard to predict — measure with \`zfs-advisor sizes\` or \`zdb -bb\` first. ` +
+          `It must be a ${sides}-way mirror to match the data vdevs: losing it loses the pool. Existing metadata moves only when rewritten. ` +
           (confidence === 'high' || Workload ? '' : NEEDS_OBSERVATION),
         action: {
           summary: `Add a ${sides}-way mirror of PLP SSDs or Optane (≥ ${gib(size)} each) as special vdev; test with -n and take a checkpoint first.`,
           commands: [`zpool checkpoint ${pool.name}`, `zpool add -n ${pool.name} special mirror ${devs}`, `zpool add ${pool.name} special mirror ${devs}`],
           reversible: 'partly',
-          reversibleWhy: 'Removable only if the pool has no raidz/dRAID vdev and one ashift everywhere (B17); otherwise it is permanent.',
+          reversibleWhy: 'Removable only if the pool has no raidz/dRAID vdev and one ashift everywhere; otherwise it is permanent.',
         },
-        citations: [fact('B1'), fact('B3'), fact('B5'), fact('B7'), fact('B9'), fact('B13'), fact('B17'), fact('B25'), fact('B26'), fact('B27'), doc(DOC_000, 'special vdev test: 37.2 s → 3.25 s; 11.9 GB used'), doc(DOC_003, '§11, §12'), OPENZFS_SPECIAL_DOC],
+        citations: [kb('special-vdev', 'What lands on a special vdev'), fact('B1'), fact('B3'), fact('B5'), fact('B7'), fact('B9'), fact('B13'), fact('B17'), fact('B25'), fact('B26'), fact('B27'), doc(DOC_000, 'special vdev test: 37.2 s → 3.25 s; 11.9 GB used'), doc(DOC_003, '§11, §12'), OPENZFS_SPECIAL_DOC],
         confidence,
       });
     }

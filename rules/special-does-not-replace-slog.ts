@@ -4,7 +4,7 @@
  */
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
-import { DOC_003, doc, fact } from './lib/slog-citations.ts';
+import { DOC_003, doc, fact, kb } from './lib/slog-citations.ts';
 import { NEEDS_OBSERVATION, syncEvidence } from './lib/slog-evidence.ts';
 import { dataLatency, hasLog, hasSpecial } from './lib/slog-devices.ts';
 import { atLeast } from './engine/version.ts';
@@ -19,8 +19,8 @@ export default defineRule({
     requiredArtifacts: ['Pools', 'Host'],
     optionalArtifacts: ['Drives', 'Datasets', 'Workload', 'ZilStats'],
     description:
-      'Before OpenZFS 2.4 the ZIL is written to a log vdev or to the normal class, never to a special vdev. A fast special vdev therefore does not speed up sync writes of datasets whose data lives on the disks; a SLOG does. Learn more: zfs-facts.md A4; 003 §5, §11.4.',
-    citations: [fact('A4'), fact('A5'), doc(DOC_003, '§5: "A special vdev does not replace an Slog"')],
+      'Before OpenZFS 2.4 the ZIL is written to a log vdev or to the normal class, never to a special vdev. A fast special vdev therefore does not speed up sync writes of datasets whose data lives on the disks; a SLOG does. Learn more: [Special vdevs: A special vdev is not a SLOG](docs/kb/special-vdev.md#a-special-vdev-is-not-a-slog).',
+    citations: [kb('special-vdev', 'A special vdev is not a SLOG'), fact('A4'), fact('A5'), doc(DOC_003, '§5: "A special vdev does not replace an Slog"')],
     appliesTo: { minVersion: null, maxVersion: '2.3' },
   },
   check({ Pools, Host, Drives, Datasets, Workload, ZilStats }) {
@@ -44,16 +44,16 @@ export default defineRule({
           { label: 'sync-write evidence', value: ev.level },
         ],
         explanation:
-          `On OpenZFS ≤ 2.3 ZIL blocks go to a log vdev or the normal class, never to special (A4). ${pool.name} has a special vdev but no log, so its sync writes are logged on the ${data?.label ?? 'data vdevs'}. ${ev.reasons.join(' ')} ` +
-          '003 measured 2–4× better sync writes for a filesystem placed wholly on special (its data and log then sit on flash), but 10–20× with a dedicated Optane SLOG (§10.2, §11.4). ' +
-          'OpenZFS 2.4 changes this (zil_special_is_slog, A5). ' + (ev.level === 'observed' ? '' : NEEDS_OBSERVATION),
+          `On OpenZFS ≤ 2.3 ZIL blocks go to a log vdev or the normal class, never to special. ${pool.name} has a special vdev but no log, so its sync writes are logged on the ${data?.label ?? 'data vdevs'}. ${ev.reasons.join(' ')} ` +
+          'The napp-it allocation-class benchmarks measured 2–4× better sync writes for a filesystem placed wholly on special (its data and log then sit on flash), but 10–20× with a dedicated Optane SLOG (§10.2, §11.4). ' +
+          'OpenZFS 2.4 changes this (zil_special_is_slog). ' + (ev.level === 'observed' ? '' : NEEDS_OBSERVATION),
         action: {
           summary: 'If sync writes matter, add a small Optane/PLP log vdev; or plan the upgrade to OpenZFS 2.4, where the special vdev takes the ZIL.',
           commands: [`zpool add -n ${pool.name} log mirror ${newDevice(Host, 'optane-1')} ${newDevice(Host, 'optane-2')}`],
           reversible: 'yes',
-          reversibleWhy: 'Log vdevs can always be removed (A24).',
+          reversibleWhy: 'Log vdevs can always be removed.',
         },
-        citations: [fact('A4'), fact('A5'), fact('A24'), doc(DOC_003, '§5, §10.2, §11.4')],
+        citations: [kb('special-vdev', 'A special vdev is not a SLOG'), fact('A4'), fact('A5'), fact('A24'), doc(DOC_003, '§5, §10.2, §11.4')],
         confidence: v === null ? 'low' : ev.level === 'observed' ? 'high' : 'medium',
       });
     }

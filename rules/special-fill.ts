@@ -3,7 +3,7 @@
  */
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
-import { OPENZFS_SPECIAL_DOC, fact, man } from './lib/slog-citations.ts';
+import { OPENZFS_SPECIAL_DOC, fact, kb, man } from './lib/slog-citations.ts';
 import { AUX_CLASSES, SMALL_BLOCK_CUTOFF, classFill } from './lib/special-class.ts';
 import { gib } from './lib/slog-devices.ts';
 import { topLevel } from './lib/topology.ts';
@@ -23,8 +23,8 @@ export default defineRule({
     requiredArtifacts: ['Pools'],
     optionalArtifacts: ['Host'],
     description:
-      'Small data blocks go to the special class only while it is below 75 % full (zfs_special_class_metadata_reserve_pct = 25). Beyond that they spill to the data vdevs silently and are never moved back, so the benefit fades unnoticed. Learn more: zfs-facts.md B7, B8, B21.',
-    citations: [fact('B7'), fact('B8'), fact('B21'), man('zfs', 4, 'zfs_special_class_metadata_reserve_pct'), OPENZFS_SPECIAL_DOC],
+      'Small data blocks go to the special class only while it is below 75 % full (zfs_special_class_metadata_reserve_pct = 25). Beyond that they spill to the data vdevs silently and are never moved back, so the benefit fades unnoticed. Learn more: [Special vdevs: Filling up: the 75 % cut-off](docs/kb/special-vdev.md#filling-up-the-75--cut-off).',
+    citations: [kb('special-vdev', 'Filling up: the 75 % cut-off'), fact('B7'), fact('B8'), fact('B21'), man('zfs', 4, 'zfs_special_class_metadata_reserve_pct'), OPENZFS_SPECIAL_DOC],
     appliesTo: { minVersion: null, maxVersion: null },
   },
   check({ Pools, Host }) {
@@ -54,15 +54,15 @@ export default defineRule({
           ],
           explanation:
             (f.fill >= SMALL_BLOCK_CUTOFF
-              ? `Above 75 % new small data blocks already go to the data vdevs instead (B7); nothing fails and nothing warns, the speed-up just fades (B8). Blocks written there stay there even after you add capacity. `
-              : `${gib(headroom)} remain before the 75 % point at which small data blocks stop going to ${cls} and silently land on the data vdevs (B7, B8). `) +
+              ? `Above 75 % new small data blocks already go to the data vdevs instead; nothing fails and nothing warns, the speed-up just fades. Blocks written there stay there even after you add capacity. `
+              : `${gib(headroom)} remain before the 75 % point at which small data blocks stop going to ${cls} and silently land on the data vdevs. `) +
             (f.fill >= CRITICAL_FILL ? 'Above 90 % even metadata will soon spill to the data vdevs. ' : '') +
-            'A forecast of when the cut-off is reached needs history: re-run the assessment over time (the server records it). Fullness is computed per class from `zpool list -v` because `zfs list` does not show it (B21).',
+            'A forecast of when the cut-off is reached needs history: re-run the assessment over time (the server records it). Fullness is computed per class from `zpool list -v` because `zfs list` does not show it.',
           action: {
             summary: `Add capacity to the ${cls} class with another mirror of the same redundancy, or lower special_small_blocks on the datasets that fill it.`,
             commands: [`zpool add -n ${pool.name} ${cls} mirror ${newDevice(Host, 'ssd-1')} ${newDevice(Host, 'ssd-2')}`, `zfs get -r -t filesystem special_small_blocks ${pool.name}`],
             reversible: 'partly',
-            reversibleWhy: 'Lowering special_small_blocks is reversible but affects only new writes (B9); an added special vdev can be removed only on pools without raidz and with uniform ashift (B17).',
+            reversibleWhy: 'Lowering special_small_blocks is reversible but affects only new writes; an added special vdev can be removed only on pools without raidz and with uniform ashift.',
           },
           confidence: 'high',
         });

@@ -3,7 +3,7 @@
  */
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
-import { DOC_000, DOC_003, OPENZFS_SPECIAL_DOC, doc, fact, man } from './lib/slog-citations.ts';
+import { DOC_000, DOC_003, OPENZFS_SPECIAL_DOC, doc, fact, kb, man } from './lib/slog-citations.ts';
 import { AUX_CLASSES, shapeOf, underRedundant } from './lib/special-class.ts';
 import { commandPath, leaves, topLevel, vdevId } from './lib/topology.ts';
 import { newDevice } from './lib/commands.ts';
@@ -17,8 +17,8 @@ export default defineRule({
     requiredArtifacts: ['Pools'],
     optionalArtifacts: ['Drives', 'Host'],
     description:
-      'A special or dedup vdev holds all metadata (or the dedup table) of the pool: losing it loses the whole pool, and the ditto copies of metadata live on the same vdev. Its redundancy must match the data vdevs (raidz2 → 3-way mirror). A single disk can be turned into a mirror with `zpool attach`. Learn more: zfs-facts.md B13–B18, G17.',
-    citations: [fact('B13'), fact('B14'), fact('B18'), fact('G17'), man('zpoolconcepts', 7, 'Special Allocation Class'), OPENZFS_SPECIAL_DOC],
+      'A special or dedup vdev holds all metadata (or the dedup table) of the pool: losing it loses the whole pool, and the ditto copies of metadata live on the same vdev. Its redundancy must match the data vdevs (raidz2 → 3-way mirror). A single disk can be turned into a mirror with `zpool attach`. Learn more: [Special vdevs: Redundancy: losing it loses the pool](docs/kb/special-vdev.md#redundancy-losing-it-loses-the-pool).',
+    citations: [kb('special-vdev', 'Redundancy: losing it loses the pool'), fact('B13'), fact('B14'), fact('B18'), fact('G17'), man('zpoolconcepts', 7, 'Special Allocation Class'), OPENZFS_SPECIAL_DOC],
     appliesTo: { minVersion: null, maxVersion: null },
   },
   check({ Pools, Drives, Host }) {
@@ -47,21 +47,21 @@ export default defineRule({
             { label: 'devices to attach', value: extra },
           ],
           explanation:
-            `${vdev.name} holds ${vdev.class === 'dedup' ? 'the dedup table' : 'all metadata (and any small blocks)'} of ${pool.name}. If it fails, the pool is lost, whatever the data vdevs' parity (B13); metadata ditto copies live on the same vdev, so they do not help (B20, G17). ` +
+            `${vdev.name} holds ${vdev.class === 'dedup' ? 'the dedup table' : 'all metadata (and any small blocks)'} of ${pool.name}. If it fails, the pool is lost, whatever the data vdevs' parity; metadata ditto copies live on the same vdev, so they do not help. ` +
             `The data vdevs tolerate ${needed} failed device${needed === 1 ? '' : 's'} but ${vdev.name} only ${tolerance}. ` +
             (fragile
               ? `A single failed device in ${vdev.name} therefore loses the pool, although every data vdev would have survived it: critical. `
-              : `${vdev.name} still survives ${tolerance} failure${tolerance === 1 ? '' : 's'}, so this is a warning rather than critical: the pool is as weak as this vdev, less robust than its data vdevs (003 §13 asks for "a similar redundancy level as the pool (2/3-way mirror)"). `) +
-            '`zpool add` refuses such a layout without -f (B14); TrueNAS refuses it outright (B15). ' +
-            (tolerance === 0 ? '(000 ran a single P1600X special vdev only for a throw-away benchmark pool and said so: "it is critical that it is at least a mirror".) ' : '') +
-            'Hot spares do not protect special vdevs in released versions (G12).',
+              : `${vdev.name} still survives ${tolerance} failure${tolerance === 1 ? '' : 's'}, so this is a warning rather than critical: the pool is as weak as this vdev, less robust than its data vdevs (the napp-it guide, §13, asks for "a similar redundancy level as the pool (2/3-way mirror)"). `) +
+            '`zpool add` refuses such a layout without -f; TrueNAS refuses it outright. ' +
+            (tolerance === 0 ? '(A published Optane test ran a single P1600X special vdev only for a throw-away benchmark pool and said so: "it is critical that it is at least a mirror".) ' : '') +
+            'Hot spares do not protect special vdevs in released versions.',
           action: {
             summary: `Attach ${extra} more SSD${extra === 1 ? '' : 's'} of at least the same size to make ${vdev.name} a ${tolerance + extra + 1}-way mirror.`,
             commands: cmds,
             reversible: 'yes',
             reversibleWhy: 'An attached mirror side can be detached again with `zpool detach`; the data are not moved.',
           },
-          citations: [fact('B13'), fact('B14'), fact('B15'), fact('B18'), fact('B20'), fact('G12'), fact('G17'), doc(DOC_000, 'special vdev note'), doc(DOC_003, '§1, §13'), man('zpool-attach', 8), OPENZFS_SPECIAL_DOC],
+          citations: [kb('special-vdev', 'Redundancy: losing it loses the pool'), fact('B13'), fact('B14'), fact('B15'), fact('B18'), fact('B20'), fact('G12'), fact('G17'), doc(DOC_000, 'special vdev note'), doc(DOC_003, '§1, §13'), man('zpool-attach', 8), OPENZFS_SPECIAL_DOC],
           confidence: 'high',
         });
       }

@@ -3,7 +3,7 @@
  */
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
-import { DOC_003, OPENZFS_SPECIAL_DOC, doc, fact, man } from './lib/slog-citations.ts';
+import { DOC_003, OPENZFS_SPECIAL_DOC, doc, fact, kb, man } from './lib/slog-citations.ts';
 import { AUX_CLASSES, isRaidzLike } from './lib/special-class.ts';
 import { topLevel } from './lib/topology.ts';
 
@@ -15,8 +15,8 @@ export default defineRule({
     defaultSeverity: 'info',
     requiredArtifacts: ['Pools'],
     description:
-      'A special or dedup vdev can be removed only if the pool has no raidz/dRAID top-level vdev and all top-level vdevs share one ashift. Otherwise it is permanent: its redundancy and health matter for the life of the pool, and undoing it means rebuilding the pool. Learn more: zfs-facts.md B17, C22; 003 §1.',
-    citations: [fact('B17'), fact('C22'), man('zpool-remove', 8), doc(DOC_003, '§1 (ashift and removal)'), OPENZFS_SPECIAL_DOC],
+      'A special or dedup vdev can be removed only if the pool has no raidz/dRAID top-level vdev and all top-level vdevs share one ashift. Otherwise it is permanent: its redundancy and health matter for the life of the pool, and undoing it means rebuilding the pool. Learn more: [Special vdevs: Removing a special vdev](docs/kb/special-vdev.md#removing-a-special-vdev).',
+    citations: [kb('special-vdev', 'Removing a special vdev'), fact('B17'), fact('C22'), man('zpool-remove', 8), doc(DOC_003, '§1 (ashift and removal)'), OPENZFS_SPECIAL_DOC],
     appliesTo: { minVersion: null, maxVersion: null },
   },
   check({ Pools }) {
@@ -44,14 +44,14 @@ export default defineRule({
           { label: 'distinct ashift values', value: ashifts.size === 0 ? 'unknown' : [...ashifts].sort((x, y) => x - y).join(', ') },
         ],
         explanation:
-          `Device removal of a special/dedup vdev requires a pool without raidz/dRAID top-level vdevs and with one ashift everywhere (B17). Here ${reasons.join(' and ')}, so these vdevs stay for the life of the pool. ` +
+          `Device removal of a special/dedup vdev requires a pool without raidz/dRAID top-level vdevs and with one ashift everywhere. Here ${reasons.join(' and ')}, so these vdevs stay for the life of the pool. ` +
           'Plan their redundancy (special-redundancy), size (special-fill) and replacement (`zpool replace`, same or larger size) accordingly; undoing them means destroying and re-creating the pool from backup. ' +
-          '003 also reports an OS crash when removing an ashift=9 special vdev from an ashift=12 pool.',
+          'napp-it also reports an OS crash when removing an ashift=9 special vdev from an ashift=12 pool.',
         action: {
           summary: `Nothing to undo: ${aux.map((v) => `${v.class} vdev ${v.name}`).join(', ')} ${aux.length === 1 ? 'is' : 'are'} already permanent in ${pool.name}. Keep ${aux.length === 1 ? 'it' : 'them'} at least as redundant as the data vdevs, watch the fill with \`zpool list -v\`, and replace a failing member in place (\`zpool replace\`, same or larger size).`,
           commands: [`zpool list -v ${pool.name}`, `zpool status -v ${pool.name}`],
           reversible: 'no',
-          reversibleWhy: 'B17: removal is refused on pools with raidz/dRAID top-level vdevs or mixed ashift; only re-creating the pool undoes it.',
+          reversibleWhy: 'Removal is refused on pools with raidz/dRAID top-level vdevs or mixed ashift; only re-creating the pool undoes it.',
         },
         confidence: raidz.length > 0 ? 'high' : 'medium',
       });

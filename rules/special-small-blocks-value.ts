@@ -7,7 +7,7 @@ import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
 import type { Dataset, Pool } from '../server/src/model/inventory.ts';
 import type { SizeHistogram } from '../server/src/model/workload.ts';
-import { DOC_000, DOC_003, OPENZFS_SPECIAL_DOC, doc, fact, man } from './lib/slog-citations.ts';
+import { DOC_000, DOC_003, OPENZFS_SPECIAL_DOC, doc, fact, kb, man } from './lib/slog-citations.ts';
 import { SMALL_BLOCK_CUTOFF, classFill } from './lib/special-class.ts';
 import { gib, hasSpecial } from './lib/slog-devices.ts';
 import { atLeast } from './engine/version.ts';
@@ -45,8 +45,8 @@ export default defineRule({
     requiredArtifacts: ['Pools', 'Datasets'],
     optionalArtifacts: ['SizeHistograms', 'Host'],
     description:
-      'special_small_blocks sends data blocks whose compressed physical size is ≤ the threshold to the special vdev. Chosen from a block/file size histogram it puts small files on flash without filling the special vdev past the 75 % cut-off; set ≥ recordsize it sends the whole dataset there; before OpenZFS 2.4 zvols ignore it. Learn more: zfs-facts.md B3–B12, G5; 000 (16K chosen from a histogram).',
-    citations: [fact('B3'), fact('B5'), fact('B7'), fact('B10'), fact('B12'), fact('G5'), doc(DOC_000, 'special_small_blocks from the file-size histogram'), man('zfsprops', 7, 'special_small_blocks')],
+      'special_small_blocks sends data blocks whose compressed physical size is ≤ the threshold to the special vdev. Chosen from a block/file size histogram it puts small files on flash without filling the special vdev past the 75 % cut-off; set ≥ recordsize it sends the whole dataset there; before OpenZFS 2.4 zvols ignore it. Learn more: [special_small_blocks: Choosing a threshold from a histogram](docs/kb/special-small-blocks.md#choosing-a-threshold-from-a-histogram).',
+    citations: [kb('special-small-blocks', 'Choosing a threshold from a histogram'), fact('B3'), fact('B5'), fact('B7'), fact('B10'), fact('B12'), fact('G5'), doc(DOC_000, 'special_small_blocks from the file-size histogram'), man('zfsprops', 7, 'special_small_blocks')],
     appliesTo: { minVersion: null, maxVersion: null },
   },
   check({ Pools, Datasets, SizeHistograms, Host }) {
@@ -67,7 +67,7 @@ export default defineRule({
           title: `${d.name}: special_small_blocks is ignored for zvol data before OpenZFS 2.4`,
           subject: { kind: 'dataset', id: d.name, pool: d.pool },
           evidence: [{ label: 'special_small_blocks', value: ssb, unit: 'B' }, { label: 'OpenZFS', value: v ?? 'unknown' }],
-          explanation: `On OpenZFS ≤ 2.3 only file data qualifies for special_small_blocks; zvol data blocks always go to the data vdevs, only the zvol's metadata lands on special (B12). 2.4 made zvol data opt-in.${v === null ? ' The OpenZFS version is unknown, so this may not apply.' : ''}`,
+          explanation: `On OpenZFS ≤ 2.3 only file data qualifies for special_small_blocks; zvol data blocks always go to the data vdevs, only the zvol's metadata lands on special. 2.4 made zvol data opt-in.${v === null ? ' The OpenZFS version is unknown, so this may not apply.' : ''}`,
           action: { summary: 'Expect no small-block effect on this zvol until the pool runs OpenZFS 2.4+.', commands: [`zfs get special_small_blocks,volblocksize ${d.name}`], reversible: 'yes', reversibleWhy: 'Nothing to change.' },
           confidence: v === null ? 'low' : 'high',
         });
@@ -87,15 +87,15 @@ export default defineRule({
             ...(fill ? [{ label: 'special class free', value: Math.round((fill.sizeBytes - fill.allocBytes) / 2 ** 30), unit: 'GiB' }] : []),
           ],
           explanation:
-            `Every block of ${d.name} is at most ${kib(bs)}, so with a threshold of ${kib(ssb)} all of its data goes to the special vdev (B10, G5) until the class reaches 75 % and the rest spills to the data vdevs (B7). ` +
-            'That is right only when you want this dataset on flash on purpose (003 §4 does exactly that for a VM/database filesystem) and the special vdev is sized for it.',
+            `Every block of ${d.name} is at most ${kib(bs)}, so with a threshold of ${kib(ssb)} all of its data goes to the special vdev until the class reaches 75 % and the rest spills to the data vdevs. ` +
+            'That is right only when you want this dataset on flash on purpose (the napp-it benchmarks, §4, do exactly that for a VM/database filesystem) and the special vdev is sized for it.',
           action: {
             summary: 'If this is not intended, lower the threshold below the record size (e.g. 16K–64K, from a size histogram).',
             commands: [`zfs-advisor sizes ${d.name}`, `zfs set special_small_blocks=${kib(Math.min(64 * 1024, bs / 2))} ${d.name}`],
             reversible: 'partly',
-            reversibleWhy: 'The property can be changed back at once, but it affects only newly written blocks; blocks already on special stay there until rewritten (B9).',
+            reversibleWhy: 'The property can be changed back at once, but it affects only newly written blocks; blocks already on special stay there until rewritten.',
           },
-          citations: [fact('B7'), fact('B9'), fact('B10'), fact('G5'), doc(DOC_003, '§4: special_small_blocks = recordsize'), man('zfsprops', 7, 'special_small_blocks')],
+          citations: [kb('special-small-blocks', 'Choosing a threshold from a histogram'), fact('B7'), fact('B9'), fact('B10'), fact('G5'), doc(DOC_003, '§4: special_small_blocks = recordsize'), man('zfsprops', 7, 'special_small_blocks')],
           confidence: 'high',
         });
         continue;
@@ -118,15 +118,15 @@ export default defineRule({
           { label: 'histogram method', value: h.method },
         ],
         explanation:
-          `From the ${h.method === 'zdb' ? 'zdb block-size' : 'file-size'} histogram of ${h.target} (${h.files} files), a threshold of ${kib(best.value)} would place ${gib(cand.smallBlockBytes)} of small blocks on special, projecting ${gib(best.projected)} of ${gib(best.capacity)} — the largest candidate that stays under the 75 % cut-off (B7) and below the ${kib(blockSize(d) ?? h.recordsize)} record size (B10). ` +
-          'The threshold is compared per block with the compressed physical size, not the file size (B3, B5); a file-size histogram therefore over-estimates slightly for compressible data. 000 chose 16K the same way and used 11.9 GB for 3.74 TB.',
+          `From the ${h.method === 'zdb' ? 'zdb block-size' : 'file-size'} histogram of ${h.target} (${h.files} files), a threshold of ${kib(best.value)} would place ${gib(cand.smallBlockBytes)} of small blocks on special, projecting ${gib(best.projected)} of ${gib(best.capacity)} — the largest candidate that stays under the 75 % cut-off and below the ${kib(blockSize(d) ?? h.recordsize)} record size. ` +
+          'The threshold is compared per block with the compressed physical size, not the file size; a file-size histogram therefore over-estimates slightly for compressible data. A published Optane setup chose 16K the same way and used 11.9 GB for 3.74 TB.',
         action: {
           summary: `Set special_small_blocks=${kib(best.value)} on ${d.name}; existing data moves only when rewritten.`,
           commands: [`zfs set special_small_blocks=${kib(best.value)} ${d.name}`],
           reversible: 'partly',
-          reversibleWhy: 'The property can be changed back, but blocks written to special meanwhile stay there until rewritten (B9).',
+          reversibleWhy: 'The property can be changed back, but blocks written to special meanwhile stay there until rewritten.',
         },
-        citations: [fact('B3'), fact('B5'), fact('B7'), fact('B9'), fact('B10'), fact('B26'), doc(DOC_000, 'file-size histogram → 16K'), man('zfsprops', 7, 'special_small_blocks'), OPENZFS_SPECIAL_DOC],
+        citations: [kb('special-small-blocks', 'Choosing a threshold from a histogram'), fact('B3'), fact('B5'), fact('B7'), fact('B9'), fact('B10'), fact('B26'), doc(DOC_000, 'file-size histogram → 16K'), man('zfsprops', 7, 'special_small_blocks'), OPENZFS_SPECIAL_DOC],
         confidence: h.method === 'zdb' ? 'high' : 'medium',
       });
     }

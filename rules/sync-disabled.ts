@@ -4,7 +4,7 @@
  */
 import { defineRule, fired, passed } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
-import { DOC_002, doc, fact, man } from './lib/layout-citations.ts';
+import { DOC_002, doc, fact, kb, man } from './lib/layout-citations.ts';
 import { reportOnce } from './lib/layout-dataset-props.ts';
 import { datasetsByName } from './lib/inventory-index.ts';
 import type { Dataset } from '../server/src/model/inventory.ts';
@@ -20,8 +20,8 @@ export default defineRule({
     defaultSeverity: 'warning',
     requiredArtifacts: ['Datasets'],
     description:
-      'With sync=disabled, fsync and O_SYNC return at once and the data stays in RAM until the next transaction group. The pool stays consistent, but a crash or power cut loses the last seconds of writes that databases, NFS clients, VMs and iSCSI initiators were told are safe. Learn more: zfsprops(7) "sync" and zfs-facts.md D4, G16.',
-    citations: [man('zfsprops', 7, 'sync'), fact('A20'), fact('A21'), fact('D4'), fact('G16'), doc(DOC_002, 'sync-disabled results')],
+      'With sync=disabled, fsync and O_SYNC return at once and the data stays in RAM until the next transaction group. The pool stays consistent, but a crash or power cut loses the last seconds of writes that databases, NFS clients, VMs and iSCSI initiators were told are safe. Learn more: [SLOG and the ZFS intent log: sync=disabled](docs/kb/slog.md#syncdisabled).',
+    citations: [kb('slog', 'sync=disabled'), man('zfsprops', 7, 'sync'), fact('A20'), fact('A21'), fact('D4'), fact('G16'), doc(DOC_002, 'sync-disabled results')],
     appliesTo: { minVersion: null, maxVersion: null },
   },
   check({ Datasets }) {
@@ -44,9 +44,9 @@ export default defineRule({
           { label: 'shared over the network', value: shared.length > 0 ? shared.map((s) => s.name).join(', ') : null },
         ],
         explanation:
-          `ZFS returns from fsync/O_SYNC immediately here (A20). The pool itself stays consistent (copy-on-write), but on a crash or power loss the writes of the last transaction groups — at least ${TXG_TIMEOUT_S} s, more under load — are gone even though applications were told they were durable (D4). ` +
+          `ZFS returns from fsync/O_SYNC immediately here. The pool itself stays consistent (copy-on-write), but on a crash or power loss the writes of the last transaction groups — at least ${TXG_TIMEOUT_S} s, more under load — are gone even though applications were told they were durable. ` +
           'For a database that means lost committed transactions, for NFS clients and VM guests silent corruption of files they consider written. ' +
-          'It also hides the sync demand: these datasets never show up in the ZIL counters, so a SLOG\'s benefit cannot be measured while it is set (A21). ' +
+          'It also hides the sync demand: these datasets never show up in the ZIL counters, so a SLOG\'s benefit cannot be measured while it is set. ' +
           'For scratch data that can be regenerated, sync=disabled is a legitimate choice.',
         action: {
           summary: 'Restore standard sync semantics; if sync writes are then too slow, add a fast SLOG rather than disabling sync.',

@@ -5,7 +5,7 @@
  */
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
-import { DOC_002, doc, fact, man } from './lib/layout-citations.ts';
+import { DOC_002, doc, fact, kb, man } from './lib/layout-citations.ts';
 import { atLeast } from './engine/version.ts';
 
 /** Default volblocksize in OpenZFS ≤ 2.1 (D5). */
@@ -24,8 +24,8 @@ export default defineRule({
     requiredArtifacts: ['Datasets'],
     optionalArtifacts: ['Host'],
     description:
-      'OpenZFS raised the default volblocksize from 8K to 16K in 2.2 because 8K blocks carry twice the metadata, cannot compress on 4K-sector pools and waste space on raidz. zvols created earlier keep 8K for life; zvols made with an even smaller volblocksize (4K) pay double again and can never compress at ashift 12, which is why `zfs create -V` warns. Learn more: zfs-facts.md D5, D6, C26, C28.',
-    citations: [fact('D5'), fact('D6'), fact('C26'), fact('C28'), man('zfsprops', 7, 'volblocksize'), doc(DOC_002, 'zvol results')],
+      'OpenZFS raised the default volblocksize from 8K to 16K in 2.2 because 8K blocks carry twice the metadata, cannot compress on 4K-sector pools and waste space on raidz. zvols created earlier keep 8K for life; zvols made with an even smaller volblocksize (4K) pay double again and can never compress at ashift 12, which is why `zfs create -V` warns. Learn more: [zvols, sync and the page cache: volblocksize](docs/kb/zvol-sync.md#volblocksize).',
+    citations: [kb('zvol-sync', 'volblocksize'), fact('D5'), fact('D6'), fact('C26'), fact('C28'), man('zfsprops', 7, 'volblocksize'), doc(DOC_002, 'zvol results')],
     appliesTo: { minVersion: null, maxVersion: null },
   },
   check({ Datasets, Host }) {
@@ -48,12 +48,12 @@ export default defineRule({
           { label: 'current default', value: newDefault ? NEW_DEFAULT : version ? OLD_DEFAULT : null, unit: 'bytes' },
         ],
         explanation: tiny
-          ? `${z.name} has volblocksize=${kib}. At ashift 12 a ${kib} block is a single 4K sector or less, so compression can never save anything (C26); every block needs its own 128-byte pointer, ${NEW_DEFAULT / z.volblocksize!}× the indirect metadata of 16K blocks — more ARC, special-vdev and dedup-table space (C28) — and on raidz each block costs parity like a mirror (C-T1). ` +
-            '`zfs create -V` itself warns below the default minimum block size (D6). It only pays off for a guest that writes exactly that size at random and reads little; for VM disks 16K or larger is the better trade-off. The value cannot be changed after creation.'
+          ? `${z.name} has volblocksize=${kib}. At ashift 12 a ${kib} block is a single 4K sector or less, so compression can never save anything; every block needs its own 128-byte pointer, ${NEW_DEFAULT / z.volblocksize!}× the indirect metadata of 16K blocks — more ARC, special-vdev and dedup-table space — and on raidz each block costs parity like a mirror. ` +
+            '`zfs create -V` itself warns below the default minimum block size. It only pays off for a guest that writes exactly that size at random and reads little; for VM disks 16K or larger is the better trade-off. The value cannot be changed after creation.'
           : (newDefault
             ? `This host runs OpenZFS ${version}, whose default volblocksize is 16K; this zvol has 8K, most likely because it was created under ≤ 2.1 (or by a tool that asked for 8K). `
-            : `On OpenZFS ${version ?? '(version unknown)'} the default volblocksize is still 8K; 2.2 raised it to 16K (D5). `) +
-          '8K blocks need twice the block pointers of 16K (more ARC and special-vdev metadata, C28), can only compress by going down to a single 4K sector (C26), and on raidz use as much raw space as a mirror (C-T1). ' +
+            : `On OpenZFS ${version ?? '(version unknown)'} the default volblocksize is still 8K; 2.2 raised it to 16K. `) +
+          '8K blocks need twice the block pointers of 16K (more ARC and special-vdev metadata), can only compress by going down to a single 4K sector, and on raidz use as much raw space as a mirror. ' +
           'A smaller block helps only if the guest writes 8K pages at random and reads little; for most VM disks 16K or larger is the better trade-off. The value cannot be changed after creation.',
         action: {
           summary: 'Create new zvols with volblocksize=16K (or larger); migrate this one by copying into a new zvol when convenient.',

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// Bundles the server (`zfs-advisor serve|start`) into dist/server.mjs with esbuild, so
-// `npm start` runs plain JavaScript instead of compiling TypeScript through tsx at startup
-// (measured: see BENCHMARKS.md, server section). The CLI itself stays on tsx.
+// Bundles the app with esbuild into two entries sharing their chunks: dist/server.mjs (what
+// `npm start`, the .deb's service and the container run: `node dist/server.mjs serve|start`) and
+// dist/cli.mjs (every `zfs-advisor` command: server/bin/zfs-advisor.js runs it when it is fresh).
+// Plain JavaScript instead of compiling TypeScript through tsx at startup (measured: see
+// BENCHMARKS.md, server and CLI sections); tsx only runs the sources when the bundle is stale.
 //
 // What a bundle must keep working, and how:
 // - Files read relative to their own module (demo snapshots, package.json, migrations, the
@@ -14,8 +16,9 @@
 //   files from its own directory).
 // - Modules the server loads on first use (reports with pdfkit, remote clients, planner, OpenAPI
 //   document) become separate chunks in dist/server-chunks/, loaded only then.
-// `node scripts/build-server.mjs --if-stale` (npm's prestart) rebuilds only when a source is newer
-// than the bundle, and a failed build there only warns: `start` then falls back to tsx.
+// `node scripts/build-server.mjs --if-stale` (npm's prepare and prestart) rebuilds only when a
+// source is newer than the bundle, and a failed build there only warns: the CLI and `start` then
+// fall back to tsx.
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -24,6 +27,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist', 'server.mjs');
 /** The bundle's entry; `node dist/server.mjs start|serve [options]` behaves like `zfs-advisor start|serve`. */
 export const BUNDLE_FILE = out;
+/** The CLI entry: `node dist/cli.mjs COMMAND …` is `zfs-advisor COMMAND …`. */
+export const CLI_BUNDLE_FILE = join(root, 'dist', 'cli.mjs');
 const srcDirs = [join(root, 'server', 'src'), join(root, 'rules')];
 const MIGRATIONS_DIR = join(root, 'server', 'src', 'store', 'migrations');
 const CHUNK_DIR = 'server-chunks';
@@ -40,10 +45,10 @@ function newest(path) {
   return m;
 }
 
-/** The bundle exists and is newer than every server/rules source, package.json and the lockfile. */
+/** Both entries exist and are newer than every server/rules source, package.json and the lockfile. */
 export function bundleIsFresh() {
-  if (!existsSync(out)) return false;
-  const built = statSync(out).mtimeMs;
+  if (!existsSync(out) || !existsSync(CLI_BUNDLE_FILE)) return false;
+  const built = Math.min(statSync(out).mtimeMs, statSync(CLI_BUNDLE_FILE).mtimeMs);
   const files = [join(root, 'package.json'), join(root, 'package-lock.json')].filter((f) => existsSync(f));
   return srcDirs.every((d) => !existsSync(d) || newest(d) <= built) && files.every((f) => statSync(f).mtimeMs <= built);
 }
@@ -75,14 +80,15 @@ function withStaticMigrations(text) {
   return `${imports}\n${table}\n${text.replace(needle, lookup)}`;
 }
 
-export async function buildServer({ entry = join(root, 'server', 'src', 'api', 'bundle-entry.ts'), outdir = join(root, 'dist') } = {}) {
+export async function buildServer({ entry = join(root, 'server', 'src', 'api', 'bundle-entry.ts'), cliEntry = join(root, 'server', 'src', 'cli', 'bundle-entry.ts'), outdir = join(root, 'dist') } = {}) {
   const { build } = await import('esbuild');
   // Chunks of an earlier build would linger, and a failed build must not leave an entry whose
   // chunks are gone (it would look fresh): remove both first.
   rmSync(join(outdir, CHUNK_DIR), { recursive: true, force: true });
   rmSync(join(outdir, 'server.mjs'), { force: true });
+  rmSync(join(outdir, 'cli.mjs'), { force: true });
   const result = await build({
-    entryPoints: { server: entry },
+    entryPoints: { server: entry, cli: cliEntry },
     outdir,
     absWorkingDir: root,
     outExtension: { '.js': '.mjs' },
@@ -106,18 +112,18 @@ export async function buildServer({ entry = join(root, 'server', 'src', 'api', '
     minifySyntax: true,
   });
   const outputs = Object.keys(result.metafile.outputs);
-  return { out: join(outdir, 'server.mjs'), files: outputs.length, inputs: Object.keys(result.metafile.inputs).length, bytes: outputs.reduce((n, f) => n + statSync(join(root, f)).size, 0) };
+  return { out: join(outdir, 'server.mjs'), cli: join(outdir, 'cli.mjs'), files: outputs.length, inputs: Object.keys(result.metafile.inputs).length, bytes: outputs.reduce((n, f) => n + statSync(join(root, f)).size, 0) };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   if (process.argv.includes('--if-stale') && bundleIsFresh()) process.exit(0);
   try {
     const r = await buildServer();
-    process.stdout.write(`built ${relative(root, r.out)} (${r.files} files, ${(r.bytes / 1024).toFixed(0)} KiB, from ${r.inputs} sources)\n`);
+    process.stdout.write(`built ${relative(root, r.out)} and ${relative(root, r.cli)} (${r.files} files, ${(r.bytes / 1024).toFixed(0)} KiB, from ${r.inputs} sources)\n`);
   } catch (err) {
     process.stderr.write(`server build failed: ${err instanceof Error ? err.message : String(err)}\n`);
     // As `prestart` a failed build must not stop the app: `start` then runs the sources through tsx.
-    if (process.argv.includes('--if-stale')) process.stderr.write('npm start continues with the TypeScript sources (tsx).\n');
+    if (process.argv.includes('--if-stale')) process.stderr.write('zfs-advisor and npm start continue with the TypeScript sources (tsx).\n');
     else process.exit(1);
   }
 }

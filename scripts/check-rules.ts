@@ -31,9 +31,12 @@ export function metaProblems(file: string, rule: AnyRule | undefined): string[] 
   if (!RuleCategory.safeParse(m.category).success) p.push(`${at}: meta.category "${String(m.category)}" is not one of ${RuleCategory.options.join('|')}`);
   if (!Severity.safeParse(m.defaultSeverity).success) p.push(`${at}: meta.defaultSeverity "${String(m.defaultSeverity)}" is invalid`);
   if (!m.description || m.description.trim().length < 40) p.push(`${at}: meta.description missing or shorter than 40 characters`);
-  else if (!/learn more/i.test(m.description)) p.push(`${at}: meta.description lacks a "Learn more" pointer`);
+  else if (!/learn more: \[[^\]]+\]\(docs\/kb\/[a-z-]+\.md#[\w-]+\)/i.test(m.description)) p.push(`${at}: meta.description lacks a "Learn more: [page](docs/kb/PAGE.md#section)" link`);
   if (!Array.isArray(m.citations) || m.citations.length === 0) p.push(`${at}: meta.citations is empty`);
-  else m.citations.forEach((c, i) => { if (!c.source || c.source.trim() === '') p.push(`${at}: meta.citations[${i}] has no source`); });
+  else m.citations.forEach((c, i) => {
+    if (!c.source || c.source.trim() === '') p.push(`${at}: meta.citations[${i}] has no source`);
+    if (!c.url) p.push(`${at}: meta.citations[${i}] (${c.source}) has no link`);
+  });
   if (!Array.isArray(m.requiredArtifacts)) p.push(`${at}: meta.requiredArtifacts missing`);
   for (const a of [...(m.requiredArtifacts ?? []), ...(m.optionalArtifacts ?? [])]) {
     if (!(ARTIFACT_NAMES as readonly string[]).includes(a)) p.push(`${at}: unknown artifact "${a}"`);

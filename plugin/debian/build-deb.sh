@@ -1,29 +1,35 @@
 #!/bin/bash
 # Builds the zfs-advisor .deb for Proxmox VE / Debian from this checkout:
 #   dist/zfs-advisor_<version>-1~<codename>_<arch>.deb, its .sha256, and dist/install.sh with
-#   that file name and checksum filled in.
+#   that file name, checksum and the release URL (plugin/release.env) filled in.
 #
-# The package is built for the machine it is built on: better-sqlite3's compiled module must
-# match the target's Debian release (glibc/libstdc++) and Node major version, so build on
-# Debian 12 for Proxmox VE 8 and on Debian 13 for Proxmox VE 9 (a container of that release
-# with nodejs >= 20 is enough). No debhelper: dpkg-deb --root-owner-group on a staged tree.
+# Self-contained: the package carries the Node runtime the app runs on (/usr/lib/zfs-advisor/bin/node,
+# the node binary this build runs with, or --node FILE) and better-sqlite3 compiled for exactly
+# that Node, so it installs from the distribution's own repositories only (Debian 12 ships
+# nodejs 18, too old; no `nodejs` dependency at all). The Node binary must be one that links only
+# glibc and libstdc++ (nodejs.org's builds, NodeSource's package); Debian's own nodejs links
+# libnode and a dozen system libraries and is refused. Built on Debian 12, the package installs on
+# Debian 12/13 and Proxmox VE 8/9 (glibc and libstdc++ are backward compatible; dpkg-shlibdeps
+# writes the minimum versions). No debhelper: dpkg-deb --root-owner-group on a staged tree.
 #
-# Needs: node/npm (>= 20), dpkg-dev (dpkg-shlibdeps), binutils (strip), gzip, and the
+# Needs: node/npm (>= 20), dpkg-dev (dpkg-shlibdeps), binutils (strip, objdump), gzip, and the
 # checkout's node_modules installed with `npm ci` (reused, pruned to production dependencies
 # in a staging copy; nothing is downloaded unless --rebuild-native is given).
 set -euo pipefail
 
 usage() {
     cat <<'USAGE'
-usage: plugin/debian/build-deb.sh [--out DIR] [--fast] [--rebuild-native] [--no-ui] [--keep-staging]
+usage: plugin/debian/build-deb.sh [--out DIR] [--node FILE] [--fast] [--rebuild-native] [--no-ui] [--keep-staging]
   --out DIR          where the .deb goes (default: dist/ in the checkout)
+  --node FILE        the Node binary to carry (default: the `node` on PATH); better-sqlite3 must
+                     load in it (same major version as node_modules was built for, or --rebuild-native)
   --fast             gzip -1 instead of xz (quick local/CI builds)
   --rebuild-native   recompile better-sqlite3 from source in the staging copy
                      (npm rebuild --build-from-source; needs g++, make, python3 and Node headers)
   --no-ui            allow a package without the built UI (ui/dist) - API and CLI only
   --keep-staging     keep the staging directory and print its path
-environment: DEB_MAINTAINER ("Name <email>"), DEB_HOMEPAGE (URL), ZFS_ADVISOR_RELEASE_URL
-             (where the release's .deb will be downloaded from; baked into dist/install.sh)
+environment: DEB_MAINTAINER, DEB_HOMEPAGE, ZFS_ADVISOR_RELEASE_URL override plugin/release.env
+             (maintainer, homepage, and where the release's .deb is downloaded from)
 USAGE
 }
 
@@ -34,9 +40,11 @@ COMPRESS=(-Zxz)
 REBUILD=no
 ALLOW_NO_UI=no
 KEEP=no
+NODE_BIN=$(command -v node || true)
 while [ $# -gt 0 ]; do
     case "$1" in
         --out) OUT=$2; shift 2 ;;
+        --node) NODE_BIN=$2; shift 2 ;;
         --fast) COMPRESS=(-Zgzip -z1); shift ;;
         --rebuild-native) REBUILD=yes; shift ;;
         --no-ui) ALLOW_NO_UI=yes; shift ;;
@@ -53,15 +61,31 @@ step() { echo "==> $*"; }
 command -v dpkg-deb >/dev/null || die "dpkg-deb not found"
 
 PKG=zfs-advisor
+# The project's release coordinates, set in one place (maintainer, homepage, release URL).
+# shellcheck source=/dev/null # a KEY=value file, checked by tests/packaging/release-coordinates.test.ts
+. "$REPO/plugin/release.env"
 APP_VERSION=$(node -p "require('$REPO/package.json').version")
 # The build machine's release (a subshell: os-release's VERSION must not clobber ours).
 # shellcheck disable=SC1091
 CODENAME=$(. /etc/os-release && echo "${VERSION_CODENAME:-unknown}")
 DEB_VERSION="$APP_VERSION-1~$CODENAME"
 ARCH=$(dpkg --print-architecture)
-NODE_MAJOR=$(node -p 'process.versions.node.split(".")[0]')
+if [ -z "$NODE_BIN" ] || [ ! -x "$NODE_BIN" ]; then die "no node binary to carry (--node FILE)"; fi
+NODE_BIN=$(readlink -f "$NODE_BIN")
+NODE_MAJOR=$("$NODE_BIN" -p 'process.versions.node.split(".")[0]')
 [ "$NODE_MAJOR" -ge 20 ] || die "Node $NODE_MAJOR is too old: the app needs Node >= 20"
-MAINTAINER=${DEB_MAINTAINER:-ZFS Advisor maintainers <maintainers@users.noreply.a-seed-757e3f9c.example>}
+# Only the C/C++ runtime may be linked: anything else (Debian's nodejs links libnode.so.NNN,
+# libuv, OpenSSL, ICU…) would make the package depend on those exact library versions.
+NEEDED=$(objdump -p "$NODE_BIN" | awk '$1 == "NEEDED" {print $2}')
+for lib in $NEEDED; do
+    case "$lib" in
+        libc.so.6|libm.so.6|libdl.so.2|libpthread.so.0|librt.so.1|libstdc++.so.6|libgcc_s.so.1|ld-linux-*.so.2) ;;
+        *) die "$NODE_BIN links $lib: carry a self-contained Node (a nodejs.org build or NodeSource's) with --node FILE" ;;
+    esac
+done
+MAINTAINER=${DEB_MAINTAINER:-$ZFS_ADVISOR_MAINTAINER}
+DEB_HOMEPAGE=${DEB_HOMEPAGE:-$ZFS_ADVISOR_HOMEPAGE}
+RELEASE_URL=${ZFS_ADVISOR_RELEASE_URL:-$ZFS_ADVISOR_RELEASE_BASE/v$APP_VERSION}
 DEB_NAME="${PKG}_${DEB_VERSION}_${ARCH}.deb"
 # Debian 13 moved systemd units to /usr/lib (usrmerge, DEP 17); Debian 12 keeps /lib.
 if [ "$CODENAME" = bookworm ] || [ "$CODENAME" = bullseye ]; then UNIT_DIR=lib/systemd/system; else UNIT_DIR=usr/lib/systemd/system; fi
@@ -73,9 +97,15 @@ ROOT=$STAGE/root
 APP=$ROOT/usr/lib/$PKG
 mkdir -p "$APP" "$ROOT/DEBIAN"
 
-step "staging the app sources ($APP_VERSION for $CODENAME/$ARCH)"
+step "staging the app sources ($APP_VERSION for $CODENAME/$ARCH) with Node $("$NODE_BIN" -v) from $NODE_BIN"
 cp -a "$REPO/server" "$REPO/rules" "$REPO/package.json" "$REPO/package-lock.json" "$REPO/tsconfig.json" "$APP/"
+# The knowledge pages findings link to, served at /docs/kb (server/src/kb/pages.ts reads ../docs/kb).
+mkdir -p "$APP/docs" && cp -a "$REPO/docs/kb" "$APP/docs/kb"
 find "$APP/server" "$APP/rules" -name '*.test.ts' -delete
+# The runtime the service and the CLI run on (debug symbols stripped: 95 -> 86 MB).
+install -D -m 0755 "$NODE_BIN" "$APP/bin/node"
+strip --strip-unneeded "$APP/bin/node"
+"$APP/bin/node" -e 'process.exit(0)' || die "the carried node does not run after strip"
 
 if [ ! -f "$REPO/ui/dist/index.html" ] && node -e "process.exit(require('$REPO/package.json').scripts?.['build:ui'] ? 0 : 1)"; then
     step "building the UI (npm run build:ui)"
@@ -84,6 +114,8 @@ fi
 if [ -f "$REPO/ui/dist/index.html" ]; then
     mkdir -p "$APP/ui"
     cp -a "$REPO/ui/dist" "$APP/ui/dist"
+    # The same UI as a Cockpit package: "ZFS Advisor" in Cockpit's menu (plugin/cockpit/README.md).
+    "$NODE_BIN" "$REPO/plugin/cockpit/build-cockpit.mjs" --ui "$REPO/ui/dist" --out "$ROOT/usr/share/cockpit/$PKG" >/dev/null
 elif [ "$ALLOW_NO_UI" = yes ]; then
     echo "warning: ui/dist is missing: the package serves the API and CLI only" >&2
 else
@@ -91,18 +123,29 @@ else
 fi
 
 step "production node_modules (copy of the checkout's, npm prune --omit=dev)"
-cp -a "$REPO/node_modules" "$APP/node_modules"
+# Contents, not the path: a worktree's node_modules may be a symlink to a shared tree.
+mkdir -p "$APP/node_modules"
+cp -a "$REPO/node_modules/." "$APP/node_modules/"
 (cd "$APP" && npm prune --omit=dev --ignore-scripts --offline --no-audit --no-fund >/dev/null)
 
 # The service runs dist/server.mjs, the esbuild bundle of the server (85 MB idle instead of
-# 134 MB compiling the TypeScript through tsx); the CLI /usr/bin/zfs-advisor stays on tsx.
+# 134 MB compiling the TypeScript through tsx); the CLI /usr/bin/zfs-advisor runs dist/cli.mjs
+# (same build, shared chunks) because it is newer than every source.
 # The bundle replaces every module's import.meta.url with that source file's path at build
 # time (scripts/build-server.mjs), so it is built in the staging copy and the staging prefix
 # is then rewritten to the installed one. esbuild comes with tsx, a production dependency.
 step "bundling the server (dist/server.mjs) for /usr/lib/$PKG"
 [[ "$APP" =~ ^[A-Za-z0-9/._-]+$ ]] || die "staging path $APP has characters that a file URL would escape; set TMPDIR to a plain path"
 install -D -m 0644 "$REPO/scripts/build-server.mjs" "$APP/scripts/build-server.mjs"
-(cd "$APP" && node scripts/build-server.mjs) || die "server bundle failed (node scripts/build-server.mjs)"
+(cd "$APP" && "$APP/bin/node" scripts/build-server.mjs) || die "server bundle failed (node scripts/build-server.mjs)"
+# The manual page and shell completions, generated from the CLI's command definitions by the
+# bundle just built (before the staging prefix is rewritten: it still runs from $APP here).
+step "manual page and bash/zsh completions (zfs-advisor man / completion)"
+mkdir -p "$ROOT/usr/share/man/man1" "$ROOT/usr/share/bash-completion/completions" "$ROOT/usr/share/zsh/vendor-completions"
+SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(date +%s)} "$APP/bin/node" "$APP/dist/cli.mjs" man | gzip -9n > "$ROOT/usr/share/man/man1/zfs-advisor.1.gz" || die "zfs-advisor man failed"
+"$APP/bin/node" "$APP/dist/cli.mjs" completion bash > "$ROOT/usr/share/bash-completion/completions/zfs-advisor" || die "zfs-advisor completion bash failed"
+"$APP/bin/node" "$APP/dist/cli.mjs" completion zsh > "$ROOT/usr/share/zsh/vendor-completions/_zfs-advisor" || die "zfs-advisor completion zsh failed"
+chmod 0644 "$ROOT/usr/share/man/man1/zfs-advisor.1.gz" "$ROOT/usr/share/bash-completion/completions/zfs-advisor" "$ROOT/usr/share/zsh/vendor-completions/_zfs-advisor"
 find "$APP/dist" -type f -name '*.mjs' -exec sed -i "s|$APP|/usr/lib/$PKG|g" {} +
 if grep -rqF "$STAGE" "$APP/dist"; then die "the server bundle still names the staging directory $STAGE"; fi
 
@@ -111,8 +154,8 @@ if [ "$REBUILD" = yes ]; then
     step "rebuilding better-sqlite3 from source"
     (cd "$APP" && npm rebuild better-sqlite3 --build-from-source)
 fi
-step "checking that better-sqlite3 loads in $(command -v node) ($(node -v))"
-node -e "const D = require(process.argv[1]); const db = new D(':memory:'); if (db.prepare('select 1 as one').get().one !== 1) process.exit(1);" "$SQLITE" \
+step "checking that better-sqlite3 loads in the carried node ($("$APP/bin/node" -v))"
+"$APP/bin/node" -e "const D = require(process.argv[1]); const db = new D(':memory:'); if (db.prepare('select 1 as one').get().one !== 1) process.exit(1);" "$SQLITE" \
     || die "better-sqlite3 in node_modules does not load with this Node: run with --rebuild-native"
 # Keep only the compiled module: sources, object files and the test extension are build leftovers.
 find "$SQLITE/build" -mindepth 1 -maxdepth 1 ! -name Release -exec rm -rf {} +
@@ -149,13 +192,13 @@ done
 # Shared-library dependencies of the compiled modules (libc6, libstdc++6), as debhelper would.
 SHLIBS=$(
     cd "$STAGE" && mkdir -p debian && printf 'Source: %s\n\nPackage: %s\nArchitecture: any\n' "$PKG" "$PKG" > debian/control &&
-    find "$APP/node_modules" -name '*.node' -type f -print0 | xargs -0 -r -n 50 printf -- '-e%s\n' |
+    { printf '%s\0' "$APP/bin/node"; find "$APP/node_modules" -name '*.node' -type f -print0; } | xargs -0 -r -n 50 printf -- '-e%s\n' |
         xargs -r dpkg-shlibdeps -O 2>/dev/null | sed -n 's/^shlibs:Depends=//p'
 ) || SHLIBS=""
-[ -n "$SHLIBS" ] || SHLIBS="libc6, libstdc++6"
+[ -n "$SHLIBS" ] || SHLIBS="libc6, libgcc-s1, libstdc++6"
 INSTALLED_SIZE=$(du -sk --exclude=DEBIAN "$ROOT" | cut -f1)
 sed -e "s|@DEB_VERSION@|$DEB_VERSION|" -e "s|@ARCH@|$ARCH|" -e "s|@MAINTAINER@|$MAINTAINER|" \
-    -e "s|@INSTALLED_SIZE@|$INSTALLED_SIZE|" -e "s|@NODE_NEXT_MAJOR@|$((NODE_MAJOR + 1))|" -e "s|@SHLIBS@|$SHLIBS|" \
+    -e "s|@INSTALLED_SIZE@|$INSTALLED_SIZE|" -e "s|@SHLIBS@|$SHLIBS|" \
     "$HERE/control.in" > "$ROOT/DEBIAN/control"
 if [ -n "${DEB_HOMEPAGE:-}" ]; then sed -i "/^Priority:/a Homepage: $DEB_HOMEPAGE" "$ROOT/DEBIAN/control"; fi
 (cd "$ROOT" && find . -path ./DEBIAN -prune -o -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum | sed 's| \./| |' > DEBIAN/md5sums)
@@ -169,7 +212,7 @@ SHA=$(cut -d' ' -f1 "$OUT/$DEB_NAME.sha256")
 
 # The installer users run, with this build's file name and checksum filled in.
 sed -e "s|^DEB_NAME=.*|DEB_NAME=\"$DEB_NAME\"|" -e "s|^DEB_SHA256=.*|DEB_SHA256=\"$SHA\"|" \
-    -e "s|^RELEASE_URL=.*|RELEASE_URL=\"${ZFS_ADVISOR_RELEASE_URL:-}\"|" "$REPO/plugin/install.sh" > "$OUT/install.sh"
+    -e "s|^RELEASE_URL=.*|RELEASE_URL=\"$RELEASE_URL\"|" "$REPO/plugin/install.sh" > "$OUT/install.sh"
 chmod 0755 "$OUT/install.sh"
 (cd "$OUT" && sha256sum install.sh > install.sh.sha256)
 

@@ -1,3 +1,4 @@
 #!/bin/sh
-# /usr/bin/zfs-advisor: the CLI of the installed app (same commands as `npx zfs-advisor`).
-exec /usr/bin/node /usr/lib/zfs-advisor/server/bin/zfs-advisor.js "$@"
+# /usr/bin/zfs-advisor: the CLI of the installed app (same commands as `npx zfs-advisor`), on the
+# Node runtime the package carries.
+exec /usr/lib/zfs-advisor/bin/node /usr/lib/zfs-advisor/server/bin/zfs-advisor.js "$@"

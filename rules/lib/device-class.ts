@@ -165,13 +165,13 @@ export function plpModel(d: Drive): (typeof PLP_MODELS)[number] | null {
 /** PLP with its basis. Order: Optane table → inventory's own finding → OpenZFS PLP list → known consumer QLC/DRAM-less → unknown. */
 export function powerLossProtection(d: Drive): PlpAssessment {
   if (isHdd(d)) {
-    return { plp: 'unknown', kind: null, basis: 'Hard disk: PLP does not apply; its flush latency is set by rotation and seek (zfs-facts E1).' };
+    return { plp: 'unknown', kind: null, basis: 'Hard disk: PLP does not apply; its flush latency is set by rotation and seek ([FreeBSD r320683 (commit message)](https://svnweb.freebsd.org/base?view=revision&revision=320683)).' };
   }
   if (isOptane(d)) {
     const dc = d.optane ? d.optane.plp === true : optaneFamily(d)?.datacenter === true;
     return dc
-      ? { plp: 'yes', kind: 'capacitor', basis: `${productName(d)}: data-centre Optane with power-loss protection (optane-models.json; zfs-facts E5).` }
-      : { plp: 'yes', kind: 'no-volatile-cache', basis: `${productName(d)}: 3D XPoint has no volatile write cache; OpenZFS: Optane needs no PLP circuitry (zfs-facts E5, optane-models.json "near").` };
+      ? { plp: 'yes', kind: 'capacitor', basis: `${productName(d)}: data-centre Optane with power-loss protection ([OpenZFS docs: Hardware](https://openzfs.github.io/openzfs-docs/Performance%20and%20Tuning/Hardware.html)).` }
+      : { plp: 'yes', kind: 'no-volatile-cache', basis: `${productName(d)}: 3D XPoint has no volatile write cache; OpenZFS: Optane needs no PLP circuitry ([OpenZFS docs: Hardware](https://openzfs.github.io/openzfs-docs/Performance%20and%20Tuning/Hardware.html), the Optane model table: "near").` };
   }
   if (d.powerLossProtection === 'yes') {
     const listed = plpModel(d);
@@ -183,12 +183,12 @@ export function powerLossProtection(d: Drive): PlpAssessment {
   const listed = plpModel(d);
   if (listed) {
     return listed.kind === 'firmware-flushed-only'
-      ? { plp: 'yes', kind: listed.kind, basis: `${listed.product}: on OpenZFS's PLP list, but the firmware protects flushed data only; flush latency stays consumer-grade (zfs-facts E3, G3).` }
-      : { plp: 'yes', kind: listed.kind, basis: `${listed.product}: on OpenZFS's list of drives with power-loss protection (zfs-facts E10).` };
+      ? { plp: 'yes', kind: listed.kind, basis: `${listed.product}: on OpenZFS's PLP list, but the firmware protects flushed data only; flush latency stays consumer-grade ([OpenZFS docs: Hardware](https://openzfs.github.io/openzfs-docs/Performance%20and%20Tuning/Hardware.html)).` }
+      : { plp: 'yes', kind: listed.kind, basis: `${listed.product}: on OpenZFS's list of drives with power-loss protection ([OpenZFS docs: Hardware](https://openzfs.github.io/openzfs-docs/Performance%20and%20Tuning/Hardware.html)).` };
   }
   const cheap = qlcOrDramless(d);
   if (cheap) {
-    return { plp: 'no', kind: null, basis: `${cheap.product}: consumer ${cheap.kind} drive; consumer drives of this class have no power-loss protection (zfs-facts G3, E8).` };
+    return { plp: 'no', kind: null, basis: `${cheap.product}: consumer ${cheap.kind} drive; consumer drives of this class have no power-loss protection ([OpenZFS docs: Hardware](https://openzfs.github.io/openzfs-docs/Performance%20and%20Tuning/Hardware.html)).` };
   }
   return { plp: 'unknown', kind: null, basis: 'Model not in the OpenZFS PLP list or the Optane table; check the vendor datasheet for "power loss protection".' };
 }
@@ -217,7 +217,7 @@ export const CHEAP_FLASH_MODELS: ReadonlyArray<{ pattern: RegExp } & CheapFlashM
   { pattern: /^(CRUCIAL[ _])?CT\d+P1SSD8/, product: 'Crucial P1', kind: 'QLC', source: 'https://techreport.com/review/34266/crucial-p1-500-gb-qlc-nvme-ssd-reviewed' },
   { pattern: /^(CRUCIAL[ _])?CT\d+P3P?SSD8/, product: 'Crucial P3 / P3 Plus', kind: 'QLC, DRAM-less', source: 'https://www.pgrid.app/au/ssds/crucial-p3-1000gb (Phison E21T, Micron 176L QLC, no DRAM, HMB)' },
   { pattern: /^(CRUCIAL[ _])?CT\d+BX500SSD1/, product: 'Crucial BX500', kind: 'DRAM-less', source: 'https://www.tomshardware.co.uk/crucial-bx500-ssd,review-34683.html (SM2258XT, no DRAM); later units ship with QLC (https://jweasytech.com/2021/04/16/crucial-bx500-sata-ssd-review/)' },
-  { pattern: /^INTEL SSDPEKNW\d+T8/, product: 'Intel SSD 660p', kind: 'QLC', source: 'zfs-facts.md E8 (AnandTech 660p review: 1 TB rated 200 TBW)' },
+  { pattern: /^INTEL SSDPEKNW\d+T8/, product: 'Intel SSD 660p', kind: 'QLC', source: '[OpenZFS docs: Hardware](https://openzfs.github.io/openzfs-docs/Performance%20and%20Tuning/Hardware.html) (AnandTech 660p review: 1 TB rated 200 TBW)' },
   { pattern: /^INTEL SSDPEKNW\d+T9/, product: 'Intel SSD 665p', kind: 'QLC', source: 'https://www.anandtech.com/show/16503/the-intel-ssd-670p-review (665p: 96L QLC)' },
   { pattern: /^INTEL SSDPEKNU/, product: 'Intel SSD 670p', kind: 'QLC', source: 'https://www.anandtech.com/show/16503/the-intel-ssd-670p-review (third-generation QLC, reduced DRAM)' },
   { pattern: /^KINGSTON SA400/, product: 'Kingston A400', kind: 'DRAM-less', source: 'https://e-catalog.com/cmp/47198/sa2000m8-250g-vs-sa400m8-240g/ (controller Phison PS3111-S11, a DRAM-less SATA controller; DRAM-less inferred from the controller)' },
@@ -260,19 +260,19 @@ export interface LatencyClassInfo {
 export const LATENCY_CLASSES: Record<LatencyClass, LatencyClassInfo> = {
   // P4800X "typical <10 µs"; P1600X 10 µs write (E1). High end 30 µs: a P1600X in an x1-lane
   // M.2 slot measured roughly double its 13.3 µs (000_a5b8e6cc27024805.txt, diskinfo section).
-  'optane-dc': { cls: 'optane-dc', rank: 0, typicalUs: 10, lowUs: 7, highUs: 30, label: 'Optane (data-centre)', citation: 'zfs-facts.md E1 (P4800X, P1600X)' },
+  'optane-dc': { cls: 'optane-dc', rank: 0, typicalUs: 10, lowUs: 7, highUs: 30, label: 'Optane (data-centre)', citation: '[FreeBSD r320683 (commit message)](https://svnweb.freebsd.org/base?view=revision&revision=320683) (P4800X, P1600X)' },
   // 900P p50 11.3 µs; M10 16 GB ~54 µs per fsync (E1).
-  'optane-consumer': { cls: 'optane-consumer', rank: 1, typicalUs: 15, lowUs: 10, highUs: 60, label: 'Optane (consumer)', citation: 'zfs-facts.md E1 (900P, M10)' },
+  'optane-consumer': { cls: 'optane-consumer', rank: 1, typicalUs: 15, lowUs: 10, highUs: 60, label: 'Optane (consumer)', citation: '[FreeBSD r320683 (commit message)](https://svnweb.freebsd.org/base?view=revision&revision=320683) (900P, M10)' },
   // ~12–58 µs fsync (smalldatum 2026, E1).
-  'plp-nvme': { cls: 'plp-nvme', rank: 2, typicalUs: 30, lowUs: 12, highUs: 60, label: 'NVMe with power-loss protection', citation: 'zfs-facts.md E1 (enterprise NVMe with PLP)' },
+  'plp-nvme': { cls: 'plp-nvme', rank: 2, typicalUs: 30, lowUs: 12, highUs: 60, label: 'NVMe with power-loss protection', citation: '[FreeBSD r320683 (commit message)](https://svnweb.freebsd.org/base?view=revision&revision=320683) (enterprise NVMe with PLP)' },
   // Intel 710: 158 µs (4 K) (E1).
-  'plp-sata': { cls: 'plp-sata', rank: 3, typicalUs: 150, lowUs: 60, highUs: 250, label: 'SATA/SAS SSD with power-loss protection', citation: 'zfs-facts.md E1 (Intel 710, FreeBSD r320683)' },
+  'plp-sata': { cls: 'plp-sata', rank: 3, typicalUs: 150, lowUs: 60, highUs: 250, label: 'SATA/SAS SSD with power-loss protection', citation: '[FreeBSD r320683 (commit message)](https://svnweb.freebsd.org/base?view=revision&revision=320683) (Intel 710, FreeBSD r320683)' },
   // 950 PRO 2090 µs, 990 Pro ~891 µs (E1); consumer SATA same order [heuristic].
-  'consumer-flash': { cls: 'consumer-flash', rank: 4, typicalUs: 1500, lowUs: 800, highUs: 2500, label: 'consumer-grade SSD (no capacitor PLP)', citation: 'zfs-facts.md E1, G3 (consumer NVMe ~0.9–2.1 ms; SATA [heuristic])' },
+  'consumer-flash': { cls: 'consumer-flash', rank: 4, typicalUs: 1500, lowUs: 800, highUs: 2500, label: 'consumer-grade SSD (no capacitor PLP)', citation: '[FreeBSD r320683 (commit message)](https://svnweb.freebsd.org/base?view=revision&revision=320683), [OpenZFS docs: Hardware](https://openzfs.github.io/openzfs-docs/Performance%20and%20Tuning/Hardware.html) (consumer NVMe ~0.9–2.1 ms; SATA [heuristic])' },
   // 7200 rpm: 4.17 ms rotation + ~8 ms seek ≈ 12 ms (E1); 000: "sync write latencies in the 13
   // millisecond range", "8-15 milliseconds". Low end 4 ms: rotation only, when the ZIL writes land near the head.
-  hdd: { cls: 'hdd', rank: 5, typicalUs: 12000, lowUs: 4000, highUs: 15000, label: 'hard disk', citation: 'zfs-facts.md E1; 000_a5b8e6cc27024805.txt ("8-15 milliseconds")' },
-  unknown: { cls: 'unknown', rank: 6, typicalUs: 1500, lowUs: 12, highUs: 15000, label: 'unknown device', citation: 'zfs-facts.md E1' },
+  hdd: { cls: 'hdd', rank: 5, typicalUs: 12000, lowUs: 4000, highUs: 15000, label: 'hard disk', citation: '[FreeBSD r320683 (commit message)](https://svnweb.freebsd.org/base?view=revision&revision=320683); [Intel Optane P1600X & P4800X as ZFS SLOG/ZIL](https://austinsnerdythings.com/tag/nvme) ("8-15 milliseconds")' },
+  unknown: { cls: 'unknown', rank: 6, typicalUs: 1500, lowUs: 12, highUs: 15000, label: 'unknown device', citation: '[FreeBSD r320683 (commit message)](https://svnweb.freebsd.org/base?view=revision&revision=320683)' },
 };
 
 export interface SyncLatencyAssessment extends LatencyClassInfo {
@@ -294,7 +294,7 @@ export function syncWriteLatency(d: Drive): SyncLatencyAssessment {
     return isNvme(d) ? c('plp-nvme', plp.basis) : c('plp-sata', plp.basis);
   }
   if (plp.plp === 'no' || plp.kind === 'firmware-flushed-only') return c('consumer-flash', plp.basis);
-  return c('consumer-flash', 'SSD with unknown power-loss protection: assumed consumer-grade flush latency until shown otherwise (zfs-facts G3) — run `zfs-advisor bench sync-write-4k-qd1` to measure.');
+  return c('consumer-flash', 'SSD with unknown power-loss protection: assumed consumer-grade flush latency until shown otherwise ([OpenZFS docs: Hardware](https://openzfs.github.io/openzfs-docs/Performance%20and%20Tuning/Hardware.html)) — run `zfs-advisor bench sync-write-4k-qd1` to measure.');
 }
 
 // ---------------------------------------------------------------------------------------------

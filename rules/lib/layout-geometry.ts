@@ -7,6 +7,7 @@ import type { Drive, Pool, VdevNode } from '../../server/src/model/inventory.ts'
 import { draidEfficiency, raidzEfficiency, raidzNominalEfficiency } from '../../server/src/zfsmath/raidz.ts';
 import { isHdd, isSsd } from './device-class.ts';
 import { driveForLeaf, faultTolerance, leaves, topLevel, vdevId } from './topology.ts';
+import { leafSizeBytes } from './partitions.ts';
 
 /** When the pool reports ashift 0 (auto) or nothing, rules assume 12: the auto value for 4K and flash devices (C21). */
 export const ASSUMED_ASHIFT = 12;
@@ -94,9 +95,9 @@ export function mediaOf(ds: readonly Drive[]): MediaVerdict {
   return 'unknown';
 }
 
-/** Largest member drive size of a vdev, else the vdev's own size divided by its width. */
+/** Largest member size of a vdev (a partition member counts at its partition's size), else the vdev's own size divided by its width. */
 export function memberSizeBytes(v: VdevNode, drives: readonly Drive[]): number | null {
-  const sizes = drivesOf(v, drives).map((d) => d.sizeBytes).filter((s): s is number => s !== null);
+  const sizes = leaves(v).map((l) => leafSizeBytes(l, driveForLeaf(l, drives))).filter((s): s is number => s !== null);
   if (sizes.length > 0) return Math.max(...sizes);
   if (v.sizeBytes != null) return v.sizeBytes / widthOf(v);
   return null;

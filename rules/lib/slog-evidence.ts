@@ -5,7 +5,8 @@
  * Strength of evidence, strongest first:
  *   observed       a workload observation saw ZIL commits for this pool (Δzil_commit_count, F10)
  *   none-observed  a workload observation saw no sync writes on this pool
- *   counters       cumulative ZIL counters since boot show commits (rate unknown)
+ *   counters       cumulative ZIL counters since boot show commits (rate = commits ÷ the kstat's
+ *                  crtime→snaptime window when the header gives it, else unknown)
  *   configured     datasets with sync=always, or zvols (VM disks / iSCSI LUNs send flushes, D1, D2)
  *   unknown        nothing says either way
  * Datasets with sync=disabled never show up in ZIL counters (A21) and are listed separately.
@@ -21,7 +22,7 @@ export type SyncEvidenceLevel = 'observed' | 'none-observed' | 'counters' | 'con
 
 export interface SyncEvidence {
   level: SyncEvidenceLevel;
-  /** ZIL commits per second attributed to this pool, when observed. */
+  /** ZIL commits per second attributed to this pool: observed, or averaged over the kstat window. */
   commitsPerSec: number | null;
   syncWriteIops: number | null;
   /** Cumulative commits since boot for this pool's datasets (or global when single-pool). */
@@ -70,14 +71,20 @@ export function syncEvidence(
 
   // 2. Cumulative counters since boot.
   let sinceBoot: number | null = null;
+  let window: number | null = null;
   if (a.ZilStats) {
     const per = Object.entries(a.ZilStats.perDataset).filter(([name]) => inPool(pool.name, name));
     if (per.length > 0) sinceBoot = per.reduce((s, [, c]) => s + (c['zil_commit_count'] ?? 0), 0);
     else if (single) sinceBoot = a.ZilStats.counters['zil_commit_count'] ?? null;
-    if (sinceBoot !== null) reasons.push(`ZIL counters: ${sinceBoot} commits since boot${per.length === 0 ? ' (host-wide)' : ''}; the rate is unknown without an observation window.`);
+    window = a.ZilStats.windowSeconds ?? null;
+    if (sinceBoot !== null) {
+      reasons.push(window && window > 0
+        ? `ZIL counters: ${sinceBoot} commits in the ${fmtDuration(window)} since the counters started (kstat crtime→snaptime)${per.length === 0 ? ', host-wide' : ''}: ${fmt(sinceBoot / window)} commits/s on average.`
+        : `ZIL counters: ${sinceBoot} commits since boot${per.length === 0 ? ' (host-wide)' : ''}; the rate is unknown without an observation window.`);
+    }
   }
   if (sinceBoot !== null && sinceBoot > 0) {
-    return { level: 'counters', commitsPerSec: null, syncWriteIops: null, commitsSinceBoot: sinceBoot, syncAlwaysDatasets, zvols, syncDisabledDatasets, reasons: withConfig(reasons, syncAlwaysDatasets, zvols, syncDisabledDatasets) };
+    return { level: 'counters', commitsPerSec: window && window > 0 ? sinceBoot / window : null, syncWriteIops: null, commitsSinceBoot: sinceBoot, syncAlwaysDatasets, zvols, syncDisabledDatasets, reasons: withConfig(reasons, syncAlwaysDatasets, zvols, syncDisabledDatasets) };
   }
   if (syncAlwaysDatasets.length > 0 || zvols.length > 0) {
     return { level: 'configured', commitsPerSec: null, syncWriteIops: null, commitsSinceBoot: sinceBoot, syncAlwaysDatasets, zvols, syncDisabledDatasets, reasons: withConfig(reasons, syncAlwaysDatasets, zvols, syncDisabledDatasets) };
@@ -92,11 +99,12 @@ function withConfig(reasons: string[], always: string[], zvols: string[], disabl
   const out = [...reasons];
   if (always.length > 0) out.push(`sync=always on ${list(always)}.`);
   if (zvols.length > 0) out.push(`zvols (VM disks/iSCSI LUNs send flushes): ${list(zvols)}.`);
-  if (disabled.length > 0) out.push(`sync=disabled on ${list(disabled)}: their sync requests are ignored and never counted (zfs-facts A21).`);
+  if (disabled.length > 0) out.push(`sync=disabled on ${list(disabled)}: their sync requests are ignored and never counted ([OpenZFS module/zfs/zil.c at zfs-2.4.4](https://github.com/openzfs/zfs/blob/zfs-2.4.4/module/zfs/zil.c)).`);
   return out;
 }
 
 export const list = (xs: readonly string[], max = 4) => (xs.length <= max ? xs.join(', ') : `${xs.slice(0, max).join(', ')} and ${xs.length - max} more`);
+const fmtDuration = (s: number) => (s >= 86_400 ? `${(s / 86_400).toFixed(1)} days` : s >= 3600 ? `${(s / 3600).toFixed(1)} h` : `${Math.round(s)} s`);
 const fmt = (x: number | null) => (x === null ? '?' : x >= 100 ? String(Math.round(x)) : x.toFixed(1));
 
 /** Sentence for a finding when the evidence is configuration only. */

@@ -1,22 +1,20 @@
 #!/usr/bin/env node
-// The `zfs-advisor` command. The sources are TypeScript run through tsx's loader, so
-// `npx zfs-advisor` works right after `npm ci` with no build step.
-// `start` (what `npm start` runs) uses the esbuild bundle dist/server.mjs when `prestart` built it
-// and it is newer than every source: same code, ~50 MB less memory than compiling through tsx.
+// The `zfs-advisor` command. It runs the esbuild bundle dist/cli.mjs when that is newer than every
+// source (built by `npm ci` through the prepare script, by `npm start`, and in the .deb): plain
+// JavaScript, no compiler in the process. Otherwise (a checkout whose sources changed since the
+// build, or no build) it runs the TypeScript sources through tsx, as in development.
+// ZFS_ADVISOR_TSX=1 forces the sources.
 import { pathToFileURL } from 'node:url';
 
-if (process.argv[2] === 'start') {
-  const { bundleIsFresh, BUNDLE_FILE } = await import('../../scripts/build-server.mjs').catch(() => ({ bundleIsFresh: () => false, BUNDLE_FILE: '' }));
-  if (bundleIsFresh()) {
-    await import(pathToFileURL(BUNDLE_FILE).href);
-  } else {
-    await runWithTsx();
-  }
-} else {
-  await runWithTsx();
-}
+const fresh = process.env.ZFS_ADVISOR_TSX === '1'
+  ? null
+  : await import('../../scripts/build-server.mjs').then((m) => (m.bundleIsFresh() ? m.CLI_BUNDLE_FILE : null), () => null);
 
-async function runWithTsx() {
+if (fresh) {
+  await import(pathToFileURL(fresh).href);
+} else {
+  // `zfs-advisor … | head` closes the pipe early: that is not an error.
+  process.stdout.on('error', (err) => { if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0); else throw err; });
   const { register } = await import('tsx/esm/api');
   register();
   const { main } = await import('../src/cli/main.ts');

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { main } from '../../server/src/cli/main.ts';
 import type { CliIO } from '../../server/src/cli/command.ts';
 import { fioAvailable, tmpDir } from './support.ts';
+import { SUITE_NAMES } from '../../server/src/cli/defs/bench-suite.ts';
 import { removeTempDirs } from './support.ts';
 
 function io(): CliIO & { out: string; err: string } {
@@ -20,10 +21,52 @@ afterAll(() => removeTempDirs(), 60_000);
 const live = fioAvailable();
 
 describe('zfs-advisor bench', () => {
-  it('lists the profiles as JSON', async () => {
+  it('lists the profiles and suites as JSON with --json, as tables without', async () => {
     const x = io();
     expect(await main(['bench', '--list', '--json'], x)).toBe(0);
-    expect((JSON.parse(x.out) as { id: string }[]).map((p) => p.id)).toContain('mixed-70-30-4k');
+    const j = JSON.parse(x.out) as { profiles: { id: string }[]; suites: { id: string }[] };
+    expect(j.profiles.map((p) => p.id)).toContain('mixed-70-30-4k');
+    expect(j.suites.map((p) => p.id)).toEqual([...SUITE_NAMES]); // the CLI definition names the same suites
+    const t = io(); // not a terminal, and still a table: JSON only when asked
+    expect(await main(['bench', '--list'], t)).toBe(0);
+    expect(t.out).toMatch(/^profiles \(bench PROFILE …\):\nprofile +rw +bs +QD +sync +question\n-+/);
+    expect(t.out).toMatch(/\nsuites \(bench suite NAME …\):\nsuite +runs/);
+    expect(t.out).toMatch(/\nquick +sync-write-4k-qd1, sync-write-4k-qd16, async-write-4k, seq-write-1m × profile defaults +5\.0 s +3\.0 s +2 min 00 s/);
+    expect(() => JSON.parse(t.out)).toThrow();
+  });
+
+  it('bench suite: usage errors exit 64 and name the problem', async () => {
+    for (const [args, re] of [
+      [['bench', 'suite', '--path', '/tmp'], /give a suite name or --profiles/],
+      [['bench', 'suite', 'quick'], /exactly one of --pool, --path/],
+      [['bench', 'suite', 'quick', '--path', '/tmp', '--zvol'], /--zvol needs --pool/],
+      [['bench', 'suite', 'quick', '--path', '/tmp', '--matrix', 'qd=none'], /matrix qd/],
+      [['bench', 'suite', 'quick', '--path', '/tmp', '--pause', 'soon'], /--pause/],
+      [['bench', 'suite', 'quick', '--path', '/tmp', '--max-total', '1s'], /--max-total/],
+      [['bench', 'suite', 'quick', 'slog', '--path', '/tmp'], /give one suite name/],
+    ] as [string[], RegExp][]) {
+      const x = io();
+      expect(await main(args, x), args.join(' ')).toBe(64);
+      expect(x.err).toMatch(re);
+      expect(x.out).toBe('');
+    }
+  });
+
+  it.runIf(live)('bench suite --dry-run: the plan shape with --json, a table without; nothing written', async () => {
+    const target = tmpDir();
+    const dataDir = join(tmpDir(), 'never-created');
+    const x = io();
+    expect(await main(['bench', 'suite', 'sync-vs-async', 'bs=4k,1m', '--path', target, '--runtime', '2s', '--pause', '1s', '--dry-run', '--json', '--data-dir', dataDir], x)).toBe(0);
+    const plan = JSON.parse(x.out) as { suite: string; runs: { bs: number; sync: string; commands: string[][] }[]; estimatedSeconds: number };
+    expect(Object.keys(plan)).toEqual(['suite', 'runs', 'estimatedSeconds']);
+    expect(plan.suite).toBe('sync-vs-async');
+    expect(plan.runs.map((r) => `${r.bs}/${r.sync}`)).toEqual(['4096/always', '4096/standard', '1048576/always', '1048576/standard']);
+    const h = io();
+    expect(await main(['bench', 'suite', 'slog', '--path', target, '--dry-run', '--data-dir', dataDir], h)).toBe(0);
+    expect(h.out).toMatch(/^suite slog: SLOG/);
+    expect(h.out).toMatch(/#\s+profile\s+bs\s+QD\s+io\s+sync\s+target\s+est\./);
+    expect(readdirSync(target)).toEqual([]);
+    expect(existsSync(dataDir)).toBe(false);
   });
 
   it('rejects bad usage with exit 64', async () => {

@@ -121,7 +121,7 @@ describe('pool status facts', () => {
 const GiB = 1024 ** 3;
 const pool = (over: Partial<PoolFacts> = {}): PoolFacts => ({
   name: 'tank', health: 'ONLINE', sizeBytes: 100 * GiB, allocBytes: 10 * GiB, availableBytes: 80 * GiB,
-  scan: null, syncProperty: true, topologyFingerprint: 'abc', ...over,
+  scan: null, syncProperty: true, zvols: true, topologyFingerprint: 'abc', ...over,
 });
 const facts = (over: Partial<GuardFacts> = {}): GuardFacts => ({
   nameProblems: [], sizeBytes: GiB, runtimeS: 30, wallCapS: 150, load1: 0.5, maxLoad1: 8, lock: null,
@@ -228,7 +228,7 @@ describe('profiles and fio arguments', () => {
     expect(PROFILES.map((p) => p.id)).toEqual(['sync-write-4k-qd1', 'sync-write-4k-qd16', 'async-write-4k', 'seq-write-1m', 'seq-read-1m', 'rand-read-4k', 'mixed-70-30-4k']);
     for (const p of PROFILES) {
       expect(p.question.length).toBeGreaterThan(20);
-      expect(p.reference).toMatch(/00[0-4]_[0-9a-f]{16}\.txt/);
+      expect(p.reference).toMatch(/\]\(https:\/\/[^)]+\)/); // a reference document by its public address
     }
   });
 

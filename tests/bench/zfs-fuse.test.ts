@@ -55,7 +55,7 @@ describe('benchmarks on zfs-fuse datasets', () => {
         expect(x.topologyFingerprint).toMatch(/^[0-9a-f]{16}$/);
         // zfs-fuse has no sync property: the fio fallback, and the result says so.
         expect(x.syncMode).toBe(p.sync ? (p.iodepth === 1 ? 'fio-fsync' : 'fio-sync') : 'async');
-        if (p.sync) expect(x.notes.join(' ')).toMatch(/sync property cannot be set on this platform/);
+        if (p.sync) expect(x.syncText).toMatch(/sync property cannot be set on this platform/);
         expect(run.detail.datasetProperties).toMatchObject({ primarycache: 'metadata', compression: 'off', recordsize: '131072' });
         expect(run.detail.poolLatency.available).toBe(false);
         expect(run.detail.poolLatency.note).toMatch(/zpool iostat -l/);

@@ -8,6 +8,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { chromiumAvailable, launchChromium, type BrowserHandle } from './support/browser.ts';
 import { startServer, type ServerHandle } from './support/server.ts';
 import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { axeSeriousViolations, docsScreenshot, headerIsOneRow, horizontalOverflow, screenshot, settle, VIEW_PATHS, VIEWPORTS } from './support/ui-checks.ts';
 
 const live = chromiumAvailable();
@@ -64,14 +65,27 @@ describe.runIf(live)('UI on the demo snapshot (Chromium)', () => {
     await page.click('[data-testid="ask-optane"]');
     await page.waitForFunction(() => !document.querySelector('[data-testid="ask-optane"]')?.hasAttribute('disabled'), undefined, { timeout: 60_000 });
     await settle(page);
-    expect(['Yes', 'No', 'It depends']).toContain((await page.locator('[data-testid="verdict-word"]').textContent())?.trim());
+    expect(['Yes', 'No', 'It depends', 'Replace the SLOG']).toContain((await page.locator('[data-testid="verdict-word"]').textContent())?.trim());
     await screenshot(page, 'demo-optane-answered-desktop');
     // The workload card says why it cannot observe here instead of offering a button that fails.
     expect(await page.locator('[data-testid="observe-blocked"]').textContent()).toContain('bundled demo');
     expect(await page.locator('[data-testid="observe-start"]').count()).toBe(0);
     await page.evaluate(() => document.querySelector('[data-testid="verdict-word"]')?.closest('article, section')?.scrollIntoView({ block: 'start' }));
     await docsScreenshot(page, 'optane-verdict');
+    // The demo has the P1600X in the box and sync=always on HDDs: yes.
+    expect((await page.locator('[data-testid="verdict-word"]').textContent())?.trim()).toBe('Yes');
   }, 90_000);
+
+  it('forecasts a device named by model text on the demo pool', async () => {
+    await page.goto(`${server.url}optane`);
+    await settle(page);
+    await page.fill('[aria-label="Device model or path"]', 'Micron 7450 PRO');
+    await page.selectOption('[aria-label="Block size"]', '4096');
+    await page.click('[data-testid="run-forecast"]');
+    await page.waitForSelector('[data-testid="forecast-with"]', { timeout: 30_000 });
+    expect(await page.locator('[data-testid="forecast-with"]').textContent()).toMatch(/^\d[\d,.k]* \(/);
+    expect(await page.locator('[data-testid="forecast-gain"]').textContent()).toMatch(/^×\d/);
+  }, 60_000);
 
   it('takes the README screenshots of the overview and the recommendations', async () => {
     await page.setViewportSize({ width: 1280, height: 720 });
@@ -82,6 +96,26 @@ describe.runIf(live)('UI on the demo snapshot (Chromium)', () => {
     await settle(page);
     await docsScreenshot(page, 'recommendations');
   }, 60_000);
+
+  it('renders finding text as Markdown: no literal backtick on the page, and each knowledge-page link opens its section', async () => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${server.url}recommendations`);
+    await settle(page);
+    // Collapsed details stay in the DOM (v-show), so the page text includes every finding's body.
+    const text = (await page.locator('main').textContent()) ?? '';
+    expect(text.length).toBeGreaterThan(200);
+    expect(text).not.toContain('`');
+    expect(await page.locator('.finding p code').count()).toBeGreaterThan(0);
+    const kb = await page.locator('.finding a[href*="docs/kb/"]').first().getAttribute('href');
+    expect(kb).toMatch(/^docs\/kb\/[a-z-]+#[\w-]+$/);
+    const [path, anchor] = kb!.split('#');
+    const res = await fetch(new URL(path!, server.url));
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain(`id="${anchor}"`);
+    await page.goto(`${server.url}optane`);
+    await settle(page);
+    expect((await page.locator('main').textContent()) ?? '').not.toMatch(/`[^`]*`/);
+  }, 90_000);
 
   it('compares layouts and plans adding the unused Optane as a SLOG, every step labelled, nothing run', async () => {
     await page.setViewportSize({ width: 1280, height: 720 });
@@ -112,11 +146,14 @@ describe.runIf(live)('UI on the demo snapshot (Chromium)', () => {
     expect(await page.locator('main .state.error').allTextContents()).toEqual([]);
     const steps = await page.locator('[data-testid="plan-step"]').allTextContents();
     expect(steps.some((t) => t.includes('zpool add -o ashift=12 bench-pool log /dev/nvd1'))).toBe(true);
+    // The dry run comes first.
+    expect(steps[0]).toContain('zpool add -n -o ashift=12 bench-pool log /dev/nvd1');
     for (const label of await page.locator('[data-testid="step-reversible"]').allTextContents()) expect(['Reversible', 'Partly reversible', 'Irreversible']).toContain(label.trim());
     expect(await page.locator('[data-testid="plan-preview"]').textContent()).toMatch(/logs\s+nvd1/);
-    // A SLOG needs one side (losing it while running is harmless), but the plan warns about the crash case.
+    // A single SLOG is acceptable but not "matched": the server's words say what is at risk.
     const planText = await page.locator('[data-testid="add-plan"]').textContent();
-    expect(planText).toContain('Redundancy matched');
+    expect(await page.locator('[data-testid="plan-redundancy"]').textContent()).toContain('not redundant: only in-flight sync writes are at risk if it fails together with a crash');
+    expect(planText).not.toContain('Redundancy matched');
     expect(planText).toContain('a single-device SLOG');
     expect(await page.locator('[data-testid="step-reversible"]').first().textContent()).toBe('Reversible');
     expect(await axeSeriousViolations(page)).toEqual([]);
@@ -139,6 +176,21 @@ describe.runIf(live)('UI on the demo snapshot (Chromium)', () => {
     await settle(page);
     await page.evaluate(() => document.querySelector('#hist-title')?.closest('section')?.scrollIntoView({ block: 'start' }));
     await docsScreenshot(page, 'sizing');
+  }, 60_000);
+
+  it('projects a pasted find|awk size table (reference 000) on the Sizing page, even on the demo', async () => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${server.url}sizing`);
+    await settle(page);
+    await page.fill('[data-testid="table-text"]', readFileSync(join(import.meta.dirname, '..', 'fixtures', 'sizing', '000-find-awk-media-and-data.txt'), 'utf8'));
+    await page.click('[data-testid="table-project"]');
+    await expect.poll(() => page.locator('main').textContent()).toContain('method table');
+    expect(await page.locator('main').textContent()).toContain('458.4k files · 3.97 TiB');
+    expect(await page.locator('main .state.error').allTextContents()).toEqual([]);
+    await page.fill('[data-testid="table-text"]', 'not a table at all');
+    await page.click('[data-testid="table-project"]');
+    await expect.poll(() => page.locator('main .state.error').allTextContents()).toEqual([expect.stringContaining('no "size count" rows found')]);
+    expect(await axeSeriousViolations(page)).toEqual([]);
   }, 60_000);
 
   it('keeps a dismissed finding dismissed after a reload', async () => {

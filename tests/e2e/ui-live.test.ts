@@ -61,11 +61,14 @@ describe.runIf(live)('UI on a live zfs-fuse pool (Chromium)', () => {
     await page.click('[data-testid="ask-optane"]');
     await page.waitForSelector('[data-testid="verdict-word"]', { timeout: 120_000 });
     await page.waitForFunction(() => !document.querySelector('[data-testid="ask-optane"]')?.hasAttribute('disabled'), undefined, { timeout: 120_000 });
-    expect(['Yes', 'No', 'It depends']).toContain((await page.locator('[data-testid="verdict-word"]').textContent())?.trim());
+    expect(['Yes', 'No', 'It depends', 'Replace the SLOG']).toContain((await page.locator('[data-testid="verdict-word"]').textContent())?.trim());
     await screenshot(page, 'live-optane-answered-desktop');
   }, 180_000);
 
   it('runs a short guarded benchmark whose progress reaches 100 %', async () => {
+    // The load limit is server policy (a request may only tighten it): the operator raises it for this busy machine.
+    const policy = await fetch(`${server.url}api/settings`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ benchmark: { maxLoad1: 1000 } }) });
+    expect(policy.status).toBe(200);
     await page.goto(`${server.url}benchmarks`);
     await settle(page);
     await page.getByLabel('Profile').selectOption('sync-write-4k-qd1');

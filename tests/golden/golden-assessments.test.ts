@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../server/src/model/finding.ts';
 import { demoSnapshot, goldenText, loadAndAssess, project, referenceSnapshot } from './golden-support.ts';
 
-type Verdict = 'yes' | 'no' | 'depends';
+type Verdict = 'yes' | 'no' | 'depends' | 'replace';
 
 interface GoldenCase {
   name: string;
@@ -36,11 +36,11 @@ const CASES: GoldenCase[] = [
   {
     name: '000-hdd-mirror-optane',
     dir: demoSnapshot('000-hdd-mirror-optane'),
-    // sync=always on a 2×HDD mirror, and the P1600X sits unused in the box: the verdict must lean
-    // to a SLOG, but no workload was observed, so "depends" (with the bench/observe probe) is the
-    // honest answer; the unused Optane must be offered as the candidate (000 measured 894 → 13.7k IOPS).
-    verdict: 'depends',
-    why: 'sync=always configured, rate not observed; unused P1600X is the candidate',
+    // sync=always on a 2×HDD mirror forces every write through the ZIL, and the P1600X sits unused
+    // in the box: "yes" (issue 15: configured sync writes + a large forecast gain), with the unused
+    // Optane as the candidate (000 measured 894 → 39.2k IOPS at QD16 with it as SLOG).
+    verdict: 'yes',
+    why: 'sync=always configured on HDDs; unused P1600X is the candidate',
     check: (fs) => {
       const slog = one(fs, 'slog-benefit', 'bench-pool');
       expect(slog.action?.commands).toContain('zpool add bench-pool log /dev/nvd1');
@@ -66,10 +66,10 @@ const CASES: GoldenCase[] = [
   {
     name: '002-proxmox-zvols',
     dir: referenceSnapshot('002-proxmox-zvols'),
-    // zvols send flushes (configured evidence) and the ZIL goes to a consumer MX300: an Optane
-    // would help if the sync writes happen (002: SLOG 8.8–15.8× for sync zvol writes), but the
-    // rate is unobserved → "depends", leaning yes.
-    verdict: 'depends',
+    // zvols send flushes (configured evidence) and the ZIL goes to a consumer MX300 SLOG, far slower
+    // per flush than an Optane (002: SLOG 8.8–15.8× for sync zvol writes): "replace" the SLOG
+    // (remove the MX300 log, then add the new one; adding beside it would stripe the ZIL).
+    verdict: 'replace',
     why: 'zvols configured on an HDD pool with a consumer SLOG; sync rate unobserved',
     check: (fs) => {
       expect(one(fs, 'zvol-buffered-async', 'fiotestpool').severity).toBe('warning');

@@ -31,11 +31,11 @@ describe('zfs-advisor parse / inventory CLI contract', () => {
   it('unreadable input: exit 2 and exactly one stderr line naming the file (and line)', async () => {
     const missing = await run(['parse', 'zpool-status', 'no/such/file.txt']);
     expect(missing.code).toBe(2);
-    expect(missing.err).toBe('no/such/file.txt: cannot read: ENOENT\n');
+    expect(missing.err).toBe('zfs-advisor parse: no/such/file.txt: cannot read (ENOENT) — check the file name and its permissions\n');
     const bad = await run(['parse', 'diskinfo', `${demo}/zfs-get.txt`]);
     expect(bad.code).toBe(2);
     expect(bad.err.split('\n').filter(Boolean)).toHaveLength(1);
-    expect(bad.err).toMatch(/^server\/demo\/000-hdd-mirror-optane\/zfs-get\.txt(:\d+)?: /);
+    expect(bad.err).toMatch(/^zfs-advisor parse: server\/demo\/000-hdd-mirror-optane\/zfs-get\.txt(:\d+)?: .* — /);
     expect(bad.out).toBe('');
   });
 
@@ -72,6 +72,6 @@ describe('zfs-advisor parse / inventory CLI contract', () => {
   it('inventory --snapshot on a missing directory: exit 2, one line', async () => {
     const r = await run(['inventory', '--snapshot', '/nonexistent/snap']);
     expect(r.code).toBe(2);
-    expect(r.err).toBe('/nonexistent/snap: no such snapshot directory\n');
+    expect(r.err).toBe('zfs-advisor inventory: /nonexistent/snap: no such snapshot directory — give a directory written by `zfs-advisor capture`\n');
   });
 });

@@ -42,14 +42,16 @@ describe('zfs-advisor assess / optane', () => {
     const c = capture();
     expect(await main(['optane', '--inventory', file, '--json'], c.io)).toBe(0);
     const v = OptaneVerdict.parse(JSON.parse(c.out()));
-    expect(v.verdict).toBe('depends');
+    // sync=always on an HDD mirror with an unused P1600X: yes (issue 15).
+    expect(v.verdict).toBe('yes');
     expect(v.candidates[0]?.product).toContain('P1600X');
   });
-  it('optane human view names the verdict and the probe', async () => {
+  it('optane human view names the verdict, the forecast and the command', async () => {
     const c = capture();
     expect(await main(['optane', '--inventory', file], c.io)).toBe(0);
-    expect(c.out()).toContain('Should I add Optane? DEPENDS');
-    expect(c.out()).toContain('zfs-advisor bench sync-write-4k-qd1 --pool bench-pool');
+    expect(c.out()).toContain('Should I add Optane? YES');
+    expect(c.out()).toContain('39,200 at QD16');
+    expect(c.out()).toContain('zpool add -n bench-pool log /dev/nvd1');
   });
   it('unreadable input: exit 2 and one line naming the file', async () => {
     const bad = join(dir, 'bad.json');

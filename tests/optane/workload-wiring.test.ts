@@ -42,15 +42,16 @@ describe('Optane verdict with an observed sync-write latency (recorded sync-heav
     expect(ev['observed sync-write IOPS']).toBe(600);
     expect(ev['"now" based on']).toBe('observed over 10 s (2026-11-22T10:00:00.000Z): write latency on the data vdevs p50 6.3 ms, p99 8.4 ms, 600 sync writes/s (zpool iostat -w syncq_wait + disk_wait)');
     expect(v.headline).toContain('(observed: 600/s, p99 8.39 ms)');
-    // QD1: 1e6 / (40 + 6310) µs = 157 (typical, p50); low: p99 and the high overhead, 1e6 / (48 + 8390) = 119;
-    // high: p50 and the low overhead, 1e6 / (32 + 6310) = 158.
-    expect(v.expected!.qd1.now).toEqual({ iops: 157, low: 119, high: 158 });
-    expect(v.reasons.join(' ')).toContain('"now" from observed over 10 s');
+    // QD1: the forecast with the observed p50 as the data vdevs' latency: 1e6 / (55 µs overhead +
+    // 6310 µs × the mirror's wait-for-the-slower-of-2 factor 1 + 0.15 ln 2).
+    expect(v.expected!.qd1.now.iops).toBe(Math.round(1e6 / (55 + 6310 * (1 + 0.15 * Math.log(2)))));
+    expect(v.expected!.qd1.now.low).toBeLessThan(v.expected!.qd1.now.iops);
+    expect(v.expected!.qd1.now.high).toBeGreaterThan(v.expected!.qd1.now.iops);
   });
   it('without an observed latency the device class model is the basis, and says so', () => {
     const noLatency = { ...recordedSync, pools: recordedSync.pools.map((p) => ({ ...p, syncWriteLatencyMs: {} })) };
     const v = verdict(artifacts000({ Workload: noLatency }));
-    expect(String(evidence(v)['"now" based on'])).toMatch(/^device class model: /);
+    expect(String(evidence(v)['"now" based on'])).toMatch(/^device catalog "5400\/5900 rpm NAS hard disk/);
     expect(evidence(v)['observed sync-write latency p99 (ms)']).toBeUndefined();
   });
   it('the recorded async-only pair: no', () => {

@@ -1,18 +1,21 @@
 /**
- * The Proxmox VE / Debian package, end to end on this (plain Debian) machine: build it with
- * plugin/debian/build-deb.sh, lint it (lintian, systemd-analyze verify, shellcheck), check the
- * one-line installer's checksum gate, install it with dpkg -i, start the INSTALLED server
- * without systemd, GET /api/health, purge it and check that nothing is left.
+ * The Proxmox VE / Debian package, end to end: build it with plugin/debian/build-deb.sh, lint it
+ * (lintian, systemd-analyze verify, shellcheck), check the one-line installer's checksum gate,
+ * install it with apt in a CLEAN Debian 12 root (debootstrap minbase from Debian's mirror, no
+ * nodejs anywhere: the package carries its Node), start the INSTALLED server without systemd,
+ * GET /api/health, purge it and check that nothing is left. This machine's own system is not touched.
  *
- * Needs root, dpkg, lintian, shellcheck and systemd-analyze; outside CI it is skipped when one is
- * missing, under CI=true a missing tool fails. It refuses to run where zfs-advisor is already
- * installed or /var/lib/zfs-advisor exists (it would purge someone's data).
+ * Needs root, dpkg, lintian, shellcheck, systemd-analyze and debootstrap (and Debian's mirror);
+ * outside CI it is skipped when one is missing, under CI=true a missing tool fails.
  */
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCommand, runStreaming } from '../../server/src/exec/runner.ts';
+import { runCommand } from '../../server/src/exec/runner.ts';
+import { freePort } from '../e2e/support/server.ts';
+import { unpackChroot } from './support/debian-rootfs.ts';
+import { background, tool } from './support/tool.ts';
 
 const REPO = join(import.meta.dirname, '..', '..');
 const DEB_DIR = join(REPO, 'plugin', 'debian');
@@ -25,12 +28,11 @@ async function has(program: string): Promise<boolean> {
   return r.error === null;
 }
 
-const toolsPresent = (await Promise.all(TOOLS.map(has))).every(Boolean);
+const toolsPresent = (await Promise.all(TOOLS.map(has))).every(Boolean) && existsSync('/usr/sbin/debootstrap');
 const isRoot = process.getuid?.() === 0;
-const installed = (await runCommand('dpkg-query', ['-W', 'zfs-advisor'])).exitCode === 0;
-const canRun = toolsPresent && isRoot && !installed && !existsSync('/var/lib/zfs-advisor');
+const canRun = toolsPresent && isRoot;
 if (process.env.CI === 'true' && !canRun) {
-  throw new Error(`packaging test needs root, ${TOOLS.join(', ')}, and no zfs-advisor installed (tools: ${toolsPresent}, root: ${isRoot}, installed: ${installed})`);
+  throw new Error(`packaging test needs root, ${TOOLS.join(', ')} and debootstrap (tools: ${toolsPresent}, root: ${isRoot})`);
 }
 
 describe.runIf(canRun)('Debian package (build, lint, install, purge)', () => {
@@ -51,11 +53,9 @@ describe.runIf(canRun)('Debian package (build, lint, install, purge)', () => {
     sha = readFileSync(`${deb}.sha256`, 'utf8').split(' ')[0]!;
   }, 320_000);
 
-  afterAll(async () => {
-    // Leave the machine as it was even when an assertion failed half-way.
-    if ((await runCommand('dpkg-query', ['-W', 'zfs-advisor'])).exitCode === 0) await runCommand('dpkg', ['--purge', 'zfs-advisor'], { timeoutMs: 120_000 });
+  afterAll(() => {
     if (out) rmSync(out, { recursive: true, force: true });
-  }, 130_000);
+  });
 
   it('shellcheck accepts the maintainer scripts, the CLI wrapper, build-deb.sh and install.sh', async () => {
     const files = ['postinst', 'prerm', 'postrm', 'zfs-advisor.sh', 'build-deb.sh'].map((f) => join(DEB_DIR, f));
@@ -64,14 +64,22 @@ describe.runIf(canRun)('Debian package (build, lint, install, purge)', () => {
     expect(r.exitCode).toBe(0);
   });
 
-  it('the unit runs the bundled server; the CLI wrapper stays on tsx', () => {
+  it('the unit runs the bundled server on the carried Node; the CLI wrapper too', () => {
     const unit = readFileSync(join(DEB_DIR, 'zfs-advisor.service'), 'utf8');
-    expect(unit).toMatch(/^ExecStart=\/usr\/bin\/node \/usr\/lib\/zfs-advisor\/dist\/server\.mjs serve /m);
-    expect(readFileSync(join(DEB_DIR, 'zfs-advisor.sh'), 'utf8')).toMatch(/^exec \/usr\/bin\/node \/usr\/lib\/zfs-advisor\/server\/bin\/zfs-advisor\.js "\$@"$/m);
+    expect(unit).toMatch(/^ExecStart=\/usr\/lib\/zfs-advisor\/bin\/node \/usr\/lib\/zfs-advisor\/dist\/server\.mjs serve /m);
+    expect(readFileSync(join(DEB_DIR, 'zfs-advisor.sh'), 'utf8')).toMatch(/^exec \/usr\/lib\/zfs-advisor\/bin\/node \/usr\/lib\/zfs-advisor\/server\/bin\/zfs-advisor\.js "\$@"$/m);
+    expect(unit).not.toMatch(/\/usr\/bin\/node/);
   });
 
   it('systemd-analyze verify accepts the unit', async () => {
-    const r = await runCommand('systemd-analyze', ['verify', join(DEB_DIR, 'zfs-advisor.service')], { timeoutMs: 60_000 });
+    // verify also checks that ExecStart's program exists on THIS machine; the carried node only
+    // exists once the package is installed (the clean-root test below runs it), so a copy of the
+    // unit names this machine's node in its place and every other directive is checked as shipped.
+    const unit = readFileSync(join(DEB_DIR, 'zfs-advisor.service'), 'utf8');
+    const copy = join(out, 'zfs-advisor.service');
+    writeFileSync(copy, unit.replace(/^ExecStart=\/usr\/lib\/zfs-advisor\/bin\/node /m, `ExecStart=${process.execPath} `));
+    expect(readFileSync(copy, 'utf8')).not.toBe(unit);
+    const r = await runCommand('systemd-analyze', ['verify', copy], { timeoutMs: 60_000 });
     expect(r.stderr.trim()).toBe('');
     expect(r.exitCode).toBe(0);
   });
@@ -79,8 +87,13 @@ describe.runIf(canRun)('Debian package (build, lint, install, purge)', () => {
   it('control data: dependencies, conffile, and nothing in Proxmox VE\'s own paths', async () => {
     const info = await runCommand('dpkg-deb', ['-f', deb]);
     expect(info.stdout).toMatch(/^Package: zfs-advisor$/m);
-    expect(info.stdout).toMatch(/^Depends: nodejs \(>= 20\), nodejs \(<< \d+\), fio, libc6/m);
+    // Self-contained: no nodejs (Debian 12 has only 18), only Debian's own fio and C/C++ runtime.
+    expect(info.stdout).toMatch(/^Depends: fio, libc6 \(>= [\d.]+\), libgcc-s1 \(>= [\d.]+\), libstdc\+\+6 \(>= [\d.]+\)$/m);
+    expect(info.stdout).not.toMatch(/^(Pre-)?Depends:.*nodejs/m);
     expect(info.stdout).toMatch(/^Recommends: smartmontools, nvme-cli$/m);
+    expect(info.stdout).toMatch(/^Suggests: zfsutils-linux, cockpit$/m);
+    expect(info.stdout).toMatch(/^Maintainer: ZFS Advisor maintainers <zfs-advisor@users\.noreply\.github\.com>$/m);
+    expect(info.stdout).toMatch(/^Homepage: https:\/\/github\.com\/zfs-advisor\/zfs-advisor$/m);
     const conffiles = await runCommand('dpkg-deb', ['--ctrl-tarfile', deb], { maxBytes: 16 * 1024 * 1024 });
     expect(conffiles.stdout).toContain('/etc/zfs-advisor/zfs-advisor.conf');
     const list = await runCommand('dpkg-deb', ['-c', deb], { maxBytes: 256 * 1024 * 1024 });
@@ -89,6 +102,16 @@ describe.runIf(canRun)('Debian package (build, lint, install, purge)', () => {
     expect(paths).toContain('/usr/lib/zfs-advisor/dist/server.mjs');
     expect(paths).toContain('/usr/lib/zfs-advisor/node_modules/better-sqlite3/build/Release/better_sqlite3.node');
     expect(paths).toContain('/usr/bin/zfs-advisor');
+    expect(paths).toContain('/usr/lib/zfs-advisor/bin/node');
+    // The manual page and completions generated from the CLI's command definitions, and the
+    // knowledge pages findings cite (served from /usr/lib/zfs-advisor/docs/kb).
+    for (const p of ['/usr/share/man/man1/zfs-advisor.1.gz', '/usr/share/bash-completion/completions/zfs-advisor', '/usr/share/zsh/vendor-completions/_zfs-advisor']) expect(paths).toContain(p);
+    for (const page of readdirSync(join(REPO, 'docs', 'kb')).filter((f) => f.endsWith('.md'))) expect(paths).toContain(`/usr/lib/zfs-advisor/docs/kb/${page}`);
+    // The Cockpit page, when the UI was built (plugin/cockpit).
+    if (existsSync(join(REPO, 'ui', 'dist', 'index.html'))) {
+      expect(paths).toContain('/usr/share/cockpit/zfs-advisor/manifest.json');
+      expect(paths).toContain('/usr/share/cockpit/zfs-advisor/index.html');
+    }
     expect(paths.some((p) => /\/systemd\/system\/zfs-advisor\.service$/.test(p))).toBe(true);
     expect(paths.filter((p) => p.startsWith('/etc/pve') || p.startsWith('/usr/share/pve-manager'))).toEqual([]);
     // Production dependencies only: no test runner, bundler or type checker in the package.
@@ -122,52 +145,76 @@ describe.runIf(canRun)('Debian package (build, lint, install, purge)', () => {
     // The release copy written by build-deb.sh carries this build's name and checksum.
     const release = readFileSync(join(out, 'install.sh'), 'utf8');
     expect(release).toContain(`DEB_SHA256="${sha}"`);
+    // …and the release location from plugin/release.env (the one place it is set).
+    const version = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
+    expect(release).toContain(`RELEASE_URL="https://github.com/zfs-advisor/zfs-advisor/releases/download/v${version}"`);
   });
 
-  it('installs with dpkg -i, the installed server answers /api/health, and purge leaves nothing', async () => {
-    const install = await runCommand('dpkg', ['-i', deb], { timeoutMs: 180_000 });
-    expect(install.exitCode, install.stderr).toBe(0);
-    expect(install.stdout).toMatch(/Web UI: +http:\/\/127\.0\.0\.1:8077\//);
-    const token = readFileSync('/var/lib/zfs-advisor/api-token', 'utf8').trim();
-    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(install.stdout).toContain(`Token:    ${token}`);
-    expect(existsSync('/etc/zfs-advisor/zfs-advisor.conf')).toBe(true);
+  it('installs in a clean Debian 12 root from Debian\'s own mirror (no nodejs), answers /api/health, and purge leaves nothing', async () => {
+    const root = await unpackChroot(join(out, 'clean-root'));
+    try {
+      const name = basename(deb);
+      copyFileSync(deb, join(root.dir, 'tmp', name));
+      const update = await root.run(['apt-get', 'update', '-qq']);
+      expect(update.code, update.stderr).toBe(0);
+      // apt resolves the dependencies (fio, the C/C++ runtime) from Debian's repository alone.
+      const install = await root.run(['apt-get', 'install', '-y', '--no-install-recommends', `/tmp/${name}`], 600_000);
+      expect(install.code, install.stderr.slice(-3000)).toBe(0);
+      expect(install.stdout).toMatch(/Web UI: +http:\/\/127\.0\.0\.1:8077\//);
+      // Self-contained: no nodejs package came with it and there is no node on the PATH.
+      expect((await root.run(['dpkg-query', '-W', 'nodejs'])).code).not.toBe(0);
+      for (const p of ['usr/bin/node', 'usr/bin/nodejs', 'usr/local/bin/node']) expect(existsSync(join(root.dir, p)), p).toBe(false);
+      const token = readFileSync(join(root.dir, 'var/lib/zfs-advisor/api-token'), 'utf8').trim();
+      expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(install.stdout).toContain(`Token:    ${token}`);
+      expect(existsSync(join(root.dir, 'etc/zfs-advisor/zfs-advisor.conf'))).toBe(true);
 
-    // The bundle resolves its files in the installed tree, never in the build's staging copy.
-    const bundleFiles = readdirSync('/usr/lib/zfs-advisor/dist', { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.mjs'));
-    expect(bundleFiles).toContain('server.mjs');
-    expect(bundleFiles.filter((f) => readFileSync(join('/usr/lib/zfs-advisor/dist', f), 'utf8').includes('zfs-advisor-deb.'))).toEqual([]);
-    expect(readFileSync('/usr/lib/zfs-advisor/dist/server.mjs', 'utf8')).toContain('/usr/lib/zfs-advisor/server/src/');
+      // The bundle resolves its files in the installed tree, never in the build's staging copy.
+      const dist = join(root.dir, 'usr/lib/zfs-advisor/dist');
+      const bundleFiles = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.mjs'));
+      expect(bundleFiles).toContain('server.mjs');
+      expect(bundleFiles.filter((f) => readFileSync(join(dist, f), 'utf8').includes('zfs-advisor-deb.'))).toEqual([]);
+      // (the bundle is split into chunks: some chunk names the installed sources' paths)
+      expect(bundleFiles.some((f) => readFileSync(join(dist, f), 'utf8').includes('/usr/lib/zfs-advisor/server/src/'))).toBe(true);
 
-    // The installed copy, not the checkout, run as the unit runs it (ExecStart): the bundled
-    // server on /usr/lib/zfs-advisor, data in /var/lib.
-    const abort = new AbortController();
-    let url = '';
-    const server = runStreaming('node', ['/usr/lib/zfs-advisor/dist/server.mjs', 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', '/var/lib/zfs-advisor'], {
-      cwd: '/', timeoutMs: 120_000, signal: abort.signal,
-      onStdoutLine: (line) => { const m = /running at (http:\/\/\S+)/.exec(line); if (m) url = m[1]!; },
-    });
-    let health: unknown = null;
-    for (let i = 0; i < 90 && health === null; i++) {
-      await new Promise((r) => setTimeout(r, 1000));
-      if (!url) continue;
-      const res = await fetch(new URL('api/health', url)).catch(() => null);
-      if (res?.ok) health = await res.json();
+      // The CLI and the service's command line, inside the clean root, on the carried Node.
+      const version = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
+      const cli = await root.run(['zfs-advisor', '--version'], 120_000);
+      expect(cli.code, cli.stderr).toBe(0);
+      expect(cli.stdout.trim()).toContain(version);
+      // The manual page is a valid roff page for man(1) (zcat it and check the header).
+      const man = await tool('zcat', [join(root.dir, 'usr/share/man/man1/zfs-advisor.1.gz')]);
+      expect(man.stdout).toMatch(/^\.TH ZFS\\-ADVISOR 1 /m);
+      const port = await freePort();
+      const server = background('chroot', [root.dir, '/usr/lib/zfs-advisor/bin/node', '/usr/lib/zfs-advisor/dist/server.mjs', 'serve',
+        '--host', '127.0.0.1', '--port', String(port), '--data-dir', '/var/lib/zfs-advisor'], { env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: '/root' } });
+      let health: unknown = null;
+      for (let i = 0; i < 90 && health === null; i++) {
+        await new Promise((r) => setTimeout(r, 1000));
+        const res = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null);
+        if (res?.ok) health = await res.json();
+      }
+      await server.stop();
+      expect(health, server.output().slice(-2000)).toMatchObject({ status: 'ok', version });
+      expect(readdirSync(join(root.dir, 'var/lib/zfs-advisor')).some((f) => f.endsWith('.db'))).toBe(true);
+
+      const files = (await root.run(['dpkg', '-L', 'zfs-advisor'])).stdout.split('\n').filter((f) => f.startsWith('/usr/lib/zfs-advisor') || f.startsWith('/usr/share/cockpit/zfs-advisor'));
+      expect(files.length).toBeGreaterThan(100);
+      const purge = await root.run(['apt-get', 'purge', '-y', 'zfs-advisor'], 300_000);
+      expect(purge.code, purge.stderr).toBe(0);
+      for (const p of [...files, '/usr/lib/zfs-advisor', '/usr/bin/zfs-advisor', '/etc/zfs-advisor', '/var/lib/zfs-advisor', '/lib/systemd/system/zfs-advisor.service',
+        '/usr/lib/systemd/system/zfs-advisor.service', '/usr/share/doc/zfs-advisor', '/usr/share/cockpit/zfs-advisor', '/etc/systemd/system/multi-user.target.wants/zfs-advisor.service',
+        '/etc/systemd/system/zfs-advisor.service', '/var/lib/systemd/deb-systemd-helper-enabled/zfs-advisor.service.dsh-also',
+        '/var/lib/systemd/deb-systemd-helper-enabled/multi-user.target.wants/zfs-advisor.service']) {
+        expect(existsSync(join(root.dir, p)), p).toBe(false);
+      }
+      // Nothing named after the package anywhere in the root, apart from the .deb file itself.
+      const left = await tool('find', [root.dir, '-xdev', '-name', '*zfs-advisor*', '!', '-path', join(root.dir, 'tmp', name)]);
+      expect(left.stdout.trim()).toBe('');
+      expect((await root.run(['dpkg-query', '-W', 'zfs-advisor'])).code).not.toBe(0);
+      expect(readFileSync(join(root.dir, 'etc/passwd'), 'utf8')).not.toMatch(/^zfs-advisor:/m);
+    } finally {
+      await root.remove();
     }
-    abort.abort();
-    const ended = await server;
-    expect(health, ended.stderr.slice(-2000)).toMatchObject({ status: 'ok', version: expect.any(String) });
-    expect(existsSync('/var/lib/zfs-advisor/zfs-advisor.db') || (await runCommand('find', ['/var/lib/zfs-advisor', '-name', '*.db'])).stdout !== '').toBe(true);
-
-    const purge = await runCommand('dpkg', ['--purge', 'zfs-advisor'], { timeoutMs: 120_000 });
-    expect(purge.exitCode, purge.stderr).toBe(0);
-    for (const p of ['/usr/lib/zfs-advisor', '/usr/bin/zfs-advisor', '/etc/zfs-advisor', '/var/lib/zfs-advisor', '/lib/systemd/system/zfs-advisor.service',
-      '/usr/lib/systemd/system/zfs-advisor.service', '/usr/share/doc/zfs-advisor', '/etc/systemd/system/multi-user.target.wants/zfs-advisor.service',
-      '/etc/systemd/system/zfs-advisor.service', '/var/lib/systemd/deb-systemd-helper-enabled/zfs-advisor.service.dsh-also',
-      '/var/lib/systemd/deb-systemd-helper-enabled/multi-user.target.wants/zfs-advisor.service']) {
-      expect(existsSync(p), p).toBe(false);
-    }
-    expect((await runCommand('dpkg-query', ['-W', 'zfs-advisor'])).exitCode).not.toBe(0);
-    expect(readFileSync('/etc/passwd', 'utf8')).not.toMatch(/^zfs-advisor:/m);
-  }, 400_000);
+  }, 900_000);
 });

@@ -32,12 +32,13 @@ describe('plan add-special', () => {
   it('raidz2 pool: 3-way mirror required, permanent, ashift matched', () => {
     const tank = poolFrom('truenas-scale-raidz2-fake-file-offline.txt', { ashift: 12 });
     const plan = planAddVdev({ kind: 'special', pool: tank, devices: ids(3), openzfs: '2.2.4', datasets: [dataset('tank/share')], specialSmallBlocks: 16384 });
-    expect(plan.redundancy).toEqual({ dataTolerance: 2, newTolerance: 2, requiredSides: 3, matched: true, lowerRedundancyAccepted: false });
-    expect(plan.steps[0]!.argv).toEqual(['zpool', 'add', '-o', 'ashift=12', 'tank', 'special', 'mirror', ...ids(3)]);
-    expect(plan.steps[0]!.reversible).toBe('no');
-    expect(plan.steps[0]!.why).toMatch(/raidz2 top-level vdev \(raidz2-0\).*B17/);
-    expect(plan.steps[1]!.display).toBe('zfs set special_small_blocks=16384 tank/share');
-    expect(plan.steps[1]!.reversible).toBe('yes');
+    expect(plan.redundancy).toMatchObject({ dataTolerance: 2, newTolerance: 2, requiredSides: 3, matched: true, acceptable: true, lowerRedundancyAccepted: false });
+    expect(plan.steps[0]!.argv).toEqual(['zpool', 'add', '-n', '-o', 'ashift=12', 'tank', 'special', 'mirror', ...ids(3)]);
+    expect(plan.steps[1]!.argv).toEqual(['zpool', 'add', '-o', 'ashift=12', 'tank', 'special', 'mirror', ...ids(3)]);
+    expect(plan.steps[1]!.reversible).toBe('no');
+    expect(plan.steps[1]!.why).toMatch(/raidz2 top-level vdev \(raidz2-0\).*B17/);
+    expect(plan.steps[2]!.display).toBe('zfs set special_small_blocks=16384 tank/share');
+    expect(plan.steps[2]!.reversible).toBe('yes');
     expect(plan.warnings).toEqual([]);
     expect(plan.added.name).toBe('mirror-1');
   });
@@ -52,17 +53,19 @@ describe('plan add-special', () => {
   it('raidz2 pool with 2 devices and acceptLowerRedundancy: -f printed, labelled loudly in the step and the warnings', () => {
     const tank = poolFrom('truenas-scale-raidz2-fake-file-offline.txt', { ashift: 12 });
     const plan = planAddVdev({ kind: 'special', pool: tank, devices: ids(2), openzfs: '2.3.0', acceptLowerRedundancy: true });
-    expect(plan.redundancy).toEqual({ dataTolerance: 2, newTolerance: 1, requiredSides: 3, matched: false, lowerRedundancyAccepted: true });
-    expect(plan.steps[0]!.argv).toEqual(['zpool', 'add', '-f', '-o', 'ashift=12', 'tank', 'special', 'mirror', ...ids(2)]);
-    expect(plan.steps[0]!.reversible).toBe('no');
-    expect(plan.steps[0]!.why).toMatch(/^LOWER REDUNDANCY ACCEPTED \(-f\): 1 failure\(s\) tolerated instead of 2/);
+    expect(plan.redundancy).toMatchObject({ dataTolerance: 2, newTolerance: 1, requiredSides: 3, matched: false, acceptable: true, lowerRedundancyAccepted: true });
+    expect(plan.redundancy.reason).toMatch(/^LOWER REDUNDANCY ACCEPTED/);
+    expect(plan.steps[0]!.argv.slice(0, 4)).toEqual(['zpool', 'add', '-n', '-f']);
+    expect(plan.steps[1]!.argv).toEqual(['zpool', 'add', '-f', '-o', 'ashift=12', 'tank', 'special', 'mirror', ...ids(2)]);
+    expect(plan.steps[1]!.reversible).toBe('no');
+    expect(plan.steps[1]!.why).toMatch(/^LOWER REDUNDANCY ACCEPTED \(-f\): 1 failure\(s\) tolerated instead of 2/);
     expect(plan.warnings[0]).toMatch(/^LOWER REDUNDANCY ACCEPTED.*WHOLE POOL is lost/);
   });
 
   it('a matched plan never carries -f, even when acceptLowerRedundancy is set', () => {
     const tank = poolFrom('truenas-scale-raidz2-fake-file-offline.txt', { ashift: 12 });
     const plan = planAddVdev({ kind: 'special', pool: tank, devices: ids(3), openzfs: '2.3.0', acceptLowerRedundancy: true });
-    expect(plan.steps[0]!.argv).not.toContain('-f');
+    expect(plan.steps[1]!.argv).not.toContain('-f');
     expect(plan.redundancy.lowerRedundancyAccepted).toBe(false);
   });
 
@@ -70,7 +73,7 @@ describe('plan add-special', () => {
     const tp = poolFrom('000-test-pool-mirrors-special.txt', { ashift: 12 });
     const plan = planAddVdev({ kind: 'special', pool: tp, devices: ids(2), openzfs: '2.1.6', datasets: [dataset('test-pool/share-media', { recordsize: 16384 })], specialSmallBlocks: 16384 });
     expect(plan.redundancy).toMatchObject({ dataTolerance: 1, requiredSides: 2, matched: true });
-    expect(plan.steps[0]!.reversible).toBe('yes');
+    expect(plan.steps[1]!.reversible).toBe('yes');
     expect(plan.added.name).toBe('mirror-3');
     expect(plan.warnings.join(' ')).toMatch(/sends every data block.*B10/);
     const r = parseZpoolStatus(plan.preview);
@@ -87,7 +90,7 @@ describe('plan add-special', () => {
     });
     expect(plan.steps[0]!.display).toBe(`sgdisk --new=1:0:+16384M --typecode=1:BF01 --change-name=1:slog --new=2:0:+40960M --typecode=2:BF01 --change-name=2:special ${devs[0]}`);
     expect(plan.steps[0]!.reversible).toBe('partly');
-    expect(plan.steps[2]!.argv).toEqual(['zpool', 'add', '-o', 'ashift=12', 'zseatera4', 'special', 'mirror', `${devs[0]}-part2`, `${devs[1]}-part2`]);
+    expect(plan.steps[3]!.argv).toEqual(['zpool', 'add', '-o', 'ashift=12', 'zseatera4', 'special', 'mirror', `${devs[0]}-part2`, `${devs[1]}-part2`]);
     expect(partitionName('/dev/nvme0n1', 2)).toBe('/dev/nvme0n1p2');
     expect(partitionName('/dev/sda', 1)).toBe('/dev/sda1');
   });
@@ -97,9 +100,9 @@ describe('plan add-slog', () => {
   it('mirror pool with a single log (000 bench-pool): mirrored log added as mirror-2, reversible', () => {
     const bp = poolFrom('000-bench-pool-mirror-log.txt', { ashift: 12 });
     const plan = planAddVdev({ kind: 'slog', pool: bp, devices: ids(2), openzfs: '2.1.6' });
-    expect(plan.steps).toHaveLength(1);
-    expect(plan.steps[0]!.argv).toEqual(['zpool', 'add', '-o', 'ashift=12', 'bench-pool', 'log', 'mirror', ...ids(2)]);
-    expect(plan.steps[0]!.reversible).toBe('yes');
+    expect(plan.steps).toHaveLength(2);
+    expect(plan.steps[1]!.argv).toEqual(['zpool', 'add', '-o', 'ashift=12', 'bench-pool', 'log', 'mirror', ...ids(2)]);
+    expect(plan.steps[1]!.reversible).toBe('yes');
     const r = parseZpoolStatus(plan.preview);
     if (!r.ok) throw new Error(r.error.message);
     expect(r.value[0]!.vdevs.map(shape)).toEqual(plan.previewVdevs.map(shape));
@@ -107,10 +110,14 @@ describe('plan add-slog', () => {
     expect(plan.added.children.map((c) => c.name)).toEqual(ids(2).map(displayName));
   });
 
-  it('raidz2 pool, one device: allowed (log vdevs are exempt) with a warning', () => {
+  it('raidz2 pool, one device: allowed (log vdevs are exempt) with a warning, and not called "matched"', () => {
     const tank = poolFrom('truenas-scale-raidz2-fake-file-offline.txt', { ashift: null });
     const plan = planAddVdev({ kind: 'slog', pool: tank, devices: ids(1), openzfs: '2.2.4' });
-    expect(plan.steps[0]!.argv).toEqual(['zpool', 'add', 'tank', 'log', ids(1)[0]]);
+    expect(plan.redundancy).toMatchObject({ dataTolerance: 2, newTolerance: 0, matched: false, acceptable: true });
+    expect(plan.redundancy.reason).toMatch(/^not redundant: only in-flight sync writes are at risk if it fails together with a crash/);
+    expect(plan.redundancy.summary).not.toMatch(/matched/i);
+    expect(plan.steps[0]!.argv).toEqual(['zpool', 'add', '-n', 'tank', 'log', ids(1)[0]]);
+    expect(plan.steps[1]!.argv).toEqual(['zpool', 'add', 'tank', 'log', ids(1)[0]]);
     expect(plan.warnings.join(' ')).toMatch(/single-device SLOG/);
     expect(plan.warnings.join(' ')).toMatch(/ashift is unknown/);
   });
@@ -131,8 +138,8 @@ describe('live: apply an add-log-mirror plan on zfs-fuse', () => {
     const p = poolOf('h3plan', before.value[0]!.vdevs, { ashift: null });
     const plan = planAddVdev({ kind: 'slog', pool: p, devices: [l1!, l2!], openzfs: null });
     // zfs-fuse (pool v23) has no -o ashift on add; the plan adds none when the ashift is unknown.
-    expect(plan.steps[0]!.argv).toEqual(['zpool', 'add', 'h3plan', 'log', 'mirror', l1, l2]);
-    const [prog, ...args] = plan.steps[0]!.argv;
+    expect(plan.steps[1]!.argv).toEqual(['zpool', 'add', 'h3plan', 'log', 'mirror', l1, l2]);
+    const [prog, ...args] = plan.steps[1]!.argv;
     await h.must(prog!, args);
     const after = parseZpoolStatus((await h.must('zpool', ['status', 'h3plan'])).stdout);
     if (!after.ok) throw new Error(after.error.message);
@@ -177,7 +184,7 @@ describe('device validation (CLI and API share it: it lives in planAddVdev)', ()
 
   it('resolves a bare name the inventory knows to its /dev path', () => {
     const plan = planAddVdev({ ...base, pool: benchPool(), devices: ['nvd1', 'nvd2'] });
-    expect(plan.steps[0]!.display).toBe('zpool add -o ashift=12 bench-pool log mirror /dev/nvd1 /dev/nvd2');
+    expect(plan.steps[1]!.display).toBe('zpool add -o ashift=12 bench-pool log mirror /dev/nvd1 /dev/nvd2');
   });
 
   it('refuses devices already in a pool and names the pool and role', () => {
@@ -205,7 +212,7 @@ describe('device validation (CLI and API share it: it lives in planAddVdev)', ()
     // Its sibling partition: refused unless sharing the disk is said explicitly, then a warning.
     expect(refused(['/dev/nvd1p1'], { pools })).toMatch(/^device-in-use: .*another partition of the same disk is in use: pool fast uses nvd1p2 in a special vdev; .*--shared-disk/);
     const shared = planAddVdev({ ...base, pool: benchPool(), pools, devices: ['/dev/nvd1p1'], sharedDisk: true });
-    expect(shared.steps[0]!.display).toBe('zpool add -o ashift=12 bench-pool log /dev/nvd1p1');
+    expect(shared.steps[1]!.display).toBe('zpool add -o ashift=12 bench-pool log /dev/nvd1p1');
     expect(shared.warnings.join(' ')).toMatch(/\/dev\/nvd1p1 shares its disk with nvd1p2 \(pool fast uses nvd1p2 in a special vdev\)/);
   });
 
@@ -226,6 +233,7 @@ describe('partitioning is platform-aware', () => {
       'gpart create -s gpt nvd2',
       'gpart add -t freebsd-zfs -a 1m -s 16384M -l slog-nvd2 nvd2',
       'gpart add -t freebsd-zfs -a 1m -s 40960M -l special-nvd2 nvd2',
+      'zpool add -n -o ashift=12 bench-pool special mirror /dev/nvd1p2 /dev/nvd2p2',
       'zpool add -o ashift=12 bench-pool special mirror /dev/nvd1p2 /dev/nvd2p2',
     ]);
     expect(plan.steps.slice(0, 6).every((s) => s.reversible === 'partly')).toBe(true);
@@ -238,13 +246,13 @@ describe('partitioning is platform-aware', () => {
     // Bare kernel names resolve to the drive's by-id path (stable names).
     expect(plan.steps[0]!.argv).toEqual(['sgdisk', '--new=1:0:+16384M', '--typecode=1:BF01', '--change-name=1:slog', '--new=2:0:+40960M', '--typecode=2:BF01', '--change-name=2:special', '/dev/disk/by-id/nvme-INTEL_SSDPEK1A058GA_X']);
     expect(plan.steps.filter((s) => s.argv[0] === 'sgdisk').every((s) => s.argv.at(-1)!.startsWith('/dev/'))).toBe(true);
-    expect(plan.steps[2]!.display).toBe('zpool add -o ashift=12 bench-pool log mirror /dev/disk/by-id/nvme-INTEL_SSDPEK1A058GA_X-part1 /dev/disk/by-id/nvme-INTEL_SSDPEK1A058GA_Y-part1');
+    expect(plan.steps[3]!.display).toBe('zpool add -o ashift=12 bench-pool log mirror /dev/disk/by-id/nvme-INTEL_SSDPEK1A058GA_X-part1 /dev/disk/by-id/nvme-INTEL_SSDPEK1A058GA_Y-part1');
   });
 
   it('unknown platform: no partitioning command, a reason, and placeholders that cannot run as-is', () => {
     const plan = planAddVdev({ kind: 'slog', pool: benchPool(), devices: ids(2), openzfs: '2.1.6', host: null, partitions: parts });
-    expect(plan.steps).toHaveLength(1);
-    expect(plan.steps[0]!.argv.slice(-3)).toEqual(['mirror', `<${displayName(ids(2)[0]!)} partition 1>`, `<${displayName(ids(2)[1]!)} partition 1>`]);
+    expect(plan.steps).toHaveLength(2);
+    expect(plan.steps[1]!.argv.slice(-3)).toEqual(['mirror', `<${displayName(ids(2)[0]!)} partition 1>`, `<${displayName(ids(2)[1]!)} partition 1>`]);
     expect(plan.warnings.join(' ')).toMatch(/no partitioning command printed: the host platform is unknown and we only script sgdisk \(Linux\) and gpart \(FreeBSD\)/);
   });
 });

@@ -36,8 +36,15 @@ describe('enumerateLayouts', () => {
     expect(labels).toContain(JSON.stringify({ kind: 'raidz', parity: 3, width: 12, vdevs: 1 }));
     expect(labels).toContain(JSON.stringify({ kind: 'draid', parity: 2, data: 8, children: 12, spares: 1 }));
     expect(labels.some((l) => l.includes('"parity":2,"width":3'))).toBe(false);
-    // 2 mirrors + raidz1 widths 3..12 (10) + raidz2 4..12 (9) + raidz3 5..12 (8) + dRAID 6 = 35
-    expect(labels).toHaveLength(35);
+    expect(labels).toContain(JSON.stringify({ kind: 'stripe', disks: 12 }));
+    // 2 mirrors + raidz1 widths 3..12 (10) + raidz2 4..12 (9) + raidz3 5..12 (8) + dRAID 6 + the stripe = 36
+    expect(labels).toHaveLength(36);
+  });
+  it('offers raidz up to 24 wide, as 001 measured (not 16)', () => {
+    const specs = enumerateLayouts(24);
+    expect(specs).toContainEqual({ kind: 'raidz', parity: 2, width: 24, vdevs: 1 });
+    expect(specs).toContainEqual({ kind: 'raidz', parity: 3, width: 23, vdevs: 1 });
+    expect(specs.some((s) => s.kind === 'raidz' && s.width > 24)).toBe(false);
   });
   it('offers no dRAID below 10 disks', () => {
     expect(enumerateLayouts(8).some((s) => s.kind === 'draid')).toBe(false);
@@ -54,10 +61,11 @@ describe('planLayouts', () => {
     expect(files.candidates[0]!.recommended).toBe(true);
   });
 
-  it('warns about raidz1 on large HDDs and about padding for small blocks', () => {
+  it('warns about raidz1 on large HDDs (the raidz1-large-disks rule) and about padding for small blocks', () => {
     const p = planLayouts({ disks: 6, diskBytes: 16e12, media: 'hdd', workload: 'vm' });
     const z1 = p.candidates.find((c) => c.label === '1 × raidz1 (6 wide)')!;
-    expect(z1.warnings.some((w) => w.includes('G9'))).toBe(true);
+    expect(z1.findings).toContainEqual(expect.objectContaining({ ruleId: 'raidz1-large-disks', severity: 'warning', count: 1 }));
+    expect(z1.findings.find((f) => f.ruleId === 'raidz1-large-disks')!.citations.length).toBeGreaterThan(0);
     const z2 = p.candidates.find((c) => c.label === '1 × raidz2 (6 wide)')!;
     // C-T2: raidz2 6 wide at 16K is charged 1.00×, raidz1 6 wide 1.20×.
     expect(z2.fit.chargeFactor).toBeCloseTo(1, 10);
@@ -110,12 +118,15 @@ describe('80 % fill guidance (zfs-facts C24)', () => {
 describe('host sequential ceiling', () => {
   it('caps HDD layouts at 001\'s measured maximum, none for NVMe unless given', () => {
     const hdd = planLayouts({ disks: 12, diskBytes: 4e12, media: 'hdd' }).candidates.find((c) => c.label === '1 × raidz1 (12 wide)')!;
-    // 11 data disks × 200 MB/s = 2200 MB/s, capped at 1377 read / 696 write.
-    expect(hdd.performance).toMatchObject({ seqReadMBps: 1377, seqWriteMBps: 696, busLimited: true });
+    // 11 data disks × 200 MB/s = 2200 MB/s, capped at 1377 read and at 001's fastest raidz1 write, 689.
+    expect(hdd.performance).toMatchObject({ seqReadMBps: 1377, seqWriteMBps: 689, busLimited: true });
+    const mirrors = planLayouts({ disks: 12, diskBytes: 4e12, media: 'hdd' }).candidates.find((c) => c.label === '6 × mirror (2-way)')!;
+    expect(mirrors.performance).toMatchObject({ seqReadMBps: 1377, seqWriteMBps: 696 });
     const nvme = planLayouts({ disks: 12, diskBytes: 4e12, media: 'nvme' }).candidates.find((c) => c.label === '1 × raidz1 (12 wide)')!;
     expect(nvme.performance).toMatchObject({ seqReadMBps: 27500, seqWriteMBps: 27500, busLimited: false });
     const given = planLayouts({ disks: 12, diskBytes: 4e12, media: 'nvme', hostSeqCapMBps: { read: 6000, write: 4000 } }).candidates.find((c) => c.label === '1 × raidz1 (12 wide)')!;
-    expect(given.performance).toMatchObject({ seqReadMBps: 6000, seqWriteMBps: 4000, busLimited: true });
+    // A caller's ceiling without parity figures: parity writes scaled by 001's share (689/696 for raidz1).
+    expect(given.performance).toMatchObject({ seqReadMBps: 6000, seqWriteMBps: Math.round(4000 * 689 / 696), busLimited: true });
     const none = planLayouts({ disks: 12, diskBytes: 4e12, media: 'hdd', hostSeqCapMBps: null }).candidates.find((c) => c.label === '1 × raidz1 (12 wide)')!;
     expect(none.performance.seqWriteMBps).toBe(2200);
   });

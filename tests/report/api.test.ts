@@ -19,7 +19,7 @@ describe('reports over the API (demo host)', () => {
     const r = await startServer({ host: '127.0.0.1', port: 0, dataDir: join(dir, 'data'), demo: true, uiDir: null, assessOnStart: false, logSink: () => {} });
     if (!r.ok) throw new Error(r.message);
     s = r.server;
-    const run = await fetch(new URL('api/hosts/demo/assessments', s.url), { method: 'POST' });
+    const run = await fetch(new URL('api/hosts/demo/assessments', s.url), { method: 'POST', headers: { 'Content-Type': 'application/json' } });
     expect(run.status).toBe(201);
   });
   afterAll(async () => { await s?.close(); rmSync(dir, { recursive: true, force: true }); });

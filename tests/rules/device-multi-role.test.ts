@@ -12,6 +12,7 @@ const byId = (d: Drive, id: string): Drive => ({ ...d, byIdPath: `/dev/disk/by-i
 const nand = byId(smartDrive('health-smartctl-nvme-intel-660p-devname-edited.json'), 'nvme-INTEL_SSDPEKNW010T8_BTNH93710FS91P0B');
 const optA = byId(smartDrive('health-smartctl-nvme-intel-optane-900p-ssdped1d280ga.json'), 'nvme-INTEL_SSDPED1D280GA_A');
 const optB = { ...byId(optA, 'nvme-INTEL_SSDPED1D280GA_B'), id: 'ms:INTEL_SSDPED1D280GA:B', serial: 'B' };
+const nand2: Drive = { ...byId(nand, 'nvme-INTEL_SSDPEKNW010T8_SECOND'), id: 'ms:INTEL_SSDPEKNW010T8:SECOND', serial: 'SECOND', wwn: null, devPath: null, aliases: [] };
 const part = (d: Drive, n: number) => leaf(`${d.byIdPath}-part${n}`);
 const withVdevs = (extra: VdevNode[]): Pool[] => raidz2.map((p) => ({ ...p, vdevs: [...p.vdevs, ...extra] }));
 
@@ -43,6 +44,17 @@ ruleTester(rule, {
       name: 'single Optane split into an unmirrored SLOG + a mirrored special: only the log rests on it → suggestion',
       artifacts: { Pools: withVdevs([inClass('log', part(optA, 1)), inClass('special', group('mirror', 'mirror-2', [part(optA, 2), part(optB, 2)]))]), Drives: [...hdds, optA, optB] },
       findings: [{ severity: 'suggestion', subjectId: optA.id, mentions: ['those roles'], commandIncludes: ['zpool attach storage /dev/disk/by-id/nvme-INTEL_SSDPED1D280GA_A-part1 <second-optane-partition>'] }],
+    },
+    {
+      name: 'two consumer 660p partitioned alike, log + special mirrored across them: ONE finding naming both drives',
+      artifacts: {
+        Pools: withVdevs([inClass('log', group('mirror', 'mirror-1', [part(nand, 1), part(nand2, 1)])), inClass('special', group('mirror', 'mirror-2', [part(nand, 2), part(nand2, 2)]))]),
+        Drives: [...hdds, nand, nand2],
+      },
+      findings: [{
+        severity: 'warning', mentions: ['2 drives partitioned alike', nand.byIdPath!, nand2.byIdPath!],
+        commandIncludes: [`zpool remove storage ${nand.byIdPath}-part1`, `zpool remove storage ${nand2.byIdPath}-part1`],
+      }],
     },
   ],
 });

@@ -17,7 +17,7 @@ ruleTester(rule, {
     {
       name: '000 test-pool (P1600X special) plus an 860 EVO L2ARC',
       artifacts: { Pools: [withCache], Drives: [...testPoolDrivesAll, cacheSsd], ArcStats: { counters: { l2_hits: 1000, l2_misses: 9000 } } },
-      findings: [{ severity: 'info', subjectId: 'test-pool', mentions: ['004', '10.0 %'], commandIncludes: ['zpool remove test-pool /dev/disk/by-id/ata-Samsung_SSD_860_EVO_500GB'], reversible: 'yes' }],
+      findings: [{ severity: 'info', subjectId: 'test-pool', mentions: ['TrueNAS Optane resource', '10.0 %'], commandIncludes: ['zpool remove test-pool /dev/disk/by-id/ata-Samsung_SSD_860_EVO_500GB'], reversible: 'yes' }],
     },
   ],
 });

@@ -10,6 +10,7 @@ const byId = (d: Drive, id: string): Drive => ({ ...d, byIdPath: `/dev/disk/by-i
 // Real smartctl: Intel 660p (QLC, zfs-facts E8) and Optane 900P.
 const qlc = byId(smartDrive('health-smartctl-nvme-intel-660p-devname-edited.json'), 'nvme-INTEL_SSDPEKNW010T8_BTNH93710FS91P0B');
 const optane = byId(smartDrive('health-smartctl-nvme-intel-optane-900p-ssdped1d280ga.json'), 'nvme-INTEL_SSDPED1D280GA_A');
+const qlc2: Drive = { ...qlc, id: `${qlc.id}-2`, serial: 'SECOND', wwn: null, devPath: null, aliases: [], byIdPath: '/dev/disk/by-id/nvme-INTEL_SSDPEKNW010T8_SECOND' };
 const withVdevs = (extra: VdevNode[]): Pool[] => raidz2.map((p) => ({ ...p, vdevs: [...p.vdevs, ...extra] }));
 const h10 = drive('nvme-INTEL_HBRPEKNX0202AH_1', { model: 'INTEL HBRPEKNX0202AH', media: 'nvme', transport: 'nvme', rotational: false, rpm: null });
 
@@ -35,6 +36,17 @@ ruleTester(rule, {
         { severity: 'warning', subjectId: h10.id, mentions: ['H10', 'special'], commandIncludes: ['zpool replace storage /dev/disk/by-id/nvme-INTEL_HBRPEKNX0202AH_1'] },
         { severity: 'suggestion', subjectId: qlc.id, mentions: ['as data in flash'] },
       ],
+    },
+    {
+      name: 'a special mirror of two Intel 660p: ONE finding for the vdev naming both members, both replace commands',
+      artifacts: {
+        Pools: withVdevs([inClass('special', group('mirror', 'mirror-1', [leaf(qlc.byIdPath!), leaf(qlc2.byIdPath!)]))]),
+        Drives: [...hdds, qlc, qlc2],
+      },
+      findings: [{
+        severity: 'warning', subjectId: 'storage/mirror-1', mentions: ['2 drives of mirror-1', 'mirroring them does not help'],
+        commandIncludes: ['zpool replace storage /dev/disk/by-id/nvme-INTEL_SSDPEKNW010T8_BTNH93710FS91P0B', 'zpool replace storage /dev/disk/by-id/nvme-INTEL_SSDPEKNW010T8_SECOND'],
+      }],
     },
   ],
 });

@@ -2,9 +2,10 @@ import rule from '../../rules/slog-device-suitability.ts';
 import { ruleTester } from '../support/rule-tester.ts';
 import { benchPool, benchPoolEvoLog, benchPoolOptaneLog, da1, da3, evo850, p1600x } from '../fixtures/rules/slog-fixtures.ts';
 import { expect } from 'vitest';
-import { drive, host, inClass, leaf } from '../support/builders.ts';
+import { drive, group, host, inClass, leaf } from '../support/builders.ts';
 
 const a400 = drive('ata-KINGSTON_SA400S37240G', { model: 'KINGSTON SA400S37240G', media: 'ssd', rotational: false, rpm: null });
+const a400b = drive('ata-KINGSTON_SA400S37240G_B', { model: 'KINGSTON SA400S37240G', media: 'ssd', rotational: false, rpm: null });
 const s3500 = drive('ata-INTEL_SSDSC2BB480G4', { model: 'INTEL SSDSC2BB480G4', media: 'ssd', rotational: false, rpm: null });
 // 002: the log is partition 1 of a Crucial MX300 (on OpenZFS's PLP list, but flushed-data-only firmware).
 const mx300 = drive('ms:Crucial_CT275MX300SSD1:17191A2B3C4D', { model: 'Crucial_CT275MX300SSD1', media: 'ssd', rotational: false, rpm: null, byIdPath: '/dev/disk/by-id/ata-Crucial_CT275MX300SSD1_17191A2B3C4D' });
@@ -43,6 +44,17 @@ ruleTester(rule, {
       name: 'Kingston A400 (DRAM-less, real smartctl model string) as SLOG',
       artifacts: { Pools: [withLog(a400)], Drives: [da1, da3, a400] },
       findings: [{ severity: 'warning', subjectId: a400.id, mentions: ['Kingston A400', 'DRAM-less'] }],
+    },
+    {
+      name: 'a mirror of two Kingston A400 as SLOG: ONE finding for the log vdev naming both drives, not one per member',
+      artifacts: {
+        Pools: [{ ...benchPool, vdevs: [...benchPool.vdevs, inClass('log', group('mirror', 'mirror-1', [leaf('da8', { driveId: a400.id }), leaf('da9', { driveId: a400b.id })]))] }],
+        Drives: [da1, da3, a400, a400b],
+      },
+      findings: [{
+        severity: 'warning', subjectId: 'bench-pool/mirror-1', mentions: ['da8 (KINGSTON SA400S37240G) and da9 (KINGSTON SA400S37240G)', 'da8 in bench-pool', 'da9 in bench-pool'],
+        commandIncludes: ['zpool replace bench-pool /dev/disk/by-id/ata-KINGSTON_SA400S37240G <new-optane-1>', 'zpool replace bench-pool /dev/disk/by-id/ata-KINGSTON_SA400S37240G_B <new-optane-2>'],
+      }],
     },
   ],
 });

@@ -21,7 +21,7 @@ ruleTester(rule, {
       name: '4K zvol (002): below even the old default, whatever the version',
       artifacts: { Datasets: [dataset('fiotestpool/testenc/zvol4k', { type: 'volume', volblocksize: 4096, volsize: 107374182400 })], Host: host('2.0.3') },
       findings: [{
-        subjectId: 'fiotestpool/testenc/zvol4k', mentions: ['volblocksize=4K', 'below even the old 8K default', 'never save anything', '4× the indirect metadata', 'D6'],
+        subjectId: 'fiotestpool/testenc/zvol4k', mentions: ['volblocksize=4K', 'below even the old 8K default', 'never save anything', '4× the indirect metadata'],
         commandIncludes: ['-o volblocksize=16K fiotestpool/testenc/zvol4k-16k'],
       }],
     },

@@ -17,7 +17,7 @@ ruleTester(rule, {
         severity: 'suggestion', subjectId: 'rpool', mentions: ['77×', 'crashed the kernel', 'cache mode is `none`'],
         commandIncludes: ['oflag=direct', '/dev/zvol/rpool/data/vm-100-disk-0', 'zfs set sync=always rpool/data/vm-100-disk-0'],
         reversible: 'yes',
-        check: (f) => { if (f.confidence !== 'low') throw new Error('confidence'); if (!f.citations.some((c) => c.source === '002_afd18be8c5a70a7f.txt')) throw new Error('002 citation'); },
+        check: (f) => { if (f.confidence !== 'low') throw new Error('confidence'); if (!f.citations.some((c) => c.url === 'https://coda.io/@ff0/zvol-performance-issues')) throw new Error('citation of the Proxmox zvol study'); },
       }],
     },
     {

@@ -15,7 +15,8 @@ afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true 
 
 async function call(s: RunningServer, method: string, path: string, opts: { body?: unknown; token?: string | null; headers?: Record<string, string>; raw?: string } = {}) {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
-  if (opts.body !== undefined || opts.raw !== undefined) headers['Content-Type'] ??= 'application/json';
+  // A non-browser client declares JSON on every write, body or not (the gate's Origin rule).
+  if (opts.body !== undefined || opts.raw !== undefined || method !== 'GET') headers['Content-Type'] ??= 'application/json';
   const token = opts.token === undefined ? s.token : opts.token;
   if (token) headers.Authorization = `Bearer ${token}`;
   const res = await fetch(new URL(path.replace(/^\//, ''), s.url), { method, headers, body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)) });
@@ -129,7 +130,8 @@ describe('API on the demo snapshot (loopback, no token)', () => {
     expect(nf.json).toMatchObject({ error: { code: 'not-found' } });
     expect((await call(s, 'GET', '/api/hosts/Not_Valid!')).status).toBe(400);
     expect((await call(s, 'GET', '/api/hosts/missing')).status).toBe(404);
-    const wrongType = await call(s, 'POST', '/api/hosts', { raw: 'kind=local', headers: { 'Content-Type': 'text/plain' } });
+    // Same origin (as the UI would send it), so the Origin rule lets it through to the body check.
+    const wrongType = await call(s, 'POST', '/api/hosts', { raw: 'kind=local', headers: { 'Content-Type': 'text/plain', Origin: new URL(s.url).origin } });
     expect(wrongType.status).toBe(415);
     const big = await call(s, 'POST', '/api/hosts', { raw: JSON.stringify({ kind: 'local', name: 'x'.repeat(100_000) }) });
     expect(big.status).toBe(413);
@@ -294,7 +296,9 @@ describe('UI under a base path', () => {
       expect(page.status).toBe(200);
       expect(page.text).toContain('<base href="/zfs-advisor/"><meta name="zfs-advisor-base" content="/zfs-advisor/">');
       expect((await call(s, 'GET', 'assets/app.js')).text).toBe('console.log(1)');
-      expect((await call(s, 'GET', 'some/client/route')).text).toContain('<base href="/zfs-advisor/">');
+      // A client-side view loads the shell (bookmarks, reloads); any other path is 404.
+      expect((await call(s, 'GET', 'benchmarks')).text).toContain('<base href="/zfs-advisor/">');
+      expect((await call(s, 'GET', 'some/client/route')).status).toBe(404);
       expect((await call(s, 'GET', 'api/health')).status).toBe(200);
       expect((await call(s, 'GET', 'api/missing')).status).toBe(404);
       const outside = await fetch(new URL('/api/health', s.url));
@@ -316,6 +320,9 @@ describe('benchmarks through the API with live progress (SSE)', () => {
       const local = await call(s, 'POST', '/api/hosts', { body: { kind: 'local', name: 'This machine' } });
       expect(local.status).toBe(201);
       const dir = tmp();
+      // The shared test machine is busy: the operator raises the load limit (server policy; a
+      // request may only tighten it — tests/security/bench-policy.test.ts).
+      expect((await call(s, 'PATCH', '/api/settings', { body: { benchmark: { maxLoad1: 1000 } } })).status).toBe(200);
       const req = { profile: 'sync-write-4k-qd1', target: { kind: 'path', dir }, sizeBytes: 16 * 1024 * 1024, runtimeS: 2,
         // The shared test machine is busy; the load guard has its own tests in tests/bench.
         maxLoad1: 1000 };

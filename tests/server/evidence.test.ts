@@ -9,7 +9,7 @@
  * the end reading is DERIVED from it by adding what a known workload does in 10 s.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { createApp, type AppHandle } from '../../server/src/api/app.ts';
 import { createLogger } from '../../server/src/api/logger.ts';
 import { loadServices, type Services } from '../../server/src/api/services.ts';
-import { AddVdevPlanView, AssessmentRecord, LayoutPlanView, ObservationRecord, Settings, SizesRecord } from '../../server/src/api/contract.ts';
+import { AddVdevPlanView, AssessmentRecord, LayoutPlanView, ObservationRecord, Settings, SizesFromTableView, SizesRecord } from '../../server/src/api/contract.ts';
 import { openStore, type Store } from '../../server/src/store/db.ts';
 import { openSecretStore } from '../../server/src/store/secrets.ts';
 import { createEvidenceRepo, INTERRUPTED_MESSAGE } from '../../server/src/store/evidence-repo.ts';
@@ -71,7 +71,7 @@ let server: Server;
 let base: string;
 
 async function call(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${base}${path}`, { method, headers: body === undefined ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${base}${path}`, { method, headers: method === 'GET' ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
   let json: unknown = null;
   try { json = JSON.parse(text); } catch { /* not JSON */ }
@@ -97,7 +97,8 @@ beforeAll(async () => {
   const services: Services = { ...real, loadInventory: () => real.loadInventory!({ snapshot: SNAPSHOT_000 }) };
   handle = createApp({
     store, secrets: openSecretStore(join(store.dataDir)), services, logger: createLogger({ sink: () => {}, secrets: () => [] }),
-    config: { basePath: '/', token: null, uiDir: null, demo: false }, observe: replay,
+    // Size walks from the API are confined (api/sizes-confinement.ts): the operator allows the temporary directory.
+    config: { basePath: '/', token: null, uiDir: null, demo: false, sizesAllow: [realpathSync(tmpdir())] }, observe: replay,
   });
   handle.ensureDefaultHost();
   server = createServer(handle.app);
@@ -268,6 +269,25 @@ describe('evidence artifacts', () => {
   });
 });
 
+describe('size table projection (the Sizing page\'s pasted table)', () => {
+  it('POST /api/sizes/from-histogram projects 000\'s find|awk table; junk, extra fields and oversize are refused', async () => {
+    const text = readFileSync(join(import.meta.dirname, '../fixtures/sizing/000-find-awk-media-and-data.txt'), 'utf8');
+    const r = await call('POST', '/api/sizes/from-histogram', { text, recordsize: 131072 });
+    expect(r.status, r.text).toBe(200);
+    const view = SizesFromTableView.parse(r.json);
+    expect(view.source).toEqual({ format: 'find-awk', skippedLines: [] });
+    expect(view.histogram).toMatchObject({ method: 'table', files: 458395, target: 'pasted table' });
+    const at16k = view.histogram.candidates.find((c) => c.specialSmallBlocks === 16384)!;
+    expect(Math.abs(at16k.totalBytes / (11.9 * 2 ** 30) - 1)).toBeLessThan(0.15);
+    const junk = await call('POST', '/api/sizes/from-histogram', { text: 'not a table' });
+    expect(junk.status).toBe(400);
+    expect(junk.text).toMatch(/no \\"size count\\" rows found|no "size count" rows found/);
+    expect((await call('POST', '/api/sizes/from-histogram', { text, path: '/etc' })).status).toBe(400);
+    expect((await call('POST', '/api/sizes/from-histogram', { text, recordsize: 3000 })).status).toBe(400);
+    expect((await call('POST', '/api/sizes/from-histogram', { text: 'x'.repeat(70_000) })).status).toBe(413);
+  });
+});
+
 describe('planner', () => {
   it('POST /api/plan/layouts returns the planner\'s ranking', async () => {
     const body = { disks: 6, diskBytes: 16e12, media: 'hdd', workload: 'files' };
@@ -287,6 +307,7 @@ describe('planner', () => {
     const plan = AddVdevPlanView.parse(r.json);
     expect(plan.pool).toBe('bench-pool');
     expect(plan.steps.map((s) => [s.display, s.reversible])).toEqual([
+      ['zpool add -n -o ashift=12 bench-pool log mirror /dev/disk/by-id/nvme-A /dev/disk/by-id/nvme-B', 'yes'],
       ['zpool add -o ashift=12 bench-pool log mirror /dev/disk/by-id/nvme-A /dev/disk/by-id/nvme-B', 'yes'],
     ]);
     expect(plan.redundancy).toMatchObject({ dataTolerance: 1, newTolerance: 1, matched: true });

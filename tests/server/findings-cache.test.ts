@@ -29,7 +29,7 @@ async function get(s: RunningServer, path: string) {
 }
 async function send(s: RunningServer, method: string, path: string, body?: unknown) {
   const res = await fetch(new URL(path.replace(/^\//, ''), s.url), {
-    method, headers: body === undefined ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+    method, headers: method === 'GET' ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, text: await res.text() };
 }

@@ -27,7 +27,8 @@ afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true 
 
 async function call(base: string, method: string, path: string, opts: { body?: unknown; token?: string | null } = {}) {
   const headers: Record<string, string> = {};
-  if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+  // A non-browser client declares JSON on every write, body or not (the gate's Origin rule).
+  if (opts.body !== undefined || method !== 'GET') headers['Content-Type'] = 'application/json';
   if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
   const res = await fetch(new URL(path.replace(/^\//, ''), base), { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
   const bytes = Buffer.from(await res.arrayBuffer());
@@ -233,6 +234,8 @@ describe('container mode from the environment (zfs-advisor serve with ZFS_ADVISO
       expect(hosts.map((h) => h.kind)).toEqual(['local']);
       const id = hosts[0]!.id;
 
+      // The load limit is server policy (settings); a request may only tighten it.
+      expect((await call(base, 'PATCH', '/api/settings', { body: { benchmark: { maxLoad1: 1000 } } })).status).toBe(200);
       const req = (dir: string) => ({ profile: 'seq-write-1m', target: { kind: 'path', dir }, sizeBytes: 8 * 1024 * 1024, runtimeS: 1,
         // The shared test machine is busy; the load guard has its own tests in tests/bench.
         maxLoad1: 1000 });

@@ -33,7 +33,7 @@ describe('measureSizes on a small hand-made tree', () => {
   writeFileSync(join(root, 'a/x'), Buffer.alloc(5000, 1)); // 1 block of 8K
   writeFileSync(join(root, 'a/b/y'), Buffer.alloc(4096, 1)); // 1 block of 4K
   writeFileSync(join(root, 'big'), '');
-  truncateSync(join(root, 'big'), 300_000); // sparse, 3 × 128K blocks
+  truncateSync(join(root, 'big'), 300_000); // sparse, nothing allocated: no block at all
   linkSync(join(root, 'a/x'), join(root, 'a/x-link'));
   symlinkSync(join(root, 'a'), join(root, 'dir-link'));
 
@@ -47,14 +47,15 @@ describe('measureSizes on a small hand-made tree', () => {
       [512, 1, 0], [4096, 1, 4096], [8192, 1, 5000], [524288, 1, 300_000],
     ]);
     expect(h.fileBins.at(-1)!.cumulativeCount).toBe(4);
+    // The sparse file is binned by apparent size in the file histogram, by allocation (none) here.
     expect(h.blockBins.filter((b) => b.count > 0).map((b) => [b.upperBytes, b.count, b.bytes])).toEqual([
-      [4096, 1, 4096], [8192, 1, 8192], [131072, 3, 393216],
+      [4096, 1, 4096], [8192, 1, 8192],
     ]);
-    // Metadata: 2 copies × ((4 files + 3 dirs) × (512 + 64) + one 4K indirect block for the 3-block file).
-    const meta = 2 * (7 * 576 + 4096);
+    // Metadata: 2 copies × (4 files + 3 dirs) × (512 + 64); no file has more than one block.
+    const meta = 2 * (7 * 576);
     expect(h.candidates.map((c) => [c.specialSmallBlocks, c.smallBlockBytes, c.metadataBytes])).toEqual([
       [0, 0, meta], [4096, 4096, meta], [8192, 12288, meta], [16384, 12288, meta], [32768, 12288, meta],
-      [65536, 12288, meta], [131072, 405504, meta],
+      [65536, 12288, meta], [131072, 12288, meta],
     ]);
     expect(h.notes.join('\n')).toMatch(/1 sparse files/);
     expect(progress.at(-1)).toBe(4);

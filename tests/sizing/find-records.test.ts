@@ -54,13 +54,14 @@ describe('FindRecordParser', () => {
     expect(sizes.fileCount[1]).toBe(1);
     expect(sizes.fileCount[4]).toBe(1);
     expect(sizes.fileCount[9]).toBe(1);
-    // Blocks (recordsize 128K, 4K sectors): 1000 → one 4K block, 5000 → one 8K block, 200000 → two 128K blocks.
+    // Blocks (recordsize 128K, 4K sectors): 1000 → one 4K block, 5000 → one 8K block, 200000 bytes
+    // of which 4096 are allocated (sparse) → one 128K record (a whole-record hole has no block).
     expect(sizes.blockCount[3]).toBe(1);
     expect(sizes.blockBytes[3]).toBe(4096);
     expect(sizes.blockCount[4]).toBe(1);
     expect(sizes.blockBytes[4]).toBe(8192);
-    expect(sizes.blockCount[8]).toBe(2);
-    expect(sizes.blockBytes[8]).toBe(262144);
+    expect(sizes.blockCount[8]).toBe(1);
+    expect(sizes.blockBytes[8]).toBe(131072);
     // 200000 bytes with 8 × 512 allocated: sparse.
     expect(sizes.sparseFiles).toBe(1);
     expect(sizes.sparseHoleBytes).toBe(200000 - 4096);

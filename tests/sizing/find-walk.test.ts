@@ -64,13 +64,13 @@ describe('find -printf walk vs Node walker on a generated tree', () => {
     expect(viaFind.method).toBe('find');
     expect(viaNode.method).toBe('node');
     expect(viaFind.histogram.notes.some((n) => n.includes('GNU find'))).toBe(true);
-    expect(viaNode.histogram.notes.some((n) => n.includes('Node walker (requested)'))).toBe(true);
+    expect(viaNode.histogram.notes).toContain('walk: by the Node walker (requested)');
 
     const { notes: nf, ...hf } = viaFind.histogram;
     const { notes: nn, ...hn } = viaNode.histogram;
     expect(hf).toEqual(hn);
     // The notes differ only in the line naming the method.
-    expect(nf.filter((n) => !n.startsWith('walked by'))).toEqual(nn.filter((n) => !n.startsWith('walked by')));
+    expect(nf.filter((n) => !n.startsWith('walk:'))).toEqual(nn.filter((n) => !n.startsWith('walk:')));
     expect({ ...viaFind.stats, elapsedMs: 0 }).toEqual({ ...viaNode.stats, elapsedMs: 0 });
 
     // And both are right about the tree: generated files + the two odd names, links once.
@@ -84,10 +84,10 @@ describe('find -printf walk vs Node walker on a generated tree', () => {
     expect(viaFind.stats.errors).toBe(0);
   }, 300_000);
 
-  it.runIf(gnuFind)('auto picks find when it has -printf and reports progress', async () => {
+  it.runIf(gnuFind)('auto picks the parallel find walk when find has -printf and reports progress', async () => {
     const seen: WalkProgress[] = [];
     const r = await measureSizes(root, { ...OPTS, progressIntervalMs: 0, onProgress: (p) => seen.push(p) });
-    expect(r.method).toBe('find');
+    expect(r.method).toBe('parallel');
     expect(seen.length).toBeGreaterThan(1);
     expect(seen.at(-1)!.files).toBe(FILES + 2);
     for (let i = 1; i < seen.length; i++) expect(seen[i]!.files).toBeGreaterThanOrEqual(seen[i - 1]!.files);
@@ -114,7 +114,7 @@ describe('find -printf walk vs Node walker on a generated tree', () => {
       expect(await findHasPrintf()).toBe(false);
       const r = await measureSizes(root, OPTS);
       expect(r.method).toBe('node');
-      expect(r.histogram.notes).toContain('walked by the Node walker (find has no -printf (not GNU find))');
+      expect(r.histogram.notes).toContain('walk: by the Node walker (find has no -printf (not GNU find))');
       expect(r.stats.files).toBe(FILES + 2);
       await expect(measureSizes(root, { ...OPTS, method: 'find' })).rejects.toThrow(/find walk is not available/);
     } finally {

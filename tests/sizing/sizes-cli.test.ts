@@ -166,7 +166,7 @@ describe('sizes --zdb', () => {
     const noRoot = io();
     const a = deps({ isRoot: () => false });
     expect(await createSizesCommand(a.d).run([tree, '--zdb', '--pool', 'tank'], noRoot.cli)).toBe(1);
-    expect(noRoot.o.err).toBe('zfs-advisor sizes: --zdb: zdb reads the pool\'s devices directly and must run as root: run again with sudo, or leave out --zdb\n');
+    expect(noRoot.o.err).toBe('zfs-advisor sizes: --zdb: zdb reads the pool\'s devices directly and must run as root — run again with sudo, or leave out --zdb\n');
     expect(a.calls.filter((c) => c.program === 'nice')).toEqual([]);
 
     const noPool = io();

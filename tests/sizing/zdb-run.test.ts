@@ -26,7 +26,7 @@ describe('measureWithZdb', () => {
   it('refuses without root and runs nothing', async () => {
     const f = fakeRunner(() => ({ stdout: zdbText }));
     const r = await measureWithZdb('tank', { ...opts, run: f.run, isRoot: () => false });
-    expect(r).toEqual({ ok: false, message: 'zdb reads the pool\'s devices directly and must run as root: run again with sudo, or leave out --zdb', commands: [] });
+    expect(r).toEqual({ ok: false, message: 'zdb reads the pool\'s devices directly and must run as root — run again with sudo, or leave out --zdb', commands: [] });
     expect(f.calls).toEqual([]);
   });
 

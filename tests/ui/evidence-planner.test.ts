@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LayoutPlanView, ObservationRecord, SizesRecord } from '../../server/src/api/contract.ts';
 import { applyJobEvent, formatDuration, idleJob, measureBlocked, type LiveJob } from '../../ui/src/evidence/job.ts';
-import { chartSeries, layoutRows, parseDiskSize, unusedDevices } from '../../ui/src/planner/planner-view.ts';
+import { chartSeries, isLoud, layoutRows, parseDiskSize, unusedDevices } from '../../ui/src/planner/planner-view.ts';
 import { sizesRequest, walkTargets } from '../../ui/src/sizing/sizes-request.ts';
 import { intervalFor, newestFingerprint, poolRows } from '../../ui/src/workload/fingerprint-view.ts';
 import type { SizesProgress } from '../../server/src/api/contract.ts';
@@ -113,6 +113,16 @@ describe('planner', () => {
     expect(parseDiskSize('16T')).toBe(16e12);
     expect(parseDiskSize('14.5TiB')).toBe(Math.round(14.5 * 1024 ** 4));
     expect(parseDiskSize('lots')).toBeNull();
+  });
+
+  it('shows the rules\' findings beside each layout, the flags and the server\'s rank note, as the server wrote them', () => {
+    const rows = layoutRows(plan);
+    const z1 = rows.find((r) => r.label === '1 × raidz1 (6 wide)')!;
+    expect(z1.findings).toContainEqual(expect.objectContaining({ ruleId: 'raidz1-large-disks', severity: 'warning', count: 1 }));
+    expect(z1.findings.find((f) => f.ruleId === 'raidz1-large-disks')!.title).toContain('one disk of redundancy');
+    expect(rows.at(-1)).toMatchObject({ label: 'stripe of 6', flags: ['no redundancy'] });
+    expect(rows.filter((r) => r.rankNote !== null).every((r) => r.findings.some(isLoud))).toBe(true);
+    expect(rows[0]!.findings.some(isLoud)).toBe(false);
   });
 
   it('offers the drives no pool uses, Optane first', () => {

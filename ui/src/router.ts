@@ -1,8 +1,9 @@
 /**
  * Routes. Views are lazy chunks (the overview is eager: it is the first page). History mode under
- * the server's base path; the server answers unknown non-API paths with index.html.
+ * the server's base path; the server answers unknown non-API paths with index.html. Inside Cockpit
+ * the routes live in the hash (`/zfs-advisor#/optane`): Cockpit serves the page from its own path.
  */
-import { createRouter, createWebHistory, type RouteRecordRaw } from 'vue-router';
+import { createRouter, createWebHashHistory, createWebHistory, type RouteRecordRaw } from 'vue-router';
 import OverviewView from './overview/OverviewView.vue';
 
 export const VIEWS = [
@@ -26,8 +27,8 @@ const routes: RouteRecordRaw[] = [
   { path: '/:rest(.*)*', redirect: '/' },
 ];
 
-export function createAppRouter(base: string) {
-  const router = createRouter({ history: createWebHistory(base), routes });
+export function createAppRouter(base: string, mode: 'web' | 'hash' = 'web') {
+  const router = createRouter({ history: mode === 'hash' ? createWebHashHistory() : createWebHistory(base), routes });
   router.afterEach((to) => {
     const v = VIEWS.find((x) => x.name === to.name);
     document.title = v ? `${v.title} · ZFS Advisor` : 'ZFS Advisor';

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { ResponseSpec, RouteSpec } from './contract.ts';
 import {
   AddVdevPlanView, AddVdevRequest, LayoutPlanRequest, LayoutPlanView, ObservationParams, ObservationProgress,
-  ObservationRecord, ObservationRequest, SizesParams, SizesProgress, SizesRecord, SizesRequest,
+  ObservationRecord, ObservationRequest, SizesFromTableRequest, SizesFromTableView, SizesParams, SizesProgress, SizesRecord, SizesRequest,
 } from './evidence-schemas.ts';
 import { HostParams } from './schemas.ts';
 
@@ -57,6 +57,10 @@ export const evidenceRoutes = {
     params: SizesParams, response: json(SizesRecord), errors: [400, 404],
   },
 
+  sizesFromTable: {
+    method: 'post', path: '/api/sizes/from-histogram', summary: 'special_small_blocks projection from a pasted size table (find|awk counts per power-of-two size, CSV, or zdb -bbb text); computed, nothing is read on the host', tag: 'evidence', auth: true,
+    body: SizesFromTableRequest, response: json(SizesFromTableView), errors: [400, 413, 415],
+  },
   planLayouts: {
     method: 'post', path: '/api/plan/layouts', summary: 'Compare pool layouts for N disks of one size, ranked for a workload (a plan, nothing is run)', tag: 'planner', auth: true,
     body: LayoutPlanRequest, response: json(LayoutPlanView), errors: [400, 413, 415],

@@ -13,11 +13,14 @@ import { Profile } from '../bench/profiles.ts';
 import { BenchmarkSummary } from '../model/workload.ts';
 import {
   Ack, AckBody, AppInfo, AssessmentParams, AssessmentRecord, AssessmentSummary, BeforeAfterView, BenchHistoryQuery,
-  BenchProgress, BenchRequest, BenchRunParams, BenchRunView, ConnectionTest, DryRunView, FindingParams, FindingsList,
+  BenchProgress, BenchRequestBody, BenchRunParams, BenchRunView, ConnectionTest, DryRunView, FindingParams, FindingsList,
   FindingsQuery, Health, HostCreate, HostParams, HostUpdate, HostView, InventoryRecord, OptaneVerdictView, ReportFormat,
   ReportQuery, RunRecord, Settings, SettingsPatch, StoredReportParams, StoredReportView,
 } from './schemas.ts';
 import { evidenceRoutes } from './contract-evidence.ts';
+import { ForecastRequest } from '../forecast/request.ts';
+import { ForecastResult } from '../forecast/forecast.ts';
+import { benchSuiteRoutes } from './contract-bench-suites.ts';
 
 export * from './schemas.ts';
 export * from './evidence-schemas.ts';
@@ -61,7 +64,7 @@ export const routes = {
   listHosts: { method: 'get', path: '/api/hosts', summary: 'Hosts known to this server', tag: 'hosts', auth: true, response: json(z.array(HostView)), errors: [] },
   createHost: { method: 'post', path: '/api/hosts', summary: 'Add a host (local, demo, TrueNAS, Proxmox VE); secrets are stored 0600 and never returned', tag: 'hosts', auth: true, body: HostCreate, response: json(HostView, 201), errors: [400, 409, 413, 415] },
   getHost: { method: 'get', path: '/api/hosts/:hostId', summary: 'One host', tag: 'hosts', auth: true, params: HostParams, response: json(HostView), errors: [400, 404] },
-  updateHost: { method: 'patch', path: '/api/hosts/:hostId', summary: 'Change a host (a new secret replaces the stored one)', tag: 'hosts', auth: true, params: HostParams, body: HostUpdate, response: json(HostView), errors: [400, 404, 413, 415] },
+  updateHost: { method: 'patch', path: '/api/hosts/:hostId', summary: 'Change a host (a new secret replaces the stored one; a new address, port, verifyTls or pinnedFingerprint drops the stored secret unless a new one is given)', tag: 'hosts', auth: true, params: HostParams, body: HostUpdate, response: json(HostView), errors: [400, 404, 413, 415] },
   deleteHost: { method: 'delete', path: '/api/hosts/:hostId', summary: 'Remove a host, its history and its stored secret', tag: 'hosts', auth: true, params: HostParams, response: { kind: 'empty', status: 204 }, errors: [400, 404] },
   testHost: { method: 'post', path: '/api/hosts/:hostId/test', summary: 'Try to reach a remote host with its stored credentials', tag: 'hosts', auth: true, params: HostParams, response: json(ConnectionTest), errors: [400, 404] },
 
@@ -77,10 +80,14 @@ export const routes = {
   unackFinding: { method: 'delete', path: '/api/hosts/:hostId/findings/:fingerprint/ack', summary: 'Withdraw an acknowledgement or dismissal', tag: 'findings', auth: true, params: FindingParams, response: { kind: 'empty', status: 204 }, errors: [400, 404] },
 
   optane: { method: 'get', path: '/api/hosts/:hostId/optane', summary: '"Should I add Optane?": the verdict of the newest assessment', tag: 'optane', auth: true, params: HostParams, response: json(OptaneVerdictView), errors: [400, 404, 503] },
+  forecast: {
+    method: 'post', path: '/api/hosts/:hostId/forecast', summary: 'Sync-write IOPS of a pool now and with a given log device (an unused drive or a model text), from the newest inventory',
+    tag: 'optane', auth: true, params: HostParams, body: ForecastRequest, response: json(ForecastResult), errors: [400, 404, 413, 415],
+  },
 
   benchProfiles: { method: 'get', path: '/api/bench/profiles', summary: 'Benchmark profiles and the question each answers', tag: 'benchmarks', auth: true, response: json(z.array(Profile)), errors: [503] },
-  benchDryRun: { method: 'post', path: '/api/hosts/:hostId/bench/dry-run', summary: 'Every command and every guard verdict, without writing anything', tag: 'benchmarks', auth: true, params: HostParams, body: BenchRequest, response: json(DryRunView), errors: [400, 404, 409, 413, 415, 503] },
-  benchStart: { method: 'post', path: '/api/hosts/:hostId/bench/runs', summary: 'Start a guarded benchmark (one per host at a time; rate-limited)', tag: 'benchmarks', auth: true, params: HostParams, body: BenchRequest, response: json(BenchRunView, 202), errors: [400, 404, 409, 413, 415, 503] },
+  benchDryRun: { method: 'post', path: '/api/hosts/:hostId/bench/dry-run', summary: 'Every command and every guard verdict, without writing anything', tag: 'benchmarks', auth: true, params: HostParams, body: BenchRequestBody, response: json(DryRunView), errors: [400, 404, 409, 413, 415, 503] },
+  benchStart: { method: 'post', path: '/api/hosts/:hostId/bench/runs', summary: 'Start a guarded benchmark (one per host at a time; rate-limited)', tag: 'benchmarks', auth: true, params: HostParams, body: BenchRequestBody, response: json(BenchRunView, 202), errors: [400, 404, 409, 413, 415, 503] },
   benchRun: { method: 'get', path: '/api/bench/runs/:runId', summary: 'A benchmark run started by this server: status, last progress, result', tag: 'benchmarks', auth: true, params: BenchRunParams, response: json(BenchRunView), errors: [400, 404] },
   benchEvents: {
     method: 'get', path: '/api/bench/runs/:runId/events', summary: 'Live progress as Server-Sent Events (progress…, then done)', tag: 'benchmarks', auth: true, params: BenchRunParams,
@@ -116,6 +123,8 @@ export const routes = {
 
   /** Workload observations, size histograms, planner (contract-evidence.ts). */
   ...evidenceRoutes,
+  /** Benchmark suites (contract-bench-suites.ts). */
+  ...benchSuiteRoutes,
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteId = keyof typeof routes;

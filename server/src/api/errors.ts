@@ -3,7 +3,7 @@ import type { ErrorCode } from './schemas.ts';
 
 const STATUS: Record<ErrorCode, number> = {
   'bad-request': 400, unauthorized: 401, forbidden: 403, 'not-found': 404, conflict: 409, 'payload-too-large': 413,
-  'unsupported-media-type': 415, 'rate-limited': 429, unavailable: 503, 'remote-error': 502, internal: 500,
+  'unsupported-media-type': 415, 'rate-limited': 429, 'misdirected-request': 421, unavailable: 503, 'remote-error': 502, internal: 500,
 };
 
 export class HttpError extends Error {

@@ -127,6 +127,22 @@ export const SizesProgress = z.object({
 });
 export type SizesProgress = z.infer<typeof SizesProgress>;
 
+/** A size table pasted into the Sizing page (sizes --from-histogram): the find|awk table, CSV, or zdb -bbb text. */
+export const SizesFromTableRequest = z.object({
+  text: z.string().min(1).max(60_000),
+  recordsize: z.number().int().min(512).max(16 * 1024 * 1024).refine((n) => (n & (n - 1)) === 0, 'a power of two').optional(),
+  ashift: z.number().int().min(9).max(16).optional(),
+  /** OpenZFS version that wrote zdb output (its binning changed in 2.4). */
+  zfsVersion: z.string().regex(/^\d{1,3}\.\d{1,3}(\.\d{1,3})?$/).optional(),
+}).strict();
+export type SizesFromTableRequest = z.infer<typeof SizesFromTableRequest>;
+
+export const SizesFromTableView = z.object({
+  histogram: SizeHistogram,
+  source: z.object({ format: z.enum(['zdb', 'find-awk', 'two-column', 'csv']), skippedLines: z.array(z.object({ line: z.number().nullable(), message: z.string() })) }),
+});
+export type SizesFromTableView = z.infer<typeof SizesFromTableView>;
+
 export const SizesRecord = z.object({
   id: z.number().int(),
   hostId: z.string(),
@@ -163,6 +179,9 @@ export const LayoutPlanView = z.looseObject({
     disksUsed: z.number(), spareDisks: z.number(), fillGuidanceBytes: z.number(),
     space: z.looseObject({ usableBytes: z.number() }),
     reasons: z.array(z.string()), warnings: z.array(z.string()),
+    /** What the rule catalog says about the layout once built (one entry per rule, vdevs counted). */
+    findings: z.array(z.looseObject({ ruleId: z.string(), severity: z.string(), title: z.string(), count: z.number() })),
+    rankNote: z.string().nullable(),
   })),
   assumptions: z.array(z.string()),
 });
@@ -181,7 +200,7 @@ export const AddVdevRequest = z
     /** special: datasets to receive special_small_blocks (default: the pool's file systems). */
     datasets: z.array(DatasetName).max(1000).optional(),
     /** Partition each device for several roles first (sgdisk). */
-    partitions: z.array(z.object({ role: z.enum(['slog', 'special']), sizeBytes: z.number().int().positive() }).strict()).max(4).optional(),
+    partitions: z.array(z.object({ role: z.enum(['slog', 'special', 'l2arc']), sizeBytes: z.number().int().positive() }).strict()).max(4).optional(),
     /** special: print the plan although the vdev survives fewer failures than the data vdevs (adds -f, labelled loudly). */
     acceptLowerRedundancy: z.boolean().optional(),
     /** Allow a partition whose sibling partition already serves a pool. */
@@ -194,7 +213,8 @@ export const AddVdevPlanView = z.looseObject({
   pool: z.string(),
   kind: z.enum(['slog', 'special']),
   steps: z.array(z.object({ argv: z.array(z.string()), display: z.string(), reversible: z.string(), why: z.string() })),
-  redundancy: z.looseObject({ matched: z.boolean() }),
+  /** matched: survives as many failures as the data vdevs; acceptable + reason: whether the plan is sound anyway; summary: the sentence shown. */
+  redundancy: z.looseObject({ matched: z.boolean(), acceptable: z.boolean(), reason: z.string(), summary: z.string() }),
   warnings: z.array(z.string()),
   added: VdevNode,
   /** `zpool status` of the pool after the plan, from our own model (never `zpool add -n`). */

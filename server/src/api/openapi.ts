@@ -21,6 +21,7 @@ const COMPONENTS: Record<string, z.ZodType> = {
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No content', 400: 'Invalid request', 401: 'Missing or wrong bearer token',
   404: 'Not found', 409: 'Conflict', 413: 'Body too large', 415: 'Body must be application/json', 429: 'Too many requests',
+  403: 'Cross-site request refused (Origin not this server, or no Origin and no JSON content type)', 421: 'The Host header names a server this is not (DNS rebinding guard)',
   500: 'Internal error (details in the server log)', 502: 'The remote host answered with an error', 503: 'Not available on this server',
 };
 
@@ -93,7 +94,7 @@ export function buildOpenApiDocument(opts: { basePath?: string } = {}): JsonObje
         content: { 'text/event-stream': { schema: { type: 'string' } } },
       };
     }
-    const errorStatuses = new Set([...r.errors, ...(r.auth ? [401] : []), 429, 500]);
+    const errorStatuses = new Set([...r.errors, ...(r.auth ? [401] : []), ...(r.method === 'get' ? [] : [403]), 421, 429, 500]);
     for (const status of [...errorStatuses].sort()) {
       responses[String(status)] = { description: STATUS_TEXT[status] ?? 'Error', content: { 'application/json': { schema: ref('ApiError') } } };
     }

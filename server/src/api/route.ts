@@ -6,7 +6,7 @@
  * `PreparedJson` (validated and serialised once by `prepareJson`, then served from a cache).
  */
 import { createHash } from 'node:crypto';
-import type { Request, Response, Router } from 'express';
+import express, { type Request, type Response, type Router } from 'express';
 import type { z } from 'zod';
 import type { RouteSpec } from './contract.ts';
 import { HttpError } from './errors.ts';
@@ -97,4 +97,12 @@ export function bindRoute<R extends RouteSpec>(router: Router, spec: R, handler:
       next(err);
     }
   });
+}
+
+/**
+ * A router of the API: strict (a trailing slash is another path) and case-sensitive, so only the
+ * exact spelling of a contract path reaches a handler; every other spelling is 404 after the gate.
+ */
+export function apiRouter(): Router {
+  return express.Router({ caseSensitive: true, strict: true });
 }

@@ -18,7 +18,7 @@ import { DEFAULT_OBSERVATION_SETTINGS, ObservationSettings } from './evidence-sc
 
 export const ErrorCode = z.enum([
   'bad-request', 'unauthorized', 'forbidden', 'not-found', 'conflict', 'payload-too-large',
-  'unsupported-media-type', 'rate-limited', 'unavailable', 'remote-error', 'internal',
+  'unsupported-media-type', 'rate-limited', 'unavailable', 'remote-error', 'internal', 'misdirected-request',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
@@ -177,7 +177,7 @@ export type InventoryRecord = z.infer<typeof InventoryRecord>;
  * (key fields named here, nested detail kept as sent).
  */
 export const OptaneVerdictView = z.looseObject({
-  verdict: z.enum(['yes', 'no', 'depends']),
+  verdict: z.enum(['yes', 'no', 'depends', 'replace']),
   headline: z.string(),
   reasons: z.array(z.unknown()),
   evidence: z.array(z.unknown()),
@@ -258,8 +258,12 @@ export const Settings = z.object({
     reportsPerHost: z.number().int().min(1).max(10_000),
   }),
   benchmark: z.object({
-    /** Hard wall-clock cap for any run, seconds. */
+    /** Hard wall-clock cap for any run, seconds (runtime and wall cap of a request must fit). */
     maxRuntimeSeconds: z.number().int().min(5).max(3600),
+    /** Highest 1-minute load a benchmark may start or go on at; null = max(4, 2 × CPUs). Requests may only lower it. */
+    maxLoad1: z.number().positive().max(1000).nullable(),
+    /** Highest pool write wait (ms) before a benchmark is aborted. Requests may only lower it. */
+    maxPoolWriteWaitMs: z.number().positive().max(60_000),
   }),
   /** Scheduled workload observation and how old a fingerprint an assessment still uses. */
   observation: ObservationSettings,
@@ -269,7 +273,7 @@ export type Settings = z.infer<typeof Settings>;
 export const DEFAULT_SETTINGS: Settings = {
   assessmentIntervalMinutes: 0,
   retention: { snapshotsPerHost: 50, assessmentsPerHost: 200, scheduledRunsPerHost: 500, reportsPerHost: 30 },
-  benchmark: { maxRuntimeSeconds: 600 },
+  benchmark: { maxRuntimeSeconds: 600, maxLoad1: null, maxPoolWriteWaitMs: 2000 },
   observation: DEFAULT_OBSERVATION_SETTINGS,
 };
 
@@ -290,6 +294,16 @@ export type SettingsPatch = z.infer<typeof SettingsPatch>;
 /** The runner's own request schema (profile, target {dataset|path|device}, size, runtime, caps). */
 export const BenchRequest = RunnerBenchRequest;
 export type BenchRequest = z.infer<typeof BenchRequest>;
+/**
+ * A benchmark request as the HTTP body: the runner's schema with every limit bounded and none
+ * defaulted (bench-policy.ts checks them against the server's policy and fills them in).
+ */
+export const BenchRequestBody = RunnerBenchRequest.extend({
+  wallCapS: z.number().positive().max(2 * 3600).optional(),
+  maxLoad1: z.number().nonnegative().max(1000).optional(),
+  maxPoolWriteWaitMs: z.number().positive().max(60_000).optional(),
+});
+export type BenchRequestBody = z.infer<typeof BenchRequestBody>;
 
 export const GuardVerdict = RunnerGuardVerdict;
 export const DryRunView = z.object({

@@ -9,7 +9,6 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import { HttpError } from './errors.ts';
 
 export function tokensEqual(presented: string, expected: string): boolean {
   const a = createHash('sha256').update(presented, 'utf8').digest();
@@ -56,32 +55,17 @@ export function createRateLimiter(limit: number, windowMs: number, now: () => nu
   };
 }
 
-/**
- * Requires `Authorization: Bearer <token>` when a token is configured; health stays open.
- *
- * The token is checked FIRST and only failures are counted: a request with the valid token is
- * never refused by the failure limiter. This matters behind a reverse proxy: the app does not
- * trust `X-Forwarded-For` (`trust proxy` is off, since a header anyone can send would let a client
- * pick its own rate-limit key), so every client arrives from the proxy's address and shares one
- * failure counter. Were that counter consulted before the token, one client sending bad tokens
- * would lock every other client out; as it is, only requests without a valid token get 429 while
- * the window lasts. The limiter bounds the cost of failures (log lines, hashing), it is not what
- * stops guessing: the token has 256 random bits.
+/*
+ * How the gate (gate.ts) uses the token and the failure limiter: the token is checked FIRST and
+ * only failures are counted, so a request with the valid token is never refused by the failure
+ * limiter. This matters behind a reverse proxy: the app does not trust `X-Forwarded-For` (`trust
+ * proxy` is off, since a header anyone can send would let a client pick its own rate-limit key),
+ * so every client arrives from the proxy's address and shares one failure counter. Were that
+ * counter consulted before the token, one client sending bad tokens would lock every other client
+ * out; as it is, only requests without a valid token get 429 while the window lasts. The limiter
+ * bounds the cost of failures (log lines, hashing), it is not what stops guessing: the token has
+ * 256 random bits.
  */
-export function requireToken(token: string | null, authFailures: RateLimiter, openPaths: ReadonlySet<string>) {
-  return (req: Request, res: Response, next: NextFunction): void => {
-    if (token === null || openPaths.has(req.path)) return next();
-    const presented = bearerOf(req);
-    if (presented !== null && tokensEqual(presented, token)) return next();
-    const client = req.socket.remoteAddress ?? 'unknown';
-    if (!authFailures.hit(client)) {
-      res.setHeader('Retry-After', String(authFailures.retryAfterSeconds(client)));
-      return next(new HttpError('rate-limited', 'too many failed authentication attempts; try again later'));
-    }
-    res.setHeader('WWW-Authenticate', 'Bearer realm="zfs-advisor"');
-    next(new HttpError('unauthorized', presented === null ? 'this server requires a bearer token (Authorization: Bearer …)' : 'wrong token'));
-  };
-}
 
 /** Headers for every response; the UI's CSP allows only same-origin scripts, styles and data. */
 export function securityHeaders(_req: Request, res: Response, next: NextFunction): void {

@@ -17,6 +17,8 @@ import { createLogger, type Logger } from './logger.ts';
 import { loadServices, type Services } from './services.ts';
 import { ensureToken, isLoopback } from './token.ts';
 import { resolveBenchDir } from './bench-confinement.ts';
+import { normaliseOrigin, normalisePublicName } from './origin-policy.ts';
+import { resolveAllowList } from './sizes-confinement.ts';
 import { announceLines, localUrl } from './announce.ts';
 import { networkInterfaces } from 'node:os';
 import type { RemoteClients } from '../remote/clients.ts';
@@ -45,6 +47,17 @@ export interface ServeOptions {
   logSink?: (line: string) => void;
   /** Print lines meant for the person who started the server (URL, token once). */
   announce?: (line: string) => void;
+  /**
+   * Names clients use to reach this server besides loopback names, this machine's name and the
+   * bound address (a reverse proxy that keeps the Host header, a DNS name of the NAS): `--public-name`.
+   */
+  publicNames?: string[];
+  /** Origins (scheme://host[:port]) of trusted front ends that send writes with their own Origin: `--trusted-origin`. */
+  trustedOrigins?: string[];
+  /** Directories size walks may measure besides mounted ZFS datasets (`--sizes-allow`). */
+  sizesAllow?: string[];
+  /** Failed token attempts allowed per client per minute (default 20). */
+  authFailuresPerMinute?: number;
   /** Run a first assessment of the default host in the background (default true). */
   assessOnStart?: boolean;
 }
@@ -77,6 +90,20 @@ export async function hasLocalZfs(): Promise<boolean> {
 export async function startServer(opts: ServeOptions): Promise<{ ok: true; server: RunningServer } | { ok: false; message: string }> {
   let basePath: string;
   try { basePath = normaliseBasePath(opts.basePath); } catch (err) { return { ok: false, message: (err as Error).message }; }
+  const publicNames: string[] = [];
+  for (const n of opts.publicNames ?? []) {
+    const v = normalisePublicName(n);
+    if (v === null) return { ok: false, message: `--public-name "${n}" is not a host name or address` };
+    publicNames.push(v);
+  }
+  const trustedOrigins: string[] = [];
+  for (const o of opts.trustedOrigins ?? []) {
+    const v = normaliseOrigin(o);
+    if (v === null) return { ok: false, message: `--trusted-origin "${o}" is not an origin (scheme://host[:port], nothing after it)` };
+    trustedOrigins.push(v);
+  }
+  const allow = resolveAllowList(opts.sizesAllow ?? []);
+  if (!allow.ok) return { ok: false, message: allow.message };
   let benchDir: string | null = null;
   if (opts.benchDir) {
     const r = resolveBenchDir(opts.benchDir);
@@ -117,7 +144,9 @@ export async function startServer(opts: ServeOptions): Promise<{ ok: true; serve
   }
   const uiDir = opts.uiDir === undefined ? (existsSync(join(DEFAULT_UI_DIR, 'index.html')) ? DEFAULT_UI_DIR : null) : opts.uiDir;
 
-  const handle = createApp({ store, secrets, services, logger, remote: opts.remote, config: { basePath, token, uiDir, demo, localZfs, benchDir, noDemo: opts.noDemo ?? false } });
+  const handle = createApp({ store, secrets, services, logger, remote: opts.remote, config: { basePath, token, uiDir, demo, localZfs, benchDir, noDemo: opts.noDemo ?? false,
+    authFailuresPerMinute: opts.authFailuresPerMinute, boundAddress: opts.host, publicNames, trustedOrigins, sizesAllow: allow.dirs,
+  } });
   const created = handle.ensureDefaultHost();
   handle.scheduler.start();
 

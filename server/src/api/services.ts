@@ -13,6 +13,7 @@ import type { Assessment } from '../model/finding.ts';
 import type { Inventory } from '../model/inventory.ts';
 import type { Artifacts } from '../model/artifacts.ts';
 import type { BenchmarkSummary } from '../model/workload.ts';
+import type { SuiteView } from '../bench/suite-types.ts';
 import type { Profile } from '../bench/profiles.ts';
 import type { Database } from 'better-sqlite3';
 import * as bench from '../bench/run.ts';
@@ -47,6 +48,8 @@ export interface ReportInput {
   assessment: Assessment;
   optane: unknown;
   benchmarks: BenchmarkSummary[];
+  /** The latest benchmark suite of this machine (bench/report-suite.ts), or null. */
+  suite?: SuiteView | null;
   appVersion: string;
   ruleCatalogVersion: string;
   generatedAt: string;

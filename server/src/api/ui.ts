@@ -1,12 +1,13 @@
 /**
  * Serves the built UI (`ui/dist`) under the base path. index.html gets the base path injected at
  * serve time (a `<base href>` and a `<meta name="zfs-advisor-base">`), so the same build works at
- * `/` and behind a reverse proxy at `/zfs-advisor/`. Unknown non-API paths get index.html (the
- * router is client-side).
+ * `/` and behind a reverse proxy at `/zfs-advisor/`. The client-side views (gate.ts UI_VIEW_PATHS)
+ * get index.html too, so a bookmark or a reload works; any other path is 404.
  */
 import express, { type Request, type Response, type Router } from 'express';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { UI_VIEW_PATHS } from './gate.ts';
 
 function escapeAttr(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -20,7 +21,7 @@ export function injectBasePath(html: string, basePath: string): string {
 }
 
 export function uiRouter(uiDir: string | null, basePath: string): Router {
-  const router = express.Router();
+  const router = express.Router({ caseSensitive: true, strict: true });
   const index = uiDir ? join(uiDir, 'index.html') : null;
   if (!uiDir || !index || !existsSync(index)) {
     router.get('/', (_req: Request, res: Response) => {
@@ -36,7 +37,7 @@ export function uiRouter(uiDir: string | null, basePath: string): Router {
   };
   router.get('/', sendIndex);
   router.get('/index.html', sendIndex);
-  router.use(express.static(uiDir, { index: false, fallthrough: true, maxAge: '1h', dotfiles: 'ignore' }));
-  router.get(/^\/(?!api\/|metrics$).*/, sendIndex);
+  for (const view of UI_VIEW_PATHS) router.get(view, sendIndex);
+  router.use('/assets', express.static(join(uiDir, 'assets'), { index: false, fallthrough: true, maxAge: '1h', dotfiles: 'ignore', redirect: false }));
   return router;
 }

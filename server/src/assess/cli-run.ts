@@ -4,7 +4,7 @@
  * shaped for the CLI's contract (usage → 64, unreadable input → 2 with one line naming the file).
  */
 import { assess, type AssessResult } from './assess.ts';
-import { loadForAssessment, parseArgs } from './load-inventory.ts';
+import { loadForAssessment, parseArgs, type AssessArgs } from './load-inventory.ts';
 import { resolveWorkload } from './load-workload.ts';
 
 export type CliAssessOutcome =
@@ -14,6 +14,11 @@ export type CliAssessOutcome =
 export async function runAssessmentFromArgs(args: string[], now: Date = new Date()): Promise<CliAssessOutcome> {
   const p = parseArgs(args);
   if (!p.ok) return { ok: false, kind: 'usage', message: p.message };
+  return runAssessment(p, now);
+}
+
+/** The same, from arguments the CLI framework already parsed (cli/commands/assess-args.ts). */
+export async function runAssessment(p: AssessArgs, now: Date = new Date()): Promise<CliAssessOutcome> {
   const loaded = await loadForAssessment(p.opts);
   if (!loaded.ok) return { ok: false, kind: 'bad-input', message: loaded.message };
   const w = await resolveWorkload(p, now.getTime());

@@ -3,6 +3,11 @@
  */
 import type { Assessment, Finding, Severity } from '../model/finding.ts';
 import type { OptaneVerdict } from '../optane/verdict.ts';
+import { publicKbUrl } from '../kb/catalog.ts';
+import { inlinePlain } from '../text/markdown.ts';
+
+/** Finding text is Markdown (code spans, links): the terminal gets it plain, links as "text (address)". */
+const plain = (s: string): string => inlinePlain(s, publicKbUrl);
 
 const ORDER: Severity[] = ['critical', 'warning', 'suggestion', 'info'];
 
@@ -10,14 +15,16 @@ const ORDER: Severity[] = ['critical', 'warning', 'suggestion', 'info'];
 export const demoBanner = (label: string): string => `DEMO DATA: ${label.replace(/^demo data:\s*/i, '')}`;
 
 function renderFinding(f: Finding): string {
-  const lines = [`  - ${f.title}  [${f.ruleId}, confidence ${f.confidence}]`];
-  lines.push(`    evidence: ${f.evidence.map((e) => `${e.label}=${e.value}${e.unit ? ` ${e.unit}` : ''}`).join('; ')}`);
-  lines.push(`    ${f.explanation}`);
+  const lines = [`  - ${plain(f.title)}  [${f.ruleId}, confidence ${f.confidence}]`];
+  lines.push(`    evidence: ${f.evidence.map((e) => `${e.label}=${plain(String(e.value))}${e.unit ? ` ${e.unit}` : ''}`).join('; ')}`);
+  lines.push(`    ${plain(f.explanation)}`);
   if (f.action) {
-    lines.push(`    action: ${f.action.summary} (reversible: ${f.action.reversible} — ${f.action.reversibleWhy})`);
+    lines.push(`    action: ${plain(f.action.summary)} (reversible: ${f.action.reversible} — ${plain(f.action.reversibleWhy)})`);
     for (const c of f.action.commands) lines.push(`      $ ${c}`);
   }
-  lines.push(`    sources: ${f.citations.map((c) => (c.locator ? `${c.source} ${c.locator}` : c.source)).join(', ')}`);
+  const seen = new Set<string>();
+  const sources = f.citations.filter((c) => { const k = c.url ?? c.source; return seen.has(k) ? false : (seen.add(k), true); });
+  lines.push('    sources:', ...sources.map((c) => `      ${c.locator ? `${c.source}, ${c.locator}` : c.source}${c.url ? ` <${publicKbUrl(c.url)}>` : ''}`));
   return lines.join('\n');
 }
 
@@ -49,8 +56,8 @@ export function renderAssessment(a: Assessment, demoLabel: string | null): strin
 export function renderVerdict(v: OptaneVerdict, demoLabel: string | null): string {
   const out: string[] = [];
   if (demoLabel) out.push(demoBanner(demoLabel), '');
-  out.push(`Should I add Optane? ${v.verdict.toUpperCase()} (confidence ${v.confidence})`, v.headline, '');
-  for (const r of v.reasons) out.push(`  * ${r}`);
+  out.push(`Should I add Optane? ${v.verdict.toUpperCase()} (confidence ${v.confidence})`, plain(v.headline), '');
+  for (const r of v.reasons) out.push(`  * ${plain(r)}`);
   if (v.expected) {
     const e = v.expected;
     out.push('', 'Expected 4K sync-write IOPS (range):');
@@ -59,11 +66,11 @@ export function renderVerdict(v: OptaneVerdict, demoLabel: string | null): strin
   }
   if (v.candidates.length > 0) {
     out.push('', 'Already in this host and unused:');
-    for (const c of v.candidates) out.push(`  - ${c.product} at ${c.device}: ${c.role}; ${c.layout}`);
+    for (const c of v.candidates) out.push(`  - ${c.product} at ${c.device}: ${plain(c.role)}; ${plain(c.layout)}`);
   }
   if (v.purchase.length > 0) {
     out.push('', 'To buy:');
-    for (const p of v.purchase) out.push(`  - ${p.product} (${p.capacityGb} GB): ${p.why}`);
+    for (const p of v.purchase) out.push(`  - ${p.product}${p.capacityGb !== null ? ` (${p.capacityGb} GB)` : ''}: ${plain(p.why)}`);
   }
   if (v.layout.commands.length > 0) {
     out.push('', `Layout (reversible: ${v.layout.reversible}):`);

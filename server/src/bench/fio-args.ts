@@ -25,7 +25,10 @@ export interface FioPlan {
   runtimeS: number;
   syncMode: SyncMode;
   rawDevice: boolean;
-  /** O_DIRECT on a file target (honest reads on a directory whose file system honours it). */
+  /**
+   * O_DIRECT. Files: only when asked (honest reads, or a suite's io=direct). Raw devices and zvols:
+   * on unless a suite asks for buffered I/O (002's zvol + buffered case).
+   */
   direct?: boolean;
 }
 
@@ -54,8 +57,8 @@ function baseArgs(profile: Profile, plan: FioPlan): string[] {
     '--randrepeat=0',
   ];
   if (profile.rwmixread !== null) args.push(`--rwmixread=${profile.rwmixread}`);
-  if (plan.rawDevice) args.push('--direct=1', '--allow_mounted_write=0');
-  else if (plan.direct) args.push('--direct=1');
+  if (plan.direct ?? plan.rawDevice) args.push('--direct=1');
+  if (plan.rawDevice) args.push('--allow_mounted_write=0');
   return args;
 }
 

@@ -16,6 +16,8 @@ export const DirectionResult = z.object({
   ioBytes: z.number(),
   totalIos: z.number(),
   latency: LatencyPercentiles.nullable(),
+  /** Completion latency alone (clat): what a synchronous write waits for once submitted. */
+  clat: LatencyPercentiles.nullable().optional(),
 });
 export type DirectionResult = z.infer<typeof DirectionResult>;
 
@@ -27,6 +29,8 @@ export const FioJobResult = z.object({
   /** fsync/fdatasync latency; present only when fio issued syncs (fsync=N). */
   sync: LatencyPercentiles.extend({ totalIos: z.number() }).nullable(),
   runtimeMs: z.number().nullable(),
+  /** The job's own sync options (fsync=N, fdatasync=N, sync=1), as fio printed them. */
+  syncOptions: z.object({ fsync: z.number().nullable(), fdatasync: z.number().nullable(), syncIo: z.boolean() }).optional(),
   usrCpuPct: z.number().nullable(),
   sysCpuPct: z.number().nullable(),
 });
@@ -127,6 +131,7 @@ export function fioResultFromText(text: string): FioResult | null {
   const dir = (x: ParsedDirection): DirectionResult => ({
     iops: x.iops, bytesPerSec: x.bwBytes, ioBytes: x.ioBytes, totalIos: x.totalIos,
     latency: x.totalIos > 0 ? { meanNs: x.latMeanNs ?? x.clatMeanNs, p50Ns: x.clatP50Ns, p99Ns: x.clatP99Ns, p999Ns: x.clatP999Ns } : null,
+    clat: x.totalIos > 0 ? { meanNs: x.clatMeanNs, p50Ns: x.clatP50Ns, p99Ns: x.clatP99Ns, p999Ns: x.clatP999Ns } : null,
   });
   return {
     fioVersion: p.value.fioVersion,
@@ -135,7 +140,7 @@ export function fioResultFromText(text: string): FioResult | null {
       return {
         name: j.name, error: j.error, read: dir(j.read), write: dir(j.write),
         sync: j.sync ? { totalIos: j.sync.totalIos, meanNs: j.sync.latMeanNs, p50Ns: j.sync.latP50Ns, p99Ns: j.sync.latP99Ns, p999Ns: mine?.sync?.p999Ns ?? null } : null,
-        runtimeMs: j.runtimeMs, usrCpuPct: mine?.usrCpuPct ?? null, sysCpuPct: mine?.sysCpuPct ?? null,
+        runtimeMs: j.runtimeMs, syncOptions: { fsync: j.fsync, fdatasync: j.fdatasync, syncIo: j.syncIo }, usrCpuPct: mine?.usrCpuPct ?? null, sysCpuPct: mine?.sysCpuPct ?? null,
       };
     }),
   };

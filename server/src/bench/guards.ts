@@ -35,6 +35,19 @@ export interface GuardFacts {
   confirmSerial: string | null;
   /** Directory targets of read profiles: how reads stay honest (the size above is then the file's). */
   readHonesty?: ReadHonesty | null;
+  /** What this run asks of its target (a suite's matrix cell); checked against what the target can do. */
+  cell?: CellFacts;
+}
+
+export interface CellFacts {
+  targetKind: 'dataset' | 'zvol' | 'path' | 'device';
+  sync: 'always' | 'standard' | 'disabled';
+  io: 'direct' | 'buffered';
+  /** The sync property can be set on the temporary dataset/zvol (OpenZFS; not zfs-fuse, not a directory). */
+  syncPropertyUsable: boolean;
+  /** The platform can make zvols (null when the pool could not be read). */
+  zvols: boolean | null;
+  readsFromDisk: boolean;
 }
 
 const gib = (b: number) => `${(b / 1024 ** 3).toFixed(2)} GiB`;
@@ -126,9 +139,56 @@ export function evaluateGuards(f: GuardFacts): GuardVerdict[] {
         : `refused: the test size ${gib(f.sizeBytes)} is larger than ${d.path} (${gib(d.sizeBytes)})`);
     }
   }
+  if (f.cell) cellGuards(f.cell, f.readHonesty ?? null, add);
   return v;
+}
+
+/** Whether the target can do what the run (a suite's matrix cell) asks; the reason when it cannot. */
+function cellGuards(c: CellFacts, honesty: ReadHonesty | null, add: (id: string, ok: boolean, message: string) => void): void {
+  if (c.targetKind === 'zvol' && c.zvols !== null) {
+    add('zvol', c.zvols, c.zvols
+      ? 'the platform makes zvols: a temporary one is created and destroyed afterwards'
+      : 'refused: zvols are not supported on this platform (zfs-fuse has no zvols: `zfs create -V` is not implemented); run without --zvol, or on OpenZFS');
+  }
+  if (c.targetKind === 'zvol' && c.readsFromDisk) {
+    add('zvol-reads', false, 'refused: a fresh zvol has never been written, so reads would return holes without touching a disk; read profiles run on datasets');
+  }
+  if (c.sync === 'disabled') {
+    add('sync-setting', c.syncPropertyUsable, c.syncPropertyUsable
+      ? 'sync=disabled is set on the temporary dataset/zvol only'
+      : 'refused: sync=disabled needs a ZFS dataset or zvol whose sync property can be set; this target has none (a directory, a raw device, or zfs-fuse)');
+  }
+  if (c.targetKind === 'path' && c.readsFromDisk && c.io === 'buffered' && honesty?.method === 'o-direct') {
+    add('io-mode', false, 'refused: buffered reads on this directory would be served from the page cache; honest reads here need O_DIRECT (io=direct)');
+  }
 }
 
 export function refusals(v: GuardVerdict[]): GuardVerdict[] {
   return v.filter((g) => !g.ok);
+}
+
+/** Guard ids that judge one matrix cell against its target: a suite skips such a cell instead of refusing. */
+export const CELL_GUARD_IDS: readonly string[] = ['zvol', 'zvol-reads', 'sync-setting', 'io-mode'];
+
+export interface SuiteGuardFacts {
+  runCount: number;
+  skippedReasons: string[];
+  estimatedSeconds: number;
+  maxTotalS: number;
+}
+
+/** The suite's own guards; each run still passes every single-run guard above. */
+export function evaluateSuiteGuards(f: SuiteGuardFacts): GuardVerdict[] {
+  const v: GuardVerdict[] = [];
+  v.push({
+    id: 'suite-runs', ok: f.runCount > 0, message: f.runCount > 0
+      ? `${f.runCount} run(s) planned`
+      : `refused: no run of this suite can be done on this target (${[...new Set(f.skippedReasons)].join('; ') || 'empty matrix'})`,
+  });
+  v.push({
+    id: 'max-total', ok: f.estimatedSeconds <= f.maxTotalS, message: f.estimatedSeconds <= f.maxTotalS
+      ? `estimated ${Math.round(f.estimatedSeconds)} s, within the total cap of ${f.maxTotalS} s; the suite stops at the cap whatever happens`
+      : `refused: the suite is estimated at ${Math.round(f.estimatedSeconds)} s, more than the total cap of ${f.maxTotalS} s (--max-total); shrink the matrix or raise the cap`,
+  });
+  return v;
 }

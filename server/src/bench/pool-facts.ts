@@ -4,7 +4,7 @@
  * `scrub:` line, no `sync` property), see shared/samples/zfs-fuse/README.md.
  */
 import { createHash } from 'node:crypto';
-import { runCommand } from '../exec/runner.ts';
+import { realExec, type BenchExec } from './exec.ts';
 import { parseHumanNumber } from '../parsers/common.ts';
 
 export interface PoolFacts {
@@ -17,6 +17,12 @@ export interface PoolFacts {
   scan: 'scrub' | 'resilver' | null;
   /** Can `sync=always` be set on a dataset (false on zfs-fuse)? */
   syncProperty: boolean;
+  /**
+   * Can the platform make zvols? OpenZFS can; zfs-fuse 0.7 cannot (`zfs create -V` aborts with
+   * "Function not implemented", shared/samples/zfs-fuse/README.md). Told apart by what zfs-fuse
+   * also lacks: `zpool list -p` and the `sync` property.
+   */
+  zvols: boolean;
   topologyFingerprint: string | null;
 }
 
@@ -60,9 +66,11 @@ export function topologyFingerprint(statusText: string): string | null {
   return createHash('sha256').update(tree.join('\n')).digest('hex').slice(0, 16);
 }
 
-export async function readPoolFacts(pool: string): Promise<PoolFactsResult> {
+export async function readPoolFacts(pool: string, exec: BenchExec = realExec): Promise<PoolFactsResult> {
+  const runCommand = exec.run;
   let list = await runCommand('zpool', ['list', '-H', '-p', '-o', 'name,size,allocated,free,health', pool]);
   if (list.error?.code === 'not-found') return { ok: false, message: 'zpool is not installed: no ZFS on this host' };
+  const parsable = list.exitCode === 0;
   if (list.exitCode !== 0) list = await runCommand('zpool', ['list', '-H', '-o', 'name,size,allocated,free,health', pool]);
   if (list.exitCode !== 0) return { ok: false, message: `pool "${pool}" not found (${(list.stderr || list.error?.message || '').trim().split('\n')[0]})` };
   const parsedLine = parsePoolListLine(list.stdout.trim().split('\n')[0] ?? '');
@@ -72,6 +80,7 @@ export async function readPoolFacts(pool: string): Promise<PoolFactsResult> {
   const availableBytes = parseHumanNumber(avail.stdout.trim());
   if (avail.exitCode !== 0 || availableBytes === null) return { ok: false, message: `cannot read the free space of ${pool} (zfs get available)` };
   const sync = await runCommand('zfs', ['get', '-H', '-o', 'value', 'sync', pool]);
+  const syncProperty = sync.exitCode === 0 && /^(standard|always|disabled)$/.test(sync.stdout.trim());
   return {
     ok: true,
     facts: {
@@ -81,7 +90,8 @@ export async function readPoolFacts(pool: string): Promise<PoolFactsResult> {
       allocBytes: parsedLine.alloc,
       availableBytes,
       scan: scanInProgress(status.stdout),
-      syncProperty: sync.exitCode === 0 && /^(standard|always|disabled)$/.test(sync.stdout.trim()),
+      syncProperty,
+      zvols: syncProperty && parsable,
       topologyFingerprint: topologyFingerprint(status.stdout),
     },
   };

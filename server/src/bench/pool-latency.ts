@@ -5,7 +5,8 @@
  * [, rebuild]; with -p the waits are nanoseconds. zfs-fuse has no -l: the sampler then reports
  * "not available" instead of a number it does not have.
  */
-import { runStreaming, type CommandResult } from '../exec/runner.ts';
+import type { CommandResult } from '../exec/runner.ts';
+import { realExec, type BenchExec } from './exec.ts';
 import type { PoolLatencySample } from './types.ts';
 
 function ns(v: string | undefined): number | null {
@@ -26,10 +27,10 @@ export interface LatencySampler {
   done: Promise<{ available: boolean; note: string | null }>;
 }
 
-export function startLatencySampler(pool: string, t0: number, signal: AbortSignal, timeoutMs: number, onSample: (s: PoolLatencySample) => void): LatencySampler {
+export function startLatencySampler(pool: string, t0: number, signal: AbortSignal, timeoutMs: number, onSample: (s: PoolLatencySample) => void, exec: BenchExec = realExec): LatencySampler {
   const samples: PoolLatencySample[] = [];
   if (signal.aborted) return { samples, done: Promise.resolve({ available: false, note: 'pool latency not sampled: the run stopped first' }) };
-  const run: Promise<CommandResult> = runStreaming('zpool', ['iostat', '-H', '-p', '-l', '-y', pool, '1'], {
+  const run: Promise<CommandResult> = exec.stream('zpool', ['iostat', '-H', '-p', '-l', '-y', pool, '1'], {
     signal,
     timeoutMs,
     onStdoutLine: (line) => {

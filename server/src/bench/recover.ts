@@ -5,9 +5,16 @@
  * "Gone" is decided by process identity (process-identity.ts): a different boot id or a pid now
  * used by a process with another start time counts as dead, so a pid reused after a reboot
  * neither blocks the cleanup nor keeps the lock.
+ *
+ * The host-wide lock (host-lock.ts) is recovered too: a stale owner from ANOTHER data directory
+ * gets its store's leftovers cleaned the same way (its orphaned fio killed, its files removed)
+ * before the lock is broken. Every `bench` invocation (run, --dry-run, --history) and every server
+ * start calls this first.
  */
+import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
-import type { Database } from 'better-sqlite3';
+import BetterSqlite3, { type Database } from 'better-sqlite3';
+import { breakHostLock, staleHostLocks } from './host-lock.ts';
 import { finishRun, journalOpen, lockHolder, releaseLock, runsWithOpenJournal, runsWithStatus, type LockHolder } from './store.ts';
 import { undoJournal } from './targets.ts';
 import { liveProbe, recordedProcessLiveness, type Liveness, type LivenessProbe } from './process-identity.ts';
@@ -34,6 +41,37 @@ export function isStaleHolder(h: Recorded, probe: LivenessProbe): boolean {
 
 export async function recoverAbandoned(db: Database, probe?: LivenessProbe): Promise<Recovered[]> {
   const p = probe ?? await liveProbe();
+  const out = await recoverStore(db, p);
+  out.push(...await recoverHostLock(p, db.name));
+  return out;
+}
+
+/**
+ * Breaks stale host-wide locks after cleaning their owners' stores (other than `ownStore`, which
+ * the caller just recovered). Also what `bench --dry-run` runs when it has no store of its own.
+ */
+export async function recoverHostLock(probe?: LivenessProbe, ownStore: string | null = null): Promise<Recovered[]> {
+  const p = probe ?? await liveProbe();
+  const out: Recovered[] = [];
+  for (const stale of staleHostLocks(p)) {
+    const store = stale.owner?.store ?? null;
+    if (store !== null && store !== ownStore && existsSync(store)) {
+      let other: Database | null = null;
+      try {
+        other = new BetterSqlite3(store, { fileMustExist: true, timeout: 5_000 });
+        out.push(...await recoverStore(other, p));
+      } catch {
+        // Another user's or a damaged store: its own next start cleans it; the process is gone either way.
+      } finally {
+        other?.close();
+      }
+    }
+    breakHostLock(stale.file, stale.owner);
+  }
+  return out;
+}
+
+async function recoverStore(db: Database, p: LivenessProbe): Promise<Recovered[]> {
   const out: Recovered[] = [];
   const seen = new Set<string>();
   const candidates = [...runsWithStatus(db, 'running'), ...runsWithOpenJournal(db)];
@@ -54,4 +92,23 @@ export async function recoverAbandoned(db: Database, probe?: LivenessProbe): Pro
   const holder = lockHolder(db);
   if (holder && isStaleHolder(holder, p)) releaseLock(db, holder.runId);
   return out;
+}
+
+/**
+ * What every `bench` invocation runs first (a run, --dry-run, --history, --list, --before-after):
+ * the leftovers of dead runs in this data directory's store, when it exists (it is never created
+ * here), and stale host-wide locks with their stores' leftovers.
+ */
+export async function recoverForInvocation(storeFile: string): Promise<Recovered[]> {
+  const p = await liveProbe();
+  let db: Database | null = null;
+  try {
+    db = existsSync(storeFile) ? new BetterSqlite3(storeFile, { fileMustExist: true, timeout: 5_000 }) : null;
+    return db ? await recoverAbandoned(db, p) : await recoverHostLock(p);
+  } catch {
+    // An unreadable store is the command's to report (in its own words); the host lock is still ours to clean.
+    return recoverHostLock(p);
+  } finally {
+    db?.close();
+  }
 }

@@ -4,6 +4,7 @@
  * atomic with a check runs in an IMMEDIATE transaction.
  */
 import type { Database } from 'better-sqlite3';
+import { localMachineId } from '../host-identity.ts';
 import { BenchmarkSummary } from '../model/workload.ts';
 import { BenchmarkDetail, type BenchmarkRun, type ProgressEvent } from './types.ts';
 
@@ -49,8 +50,9 @@ export interface JournalEntry {
 const now = () => new Date().toISOString();
 
 export function insertRun(db: Database, r: Omit<RunRow, 'endedAt' | 'message'>): void {
-  db.prepare(`INSERT INTO bench_runs (id, profile, target_kind, target, pool, status, started_at, pid, host, size_bytes, runtime_s, boot_id, proc_start)
-    VALUES (@id, @profile, @targetKind, @target, @pool, @status, @startedAt, @pid, @host, @sizeBytes, @runtimeS, @bootId, @procStart)`).run(r);
+  // machine_id: which machine measured this run, so reports of other hosts leave it out (migration 0007).
+  db.prepare(`INSERT INTO bench_runs (id, profile, target_kind, target, pool, status, started_at, pid, host, size_bytes, runtime_s, boot_id, proc_start, machine_id)
+    VALUES (@id, @profile, @targetKind, @target, @pool, @status, @startedAt, @pid, @host, @sizeBytes, @runtimeS, @bootId, @procStart, @machineId)`).run({ ...r, machineId: localMachineId() });
 }
 
 export function finishRun(db: Database, id: string, status: RunRow['status'], message: string | null, run: BenchmarkRun | null): void {

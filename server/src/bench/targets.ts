@@ -7,10 +7,11 @@
 import { mkdirSync, realpathSync, rmSync, existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Database } from 'better-sqlite3';
-import { runCommand, describeFailure } from '../exec/runner.ts';
+import { describeFailure } from '../exec/runner.ts';
 import { BENCH_DIR_PREFIX, benchDatasetName, isBenchDatasetName } from './names.ts';
 import { journalAdd, journalRemoved, type JournalEntry } from './store.ts';
 import { pidAlive } from './process-identity.ts';
+import { realExec, type BenchExec } from './exec.ts';
 
 export const DATASET_PROPERTIES_KEPT = ['recordsize', 'compression', 'sync', 'primarycache', 'logbias', 'quota', 'atime', 'checksum', 'dedup', 'copies'];
 
@@ -26,7 +27,7 @@ export interface PreparedTarget {
 export type Prepared = { ok: true; target: PreparedTarget } | { ok: false; message: string; commands: string[][] };
 
 /** `zfs create` arguments for the temporary dataset. */
-export function datasetCreateArgs(pool: string, runId: string, sizeBytes: number, sync: 'always' | 'standard' | null): string[] {
+export function datasetCreateArgs(pool: string, runId: string, sizeBytes: number, sync: 'always' | 'standard' | 'disabled' | null): string[] {
   const args = ['create', '-o', 'recordsize=128K', '-o', 'compression=off', '-o', 'primarycache=metadata', '-o', 'atime=off',
     '-o', `quota=${Math.max(2 * sizeBytes, 64 * 1024 * 1024)}`];
   if (sync) args.push('-o', `sync=${sync}`);
@@ -34,7 +35,8 @@ export function datasetCreateArgs(pool: string, runId: string, sizeBytes: number
   return args;
 }
 
-export async function prepareDataset(db: Database, runId: string, pool: string, sizeBytes: number, sync: 'always' | 'standard' | null): Promise<Prepared> {
+export async function prepareDataset(db: Database, runId: string, pool: string, sizeBytes: number, sync: 'always' | 'standard' | 'disabled' | null, exec: BenchExec = realExec): Promise<Prepared> {
+  const runCommand = exec.run;
   const name = benchDatasetName(pool, runId);
   const create = datasetCreateArgs(pool, runId, sizeBytes, sync);
   const commands: string[][] = [['zfs', ...create]];
@@ -112,7 +114,8 @@ async function killOurFio(filename: string): Promise<string> {
   return killed.length > 0 ? `stopped fio (pid ${killed.join(', ')}) writing ${filename}` : `no fio was writing ${filename}`;
 }
 
-async function destroyDataset(name: string): Promise<{ done: boolean; message: string }> {
+async function destroyDataset(name: string, exec: BenchExec): Promise<{ done: boolean; message: string }> {
+  const runCommand = exec.run;
   if (!isBenchDatasetName(name)) return { done: true, message: `refused to destroy "${name}": not a benchmark dataset name` };
   let last = '';
   for (let attempt = 0; attempt < 10; attempt++) {
@@ -138,7 +141,7 @@ function removeDirectory(dir: string, runId: string): { done: boolean; message: 
 }
 
 /** Undoes the open journal entries of a run, newest first (the fio process before its files). */
-export async function undoJournal(db: Database, runId: string, entries: JournalEntry[]): Promise<{ clean: boolean; messages: string[] }> {
+export async function undoJournal(db: Database, runId: string, entries: JournalEntry[], exec: BenchExec = realExec): Promise<{ clean: boolean; messages: string[] }> {
   const messages: string[] = [];
   let clean = true;
   for (const e of entries) {
@@ -146,7 +149,7 @@ export async function undoJournal(db: Database, runId: string, entries: JournalE
       messages.push(await killOurFio(e.path));
       journalRemoved(db, e.id);
     } else if (e.kind === 'dataset') {
-      const r = await destroyDataset(e.path);
+      const r = await destroyDataset(e.path, exec);
       messages.push(r.message);
       if (r.done) journalRemoved(db, e.id); else clean = false;
     } else {

@@ -11,6 +11,11 @@ export const BenchTarget = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('dataset'), pool: z.string() }),
   z.object({ kind: z.literal('path'), dir: z.string() }),
   z.object({ kind: z.literal('device'), device: z.string(), confirmSerial: z.string() }),
+  /** A temporary zvol on the pool (OpenZFS only); volblocksize always explicit (zvol.ts). */
+  z.object({
+    kind: z.literal('zvol'), pool: z.string(),
+    volblocksize: z.number().int().min(512).max(128 * 1024).refine((n) => (n & (n - 1)) === 0, 'volblocksize must be a power of two').default(16 * 1024),
+  }),
 ]);
 export type BenchTarget = z.infer<typeof BenchTarget>;
 
@@ -26,6 +31,12 @@ export const BenchRequest = z.object({
   maxLoad1: z.number().nonnegative().optional(),
   /** Abort when the pool's write wait (zpool iostat -l) exceeds this, in ms. */
   maxPoolWriteWaitMs: z.number().positive().default(2000),
+  /** A suite's matrix cell; absent = the profile's own choice (sync profiles: always, others: standard). */
+  sync: z.enum(['always', 'standard', 'disabled']).optional(),
+  /** O_DIRECT or the page cache; absent = the target's default (raw devices direct, files buffered). */
+  io: z.enum(['direct', 'buffered']).optional(),
+  iodepth: z.number().int().min(1).max(256).optional(),
+  blockSize: z.number().int().min(512).max(16 * 1024 * 1024).optional(),
 });
 export type BenchRequest = z.infer<typeof BenchRequest>;
 export type BenchRequestInput = z.input<typeof BenchRequest>;
@@ -72,6 +83,8 @@ export const BenchmarkDetail = z.object({
     fileBytes: z.number(),
     note: z.string(),
   }).nullable().default(null),
+  /** load1 and CPU iowait once a second while fio ran (kpi.ts). */
+  system: z.array(z.object({ tS: z.number(), load1: z.number(), iowaitPct: z.number().nullable() })).default([]),
 });
 export type BenchmarkDetail = z.infer<typeof BenchmarkDetail>;
 

@@ -1,25 +1,15 @@
 /**
- * `zfs-advisor` entry point: dispatches to one module per subcommand.
- * Contract: JSON on stdout with exit 0; unreadable input → exit 2 and one line on stderr naming
- * the file (and line), never a stack trace. Usage errors → exit 64.
+ * `zfs-advisor` entry point. Finds the command (and subcommand) in the definitions (defs/index.ts),
+ * answers `--help`/`-h` from the definition, parses and checks the arguments, then loads the
+ * handler — so `--version` and `--help` load no handler code at all.
+ * Contract: human output on stdout by default, JSON with `--json`; errors are one line on stderr
+ * `zfs-advisor CMD: what is wrong — what to do`, exit 64 usage, 2 unreadable input, 1 refused/failed.
  */
-import type { CliCommand, CliIO } from './command.ts';
-
-/** Subcommands, loaded on demand so `zfs-advisor parse` does not load the server or fio code. */
-const COMMANDS: Record<string, () => Promise<{ default: CliCommand }>> = {
-  parse: () => import('./commands/parse.ts'),
-  inventory: () => import('./commands/inventory.ts'),
-  capture: () => import('./commands/capture.ts'),
-  assess: () => import('./commands/assess.ts'),
-  optane: () => import('./commands/optane.ts'),
-  bench: () => import('./commands/bench.ts'),
-  observe: () => import('./commands/observe.ts'),
-  sizes: () => import('./commands/sizes.ts'),
-  plan: () => import('./commands/plan.ts'),
-  report: () => import('./commands/report.ts'),
-  serve: () => import('./commands/serve.ts'),
-  start: () => import('./commands/start.ts'),
-};
+import type { CliIO, CommandDef } from './command.ts';
+import { EXIT } from './command.ts';
+import { COMMANDS } from './defs/index.ts';
+import { renderCommandList, renderHelp } from './framework/help.ts';
+import { runDefinition } from './framework/run.ts';
 
 const defaultIO: CliIO = {
   stdout: (s) => { process.stdout.write(s); },
@@ -32,42 +22,48 @@ const defaultIO: CliIO = {
   isTTY: Boolean(process.stdout.isTTY),
 };
 
-function usage(io: CliIO, summaries: Record<string, string>): void {
-  io.stderr('usage: zfs-advisor <command> [options]\n\ncommands:\n');
-  for (const [name, s] of Object.entries(summaries)) io.stderr(`  ${name.padEnd(10)} ${s}\n`);
+async function version(): Promise<string> {
+  return (await import('../version.ts')).APP_VERSION;
+}
+
+/** Walks `args` down the subcommands: the command reached, its path and the remaining arguments. */
+export function resolveCommand(args: readonly string[], defs: readonly CommandDef[] = COMMANDS): { def: CommandDef; path: string; rest: string[] } | null {
+  const def = defs.find((d) => d.name === args[0]);
+  if (!def) return null;
+  let cur = def;
+  let path = def.name;
+  let i = 1;
+  for (;;) {
+    const sub = cur.subcommands?.find((s) => s.name === args[i]);
+    if (!sub) break;
+    cur = sub;
+    path = `${path} ${sub.name}`;
+    i++;
+  }
+  return { def: cur, path, rest: args.slice(i) };
 }
 
 export async function main(argv: string[], io: CliIO = defaultIO): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
-    const summaries: Record<string, string> = {};
-    for (const [n, load] of Object.entries(COMMANDS)) {
-      try { summaries[n] = (await load()).default.summary; } catch { /* not built in this version */ }
+  if (name === '--version' || name === '-V') { io.stdout(`${await version()}\n`); return EXIT.ok; }
+  if (name === undefined) {
+    io.stderr('zfs-advisor: no command given — run zfs-advisor --help for the list of commands\n');
+    return EXIT.usage;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
+    const target = rest.length ? resolveCommand(rest) : null;
+    if (rest.length && !target) {
+      io.stderr(`zfs-advisor help: unknown command "${rest[0]}" — run zfs-advisor --help for the list of commands\n`);
+      return EXIT.usage;
     }
-    usage(io, summaries);
-    return name ? 0 : 64;
+    io.stdout(target ? renderHelp(target.def, `zfs-advisor ${target.path}`) : renderCommandList(COMMANDS, await version()));
+    return EXIT.ok;
   }
-  if (name === '--version' || name === '-V') {
-    io.stdout(`${(await import('../version.ts')).APP_VERSION}\n`);
-    return 0;
+  const found = resolveCommand(argv);
+  if (!found) {
+    const what = name.startsWith('-') ? `unknown option ${name}` : `unknown command "${name}"`;
+    io.stderr(`zfs-advisor: ${what} — run zfs-advisor --help for the list of commands\n`);
+    return EXIT.usage;
   }
-  const load = COMMANDS[name];
-  if (!load) {
-    io.stderr(`zfs-advisor: unknown command "${name}" (try --help)\n`);
-    return 64;
-  }
-  let cmd: CliCommand;
-  try {
-    cmd = (await load()).default;
-  } catch (err) {
-    io.stderr(`zfs-advisor: command "${name}" is not available: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}\n`);
-    return 70;
-  }
-  try {
-    return await cmd.run(rest, io);
-  } catch (err) {
-    // Last line of defence: one line, no stack trace.
-    io.stderr(`zfs-advisor ${name}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}\n`);
-    return 1;
-  }
+  return runDefinition(found.def, found.path, found.rest, io);
 }

@@ -3,6 +3,7 @@
  * "2 × RAIDZ2 | 6 wide | 3.64 TiB" (vdev count × type | disks per vdev | smallest disk size).
  */
 import type { Drive, Pool, VdevClass, VdevNode } from '../model/inventory.ts';
+import { leafSizeBytes } from '../../../rules/lib/partitions.ts';
 
 export function formatBytes(n: number | null): string {
   if (n === null) return '?';
@@ -15,9 +16,9 @@ export function formatBytes(n: number | null): string {
 
 const CLASS_LABEL: Record<VdevClass, string> = { data: 'Data', log: 'Log', special: 'Metadata', dedup: 'Dedup', cache: 'Cache', spare: 'Spare' };
 
+/** A partition leaf counts at its partition's size, never the whole drive's (rules/lib/partitions.ts). */
 function leafSize(n: VdevNode, drives: Map<string, Drive>): number | null {
-  if (n.driveId) return drives.get(n.driveId)?.sizeBytes ?? n.sizeBytes ?? null;
-  return n.sizeBytes ?? null;
+  return leafSizeBytes(n, n.driveId ? drives.get(n.driveId) ?? null : null);
 }
 
 /** One "N × TYPE | W wide | SIZE" per distinct vdev shape in a class (mixed layouts get several). */

@@ -5,6 +5,7 @@
  */
 import type { Drive, Pool, VdevNode } from '../model/inventory.ts';
 import { baseName, parentDiskName, stripDev } from './device-names.ts';
+import { partitionOfLeaf } from '../../../rules/lib/partitions.ts';
 
 /** name (without /dev/, and its last component) → drive id. */
 export function aliasIndex(drives: Drive[]): Map<string, string> {
@@ -28,13 +29,17 @@ export function resolveLeaf(name: string, idx: Map<string, string>): string | nu
   return parent ? (idx.get(parent) ?? idx.get(baseName(parent)) ?? null) : null;
 }
 
-function resolveNode(n: VdevNode, idx: Map<string, string>): VdevNode {
-  if (n.children.length > 0) return { ...n, children: n.children.map((c) => resolveNode(c, idx)) };
+function resolveNode(n: VdevNode, idx: Map<string, string>, byId: Map<string, Drive>): VdevNode {
+  if (n.children.length > 0) return { ...n, children: n.children.map((c) => resolveNode(c, idx, byId)) };
   if (n.type !== 'disk') return { ...n, driveId: null };
-  return { ...n, driveId: resolveLeaf(n.name, idx) };
+  const driveId = resolveLeaf(n.name, idx);
+  // A leaf on a partition is as large as the partition (from the partition table when zpool list gave no size).
+  const part = partitionOfLeaf(n, driveId ? byId.get(driveId) ?? null : null);
+  return { ...n, driveId, ...(n.sizeBytes == null && part?.sizeBytes != null ? { sizeBytes: part.sizeBytes } : {}) };
 }
 
 export function resolvePoolDrives(pools: Pool[], drives: Drive[]): Pool[] {
   const idx = aliasIndex(drives);
-  return pools.map((p) => ({ ...p, vdevs: p.vdevs.map((v) => resolveNode(v, idx)) }));
+  const byId = new Map(drives.map((d) => [d.id, d]));
+  return pools.map((p) => ({ ...p, vdevs: p.vdevs.map((v) => resolveNode(v, idx, byId)) }));
 }

@@ -67,6 +67,8 @@ export function createBenchRuns(deps: { bench: BenchService; logger: Logger; max
         });
       return state.view;
     },
+    /** A single benchmark is running on this host (suites wait for it: bench-suites.ts). */
+    busy: (hostId: string): boolean => activeByHost.has(hostId),
     get: (runId: string): BenchRunView | null => runs.get(runId)?.view ?? null,
     cancel(runId: string): BenchRunView | null {
       const s = runs.get(runId);

@@ -33,6 +33,8 @@ export interface SizesJobDeps {
   inventoryOf: (hostId: string) => Inventory | null;
   now?: () => number;
   keepPerHost?: number;
+  /** Where a walk may go (api/sizes-confinement.ts): null = allowed, else why not (403). */
+  refusal?: (path: string) => Promise<string | null>;
 }
 
 /** The dataset whose mountpoint is the longest prefix of `path` (the file system the walk stays on). */
@@ -97,6 +99,8 @@ export function createSizesJob(deps: SizesJobDeps) {
       if (!resolved.ok) throw new HttpError('bad-request', resolved.message);
       const inv = deps.inventoryOf(host.id);
       const path = resolved.value.path;
+      const refused = await deps.refusal?.(path);
+      if (refused) throw new HttpError('forbidden', `refused: ${refused}`);
       const ds = resolved.value.dataset ? inv?.datasets.find((d) => d.name === resolved.value.dataset) ?? null : datasetForPath(inv, path);
       const dataset = resolved.value.dataset ?? ds?.name ?? null;
       const pool = dataset ? dataset.split('/')[0]! : null;

@@ -154,6 +154,24 @@ export const OptaneInfo = z.object({
 });
 export type OptaneInfo = z.infer<typeof OptaneInfo>;
 
+/** A partition of a drive, from its partition table (lsblk on Linux, `gpart list` on FreeBSD). */
+export const Partition = z.object({
+  /** Kernel name: nvme0n1p2, sda1, nvd1p2, ada0p3. */
+  name: z.string(),
+  /** 1-based index in the partition table, when known. */
+  index: z.number().int().nullable(),
+  sizeBytes: z.number().nullable(),
+  /** GPT partition name (lsblk PARTLABEL, gpart `label`). */
+  label: z.string().nullable(),
+  /** GPT partition UUID (lsblk PARTUUID, gpart `rawuuid`). */
+  uuid: z.string().nullable(),
+  /** Partition type as the tool prints it (freebsd-zfs, or lsblk's PARTTYPENAME/PARTTYPE). */
+  type: z.string().nullable(),
+  /** Every name a pool leaf may use for it: /dev/…, by-partuuid, gpt/<label>, gptid/<uuid>, by-id …-partN. */
+  aliases: z.array(z.string()),
+});
+export type Partition = z.infer<typeof Partition>;
+
 export const Drive = z.object({
   /** Stable across runs: built from WWN, else model+serial, else the device path. */
   id: z.string(),
@@ -185,6 +203,8 @@ export const Drive = z.object({
   pendingSectors: z.number().nullable(),
   /** Where the facts came from: smartctl, nvme, lsblk, diskinfo, truenas, proxmox… */
   sources: z.array(z.string()),
+  /** Its partition table (absent when it was not read; [] for a disk without partitions). */
+  partitions: z.array(Partition).optional(),
 });
 export type Drive = z.infer<typeof Drive>;
 
@@ -220,6 +240,11 @@ export const ZilStats = z.object({
   counters: z.record(z.string(), z.number()),
   /** Per-dataset ZIL counters (OpenZFS ≥ 2.2, /proc/spl/kstat/zfs/POOL/objset-*), keyed by dataset. */
   perDataset: z.record(z.string(), z.record(z.string(), z.number())),
+  /**
+   * Seconds the counters cover: the kstat header's snaptime − crtime (Linux; the zil kstat is
+   * created when the module loads, so ≈ since boot). Null when unknown (FreeBSD sysctl has no header).
+   */
+  windowSeconds: z.number().nonnegative().nullable().optional(),
 });
 export type ZilStats = z.infer<typeof ZilStats>;
 

@@ -83,7 +83,8 @@ export const SizeHistogram = z.object({
   target: z.string(),
   dataset: z.string().nullable(),
   pool: z.string().nullable(),
-  method: z.enum(['walk', 'zdb']),
+  /** walk: files read here; zdb: the pool's block statistics; table: a size table made elsewhere (sizes --from-histogram). */
+  method: z.enum(['walk', 'zdb', 'table']),
   recordsize: z.number(),
   ashift: z.number(),
   files: z.number(),
@@ -112,6 +113,30 @@ export const LatencyPercentiles = z.object({
   p999Ns: z.number().nullable(),
 });
 
+/**
+ * The latency of the operation that made a write durable — the number an owner of a database or
+ * NFS share waits on: fio's `sync` section (fsync/fdatasync after each write) or the write's
+ * completion latency (`clat`) when the write itself was synchronous (O_SYNC, sync=always).
+ */
+export const SyncOpLatency = z.object({
+  source: z.enum(['sync', 'clat']),
+  operation: z.enum(['fsync', 'fdatasync', 'write']),
+  meanNs: z.number().nullable(),
+  p50Ns: z.number().nullable(),
+  p99Ns: z.number().nullable(),
+  p999Ns: z.number().nullable(),
+});
+export type SyncOpLatency = z.infer<typeof SyncOpLatency>;
+
+/** Load and I/O wait while fio ran, and the ARC's hit share during reads (null where unreadable). */
+export const BenchSystemKpi = z.object({
+  load1Max: z.number().nullable(),
+  load1Mean: z.number().nullable(),
+  iowaitPctMean: z.number().nullable(),
+  arcHitPct: z.number().nullable(),
+});
+export type BenchSystemKpi = z.infer<typeof BenchSystemKpi>;
+
 export const BenchmarkSummary = z.object({
   id: z.string(),
   profile: z.string(),
@@ -135,5 +160,17 @@ export const BenchmarkSummary = z.object({
   wallTimeMismatch: z.boolean(),
   topologyFingerprint: z.string().nullable(),
   notes: z.array(z.string()).default([]),
+  /** Optional: absent in runs stored before suites existed. */
+  targetKind: z.enum(['dataset', 'zvol', 'path', 'device']).optional(),
+  /** The target is ZFS (a dataset, a zvol, or a directory on ZFS): only then may wording name the ZIL. */
+  zfsTarget: z.boolean().optional(),
+  /** The effective sync setting and I/O mode of the run (a suite's matrix cell). */
+  sync: z.enum(['always', 'standard', 'disabled']).optional(),
+  io: z.enum(['direct', 'buffered']).optional(),
+  suiteId: z.string().nullable().optional(),
+  syncOpLatency: SyncOpLatency.nullable().optional(),
+  system: BenchSystemKpi.nullable().optional(),
+  /** One server-authored sentence on how writes were made durable (or not) on this target. */
+  syncText: z.string().nullable().optional(),
 });
 export type BenchmarkSummary = z.infer<typeof BenchmarkSummary>;

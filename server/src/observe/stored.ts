@@ -7,6 +7,7 @@
  * (sizing/stored.ts `localHostOf`), created as the server would create it ("This machine") when
  * the store has none. Reading never creates a store.
  */
+import { localMachineId } from '../host-identity.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkloadFingerprint } from '../model/workload.ts';
@@ -53,7 +54,7 @@ export async function newestStoredFingerprint(dataDir: string, now: number = Dat
   if (!existsSync(join(dataDir, DB_FILE_NAME))) return { ok: true, fingerprint: null, hostId: null, file: null };
   const r = await withStore(dataDir, (store) => {
     const host = localHostOf(createHostsRepo(store.db).list());
-    const fingerprint = host ? createEvidenceRepo(store.db).freshFingerprint(host.id, maxAgeDays * 24 * 3600_000, now) : null;
+    const fingerprint = host ? createEvidenceRepo(store.db).freshFingerprint(host.id, maxAgeDays * 24 * 3600_000, now, localMachineId()) : null;
     return { fingerprint, hostId: host?.id ?? null, file: store.file };
   });
   return r.ok ? { ok: true, ...r.value } : r;

@@ -2,14 +2,20 @@
  * The sync-write latency a workload observation measured on a pool's ZIL path, as the latency
  * model's "now" device latency. `zpool iostat -w` gives syncq_wait + disk_wait per write at the
  * vdevs (observe/fingerprint.ts): that is the device part of a sync write under the real load,
- * without ZFS's per-commit software overhead, which the model adds itself (latency-model.ts).
+ * without ZFS's per-commit software overhead, which the forecast adds itself (server/src/forecast/model.ts).
  *
  * p50 is the typical write, p99 the slow end of the range; the fast end stays at p50 because the
  * histogram's buckets are powers of two and the p50 is already interpolated inside one.
  */
 import type { VdevClass } from '../model/inventory.ts';
 import type { WorkloadFingerprint } from '../model/workload.ts';
-import type { DeviceLatency } from './latency-model.ts';
+
+/** A log device's 4 KiB sync write+flush latency in µs: typical and a range. */
+export interface DeviceLatency {
+  typicalUs: number;
+  lowUs: number;
+  highUs: number;
+}
 
 export interface ObservedSyncLatency {
   latency: DeviceLatency;

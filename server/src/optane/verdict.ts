@@ -1,26 +1,38 @@
 /**
  * "Should I add Optane?" — one verdict from the artifacts, the assessment and the sync-write
- * latency model. "yes" needs slow sync writes that actually happen; "no" when there are no sync
- * writes or the ZIL already lands on something as fast; "depends" whenever the deciding evidence
+ * forecast (server/src/forecast/). It picks the best unused log candidate in the box (highest
+ * forecast), else a purchase; "yes" when sync writes are configured (sync=always, zvols), counted
+ * (ZIL commits since boot, averaged over the kstat window) or observed and the forecast gain is
+ * large; "replace" when an existing SLOG is much slower than the candidate; "no" when there are no
+ * sync writes or the ZIL already lands on something as fast; "depends" when the deciding evidence
  * is missing, naming the probe that would decide it.
  */
 import { z } from 'zod';
 import type { Artifacts } from '../model/artifacts.ts';
 import type { Assessment } from '../model/finding.ts';
-import type { Drive, Pool } from '../model/inventory.ts';
+import type { Drive, Pool, VdevNode } from '../model/inventory.ts';
 import { isOptane, productName } from '../../../rules/lib/device-class.ts';
-import { syncEvidence, type SyncEvidence } from '../../../rules/lib/slog-evidence.ts';
-import { NEW_DEVICE, drivePath, slogCandidates, zilPath, type ZilPath } from '../../../rules/lib/slog-devices.ts';
-import {
-  IopsRange, RECOMMENDED_OPTANE, forecast, forecastTarget, impliedDeviceLatencyUs, latencyOfClass, measuredIops, predictSyncIops, type DeviceLatency, type ForecastTarget,
-} from './latency-model.ts';
+import { MIN_SYNC_COMMITS_PER_SEC, syncEvidence, type SyncEvidence } from '../../../rules/lib/slog-evidence.ts';
+import { NEW_DEVICE, drivePath, zilPath, type ZilPath } from '../../../rules/lib/slog-devices.ts';
+import { commandPath, leaves, topLevel } from '../../../rules/lib/topology.ts';
+import { CATALOG, currentPlpNvme, profileForEntry, type DeviceProfile } from '../forecast/catalog.ts';
+import { forecastPool, type ForecastResult } from '../forecast/forecast.ts';
+import { QD1, chooseSlog, type SlogTarget } from '../forecast/slog-choice.ts';
+import { factLink } from '../forecast/cite.ts';
+import { DEFAULT_PARAMS } from '../forecast/model.ts';
+import { currentLog } from '../forecast/pool-shape.ts';
 import { observedSyncLatency, type ObservedSyncLatency } from './observed-latency.ts';
 
-/** Optane must beat the current ZIL path by at least this factor at QD1 to be worth buying [heuristic, cheat-sheet ~10×]. */
+/** The candidate must beat the current ZIL path by at least this factor at QD1 to be worth adding [heuristic]. */
 export const MIN_QD1_GAIN = 3;
+/** An existing SLOG is worth replacing when the candidate is at least this much faster at QD1 [heuristic]. */
+export const REPLACE_GAIN = 2;
+
+export const IopsRange = z.object({ iops: z.number(), low: z.number(), high: z.number() });
+export type IopsRange = z.infer<typeof IopsRange>;
 
 export const OptaneVerdict = z.object({
-  verdict: z.enum(['yes', 'no', 'depends']),
+  verdict: z.enum(['yes', 'no', 'depends', 'replace']),
   headline: z.string(),
   /** The pool the verdict is about (the one with the most to gain), null when there is no pool. */
   pool: z.string().nullable(),
@@ -31,7 +43,7 @@ export const OptaneVerdict = z.object({
     qd16: z.object({ now: IopsRange, withOptane: IopsRange }),
   }).nullable(),
   candidates: z.array(z.object({ device: z.string(), product: z.string(), role: z.string(), layout: z.string() })),
-  purchase: z.array(z.object({ product: z.string(), capacityGb: z.number(), why: z.string() })),
+  purchase: z.array(z.object({ product: z.string(), capacityGb: z.number().nullable(), why: z.string() })),
   layout: z.object({ commands: z.array(z.string()), reversible: z.enum(['yes', 'no', 'partly']) }),
   unknowns: z.array(z.object({ what: z.string(), howToMeasure: z.string() })),
   /** Related findings from the assessment (rule id + title). */
@@ -40,17 +52,7 @@ export const OptaneVerdict = z.object({
 });
 export type OptaneVerdict = z.infer<typeof OptaneVerdict>;
 
-/** What to buy when nothing suitable is in the box (optane-models.json; zfs-facts E5, E6). */
-export const PURCHASE_P1600X = {
-  ...RECOMMENDED_OPTANE,
-  capacityGb: 118,
-  why: 'M.2 2280 PCIe 3.0 x4, ~10 µs writes, 6 DWPD (1.3 PB), no volatile write cache; named by OpenZFS as a model that performs well as SLOG; 000 measured 13.7k sync IOPS at QD1 as SLOG.',
-};
-export const PURCHASE_P4801X = {
-  product: 'Intel Optane SSD DC P4801X 100GB (SSDPEL1K100GA / SSDPE21K100GA)',
-  capacityGb: 100,
-  why: 'Data-centre Optane with power-loss protection, 60 DWPD; for U.2 or M.2 22110 slots (003 names it as a small SLOG).',
-};
+const OPTANE_EOL = CATALOG.sources['optane-eol']!;
 
 const RELATED_RULES = new Set(['slog-benefit', 'slog-without-sync-writes', 'slog-device-suitability', 'slog-on-2.4-special', 'special-does-not-replace-slog', 'slog-single-device', 'slog-size']);
 
@@ -58,12 +60,14 @@ interface PoolView {
   pool: Pool;
   ev: SyncEvidence;
   path: ZilPath;
-  now: DeviceLatency | null;
-  /** Where "now" comes from: a benchmark, the observed sync-write latency, or the device class. */
-  nowBasis: string;
   observed: ObservedSyncLatency | null;
   measuredQd1: number | null;
-  gain: number | null;
+  target: SlogTarget;
+  inBox: SlogTarget[];
+  qd1: ForecastResult;
+  qd16: ForecastResult;
+  nowQd1: IopsRange;
+  gain: number;
 }
 
 function measuredQd1(a: Artifacts, pool: string): number | null {
@@ -73,37 +77,79 @@ function measuredQd1(a: Artifacts, pool: string): number | null {
   return b ? b.writeIops : null;
 }
 
-function viewPool(pool: Pool, a: Artifacts, target: ForecastTarget): PoolView {
+/** The current ZIL device as measured: a QD1 benchmark (inverted through the model) or an observed latency. */
+function measuredNowDevice(base: DeviceProfile, m: number | null, observed: ObservedSyncLatency | null): DeviceProfile | undefined {
+  const mk = (typical: number, low: number, high: number, basis: string): DeviceProfile => ({
+    ...base, id: `measured:${base.id}`, matched: 'class', slogMeasurements: [], basis,
+    lat4kUs: { typical, low, high, kind: 'measured', source: 'this host', quote: basis },
+  });
+  const o = DEFAULT_PARAMS.overheadUs.typical;
+  if (m !== null) {
+    const us = (iops: number) => Math.max(1, 1e6 / iops - o);
+    return mk(us(m), us(m * 1.1), us(m * 0.9), `benchmark: ${m} sync IOPS measured at QD1 (4 KiB) on this pool`);
+  }
+  if (observed) return mk(observed.latency.typicalUs, observed.latency.lowUs, observed.latency.highUs, observed.basis);
+  return undefined;
+}
+
+/** Evidence values are plain text: Markdown links keep their words (the reasons carry the links). */
+const plain = (text: string): string => text.replace(/\[([^\]]+)\]\((https?:[^)\s]+)\)/g, '$1');
+
+const range = (x: { iops: number; low: number; high: number }): IopsRange => ({ iops: x.iops, low: x.low, high: x.high });
+
+function viewPool(pool: Pool, a: Artifacts): PoolView {
   const drives = a.Drives ?? [];
   const ev = syncEvidence(pool, { Datasets: a.Datasets, Workload: a.Workload, ZilStats: a.ZilStats, poolCount: a.Pools?.length ?? 1 });
   const path = zilPath(pool, drives, a.Host?.zfs.openzfs);
   const m = measuredQd1(a, pool.name);
-  // Precedence: a QD1 benchmark measures the whole path; an observation measures the device part
-  // under the real load; the device class is a model of what such devices usually do.
   const observed = m === null ? observedSyncLatency(a.Workload, pool.name, path.home) : null;
-  const byClass = path.latency && path.latency.cls !== 'unknown' ? latencyOfClass(path.latency.cls) : null;
-  const now: DeviceLatency | null = m !== null
-    ? { typicalUs: impliedDeviceLatencyUs(m), lowUs: impliedDeviceLatencyUs(m * 1.1), highUs: impliedDeviceLatencyUs(m * 0.9) }
-    : observed?.latency ?? byClass;
-  const nowBasis = m !== null
-    ? `benchmark: ${m} sync IOPS measured at QD1 (4 KiB) on ${pool.name}`
-    : observed ? observed.basis
-    : byClass ? `device class model: ${path.latency!.label}` : 'unknown';
-  const gain = now ? predictSyncIops(target.latency, 1).iops / (m ?? predictSyncIops(now, 1).iops) : null;
-  return { pool, ev, path, now, nowBasis, observed, measuredQd1: m, gain };
+  const c = chooseSlog(a, pool, measuredNowDevice(currentLog(pool, drives, a.Host).device, m, observed));
+  const nowQd1 = m !== null ? { iops: Math.round(m), low: Math.round(m * 0.9), high: Math.round(m * 1.1) } : range(c.qd1.now);
+  // The gain is the latency ratio at QD1: the pool's sustained ceiling caps throughput (QD16 shows
+  // it) but not how long each sync write waits.
+  const gain = m !== null ? c.qd1.with!.latencyIops / m : c.gain;
+  return { pool, ev, path, observed, measuredQd1: m, target: c.target, inBox: c.inBox, qd1: c.qd1, qd16: c.qd16, nowQd1, gain };
 }
 
-/** " (observed: 600/s, p99 8.4 ms)" for a headline, '' without an observed latency. */
-function observedText(o: ObservedSyncLatency | null): string {
-  if (!o) return '';
-  const rate = o.syncWriteIops !== null ? `${o.syncWriteIops >= 100 ? Math.round(o.syncWriteIops) : o.syncWriteIops.toFixed(1)}/s, ` : '';
-  return ` (observed: ${rate}p99 ${o.p99Ms ?? o.p50Ms} ms)`;
+/** Sync writes happen (or are forced) on this pool: observed, counted at a real rate, or configured. */
+function syncDemand(ev: SyncEvidence): boolean {
+  if (ev.level === 'observed' || ev.level === 'configured') return true;
+  if (ev.level === 'counters') return ev.commitsPerSec === null || ev.commitsPerSec >= MIN_SYNC_COMMITS_PER_SEC;
+  return false;
 }
 
 /** Rank pools: most to gain with real sync demand first. */
 function score(v: PoolView): number {
   const demand = { observed: 4, counters: 3, configured: 2, unknown: 1, 'none-observed': 0 }[v.ev.level];
-  return demand * 1e6 + (v.gain ?? 0);
+  return demand * 1e6 + v.gain;
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const observedText = (o: ObservedSyncLatency | null): string => {
+  if (!o) return '';
+  const rate = o.syncWriteIops !== null ? `${o.syncWriteIops >= 100 ? Math.round(o.syncWriteIops) : o.syncWriteIops.toFixed(1)}/s, ` : '';
+  return ` (observed: ${rate}p99 ${o.p99Ms ?? o.p50Ms} ms)`;
+};
+
+/** How a log vdev is named in `zpool remove`: a mirror by its vdev name, a single device by its path. */
+const removeName = (v: VdevNode, drives: readonly Drive[]): string => (v.children.length > 0 ? v.name : commandPath(leaves(v)[0] ?? v, drives));
+
+function purchaseList(a: Artifacts, pool: Pool, buy: SlogTarget, p1600xQd1: number): OptaneVerdict['purchase'] {
+  const alt = currentPlpNvme().map((e) => {
+    const f = forecastPool(a, pool, QD1, { label: e.product, profile: profileForEntry(e), mirrored: false });
+    return { e, iops: f.with!.iops };
+  });
+  return [
+    {
+      product: 'Intel Optane SSD P1600X 118GB (SSDPEK1A118GA)', capacityGb: 118,
+      why: `Discontinued: [Intel wound down Optane in 2022](${OPTANE_EOL}); buy new-old-stock or used (eBay, server-parts resellers) and check SMART "Percentage Used". M.2 2280 PCIe 3.0 x4, 6 DWPD (1.3 PB), no volatile write cache; forecast on ${pool.name}: ~${fmt(p1600xQd1)} sync IOPS at QD1 (${buy.candidate.profile.basis}).`,
+    },
+    { product: 'Second Intel Optane SSD P1600X 118GB', capacityGb: 118, why: `To mirror the SLOG: protects the last seconds of sync writes if the SLOG dies together with a crash (${factLink('A25')}).` },
+    ...alt.map(({ e, iops }) => ({
+      product: `${e.product} (current alternative)`, capacityGb: null,
+      why: `In production, power-loss protection, ${e.formFactor}; forecast ~${fmt(iops)} sync IOPS at QD1 (${e.syncWrite4kUs.kind === 'class-estimate' ? 'class estimate: PLP NVMe flushes in ~12–60 µs' : `${e.syncWrite4kUs.typical} µs per flushed 4 KiB write`}), below Optane's but far above hard disks; endurance ${e.endurance.dwpd ?? '?'} DWPD.`,
+    })),
+  ];
 }
 
 export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null): OptaneVerdict {
@@ -119,89 +165,108 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
       candidates: [], purchase: [], layout: { commands: [], reversible: 'yes' }, unknowns, findings: related, confidence: 'low',
     };
   }
-  // Candidates already in the box.
-  const cands = slogCandidates(pools, drives);
-  const optaneCands = cands.filter(isOptane);
-  const picked = (optaneCands.length > 0 ? optaneCands : cands).slice(0, 2);
-  const target = forecastTarget(picked, PURCHASE_P1600X);
-  const views = pools.map((p) => viewPool(p, a, target)).sort((x, y) => score(y) - score(x) || x.pool.name.localeCompare(y.pool.name));
+  const views = pools.map((p) => viewPool(p, a)).sort((x, y) => score(y) - score(x) || x.pool.name.localeCompare(y.pool.name));
   const v = views[0]!;
   const name = v.pool.name;
   const probe = `zfs-advisor bench sync-write-4k-qd1 --pool ${name}`;
+  const t = v.target;
+  const picked = t.drive ? [t.drive, ...v.inBox.filter((x) => x.drive !== t.drive && x.drive && isOptane(x.drive) === isOptane(t.drive!)).map((x) => x.drive!)].slice(0, 2) : [];
+  const nowBasis = v.measuredQd1 !== null ? `benchmark: ${v.measuredQd1} sync IOPS measured at QD1 (4 KiB) on ${name}` : v.observed ? v.observed.basis : currentLog(v.pool, drives, a.Host).device.basis;
+  const withBasis = v.qd1.with!.measured ?? t.candidate.profile.basis;
   const reasons: string[] = [...v.ev.reasons];
   const evidence: OptaneVerdict['evidence'] = [
     { label: 'pool', value: name },
     { label: 'ZIL written to', value: v.path.home === 'log' ? 'log vdev (SLOG)' : v.path.home === 'special' ? 'special vdev (2.4 zil_special_is_slog)' : 'data vdevs' },
     { label: 'ZIL device class', value: v.path.latency?.label ?? 'unknown' },
     { label: 'sync-write evidence', value: v.ev.level },
-    { label: 'ZIL commits/s', value: v.ev.commitsPerSec },
+    { label: 'ZIL commits/s', value: v.ev.commitsPerSec === null ? null : Math.round(v.ev.commitsPerSec * 100) / 100 },
     { label: 'measured QD1 sync IOPS', value: v.measuredQd1 },
     ...(v.observed ? [
       { label: 'observed sync-write latency p50 (ms)', value: v.observed.p50Ms },
       { label: 'observed sync-write latency p99 (ms)', value: v.observed.p99Ms },
       { label: 'observed sync-write IOPS', value: v.observed.syncWriteIops === null ? null : Math.round(v.observed.syncWriteIops * 10) / 10 },
     ] : []),
-    { label: '"now" based on', value: v.nowBasis },
-    { label: 'forecast "with Optane" for', value: `${target.product} (${target.basis})` },
+    { label: '"now" based on', value: plain(nowBasis) },
+    { label: 'forecast "with" for', value: plain(`${t.candidate.label}: ${withBasis}`) },
   ];
-  const expected = v.now ? forecast(v.now, target.latency) : null;
-  if (expected && v.measuredQd1 !== null) expected.qd1.now = measuredIops(v.measuredQd1);
-
-  const candidates = picked.map((d: Drive) => ({
+  const expected = {
+    qd1: { now: v.nowQd1, withOptane: range(v.qd1.with!) },
+    qd16: { now: range(v.qd16.now), withOptane: range(v.qd16.with!) },
+  };
+  const candidates = picked.map((d) => ({
     device: drivePath(d, a.Host),
     product: productName(d),
-    role: isOptane(d) ? 'SLOG (and, partitioned and mirrored, special vdev: 004)' : 'SLOG',
-    layout: picked.length >= 2 ? 'mirror with the other candidate' : 'single device (mirror it for business data, A25)',
+    role: isOptane(d) ? 'SLOG (and, partitioned and mirrored, special vdev: see [device classes](docs/kb/device-classes.md#one-device-several-roles))' : 'SLOG',
+    layout: picked.length >= 2 ? 'mirror with the other candidate' : 'single device (mirror it for business data: [one device or a mirror](docs/kb/slog.md#one-device-or-a-mirror))',
   }));
-  const devs = picked.length >= 2 ? [drivePath(picked[0]!, a.Host), drivePath(picked[1]!, a.Host)] : picked.length === 1 ? [drivePath(picked[0]!, a.Host)] : [NEW_DEVICE(1, a.Host), NEW_DEVICE(2, a.Host)];
+  const devs = picked.length >= 2 ? picked.map((d) => drivePath(d, a.Host)) : picked.length === 1 ? [drivePath(picked[0]!, a.Host)] : [NEW_DEVICE(1, a.Host), NEW_DEVICE(2, a.Host)];
   const spec = devs.length === 2 ? `mirror ${devs.join(' ')}` : devs[0]!;
-  const layout = { commands: [`zpool add -n ${name} log ${spec}`, `zpool add ${name} log ${spec}`], reversible: 'yes' as const };
-  const purchase = picked.length > 0 ? [] : [PURCHASE_P1600X, { ...PURCHASE_P1600X, why: `Second unit to mirror the SLOG: ${'protects the last seconds of sync writes if the SLOG dies together with a crash (zfs-facts A25).'}` }];
+  const purchase = picked.length > 0 ? [] : purchaseList(a, v.pool, t, v.qd1.with!.iops);
+  const gainText = `~${fmt(expected.qd1.now.iops)} → ~${fmt(expected.qd1.withOptane.iops)} sync IOPS at QD1, ${fmt(expected.qd16.now.iops)} → ${fmt(expected.qd16.withOptane.iops)} at QD16`;
+  const capped = v.qd1.with!.latencyIops > v.qd1.with!.iops * 1.05;
+  const forecastReason = `Forecast (4 KiB sync writes; calibrated model): ${gainText}. Now: ${nowBasis.replace(/\.$/, '')}. With ${t.candidate.label}: ${withBasis.replace(/\.$/, '')}.` +
+    (capped ? ` Per write, the ZIL path allows ~${fmt(v.qd1.now.latencyIops)} → ~${fmt(v.qd1.with!.latencyIops)} IOPS; sustained, ${name}'s data vdevs cap both (4 KiB writes into ${v.qd1.workload.blockSize / 1024} KiB blocks; ${factLink('A17')}).` : '');
+  const nowUnknown = v.measuredQd1 === null && v.observed === null && currentLog(v.pool, drives, a.Host).device.cls === 'unknown';
+  const base = { pool: name, evidence, expected, candidates, purchase, findings: related };
+  const none = { commands: [] as string[], reversible: 'yes' as const };
+  const demand = syncDemand(v.ev);
+  const conf = v.measuredQd1 !== null || v.observed !== null ? 'high' as const : 'medium' as const;
+  const zilOnLog = v.path.home === 'log';
 
-  const base = { pool: name, evidence, expected, candidates, purchase, layout, findings: related };
-  const gainText = expected ? `~${expected.qd1.now.iops} → ~${expected.qd1.withOptane.iops} sync IOPS at QD1, ${expected.qd16.now.iops} → ${expected.qd16.withOptane.iops} at QD16` : '';
-
-  // 1. Already Optane on the ZIL path.
-  if (v.path.drives.length > 0 && v.path.drives.every(isOptane)) {
-    return { ...base, verdict: 'no', headline: `${name} already writes its ZIL to Optane.`, reasons: [...reasons, `The ${v.path.home} vdev is ${v.path.drives.map(productName).join(', ')}: nothing faster to add.`], layout: { commands: [], reversible: 'yes' }, purchase: [], unknowns, confidence: 'high' };
-  }
-  // 2. Already fast (all-flash with low-latency devices): the gain is too small.
-  if (v.gain !== null && v.gain < MIN_QD1_GAIN) {
-    return {
-      ...base, verdict: 'no', headline: `${name} already has low-latency sync writes; Optane would add little.`,
-      reasons: [...reasons, `The ZIL lands on ${v.path.latency?.label ?? 'fast devices'}; an Optane SLOG would be only ~${v.gain.toFixed(1)}× faster at QD1 (threshold ${MIN_QD1_GAIN}×).`],
-      layout: { commands: [], reversible: 'yes' }, purchase: [], unknowns, confidence: v.measuredQd1 !== null || v.observed !== null ? 'high' : 'medium',
-    };
-  }
-  // 3. No sync writes observed.
-  if (v.ev.level === 'none-observed') {
+  // 1. No sync writes: a SLOG would sit idle.
+  if (v.ev.level === 'none-observed' || (v.ev.level === 'counters' && !demand)) {
     return {
       ...base, verdict: 'no', headline: `No sync writes on ${name}: a SLOG would sit idle.`,
-      reasons: [...reasons, 'Async writes never touch the ZIL; a SLOG is not a write cache (zfs-facts A1, G1).'],
-      layout: { commands: [], reversible: 'yes' }, purchase: [], confidence: 'medium',
-      unknowns: [...unknowns, { what: 'Was the observation window representative?', howToMeasure: 'zfs-advisor observe --duration 30m during VM/NFS/database activity' }],
+      reasons: [...reasons, 'Async writes never touch the ZIL; a SLOG is not a write cache ([what the ZIL does](docs/kb/slog.md#what-the-zil-does)).'],
+      layout: none, purchase: [], confidence: 'medium',
+      unknowns: [...unknowns, { what: 'Was the window representative?', howToMeasure: 'zfs-advisor observe --duration 30m during VM/NFS/database activity' }],
     };
   }
-  if (v.now === null) {
-    unknowns.push({ what: `Sync-write latency of ${name}'s ZIL path (device classes unknown)`, howToMeasure: probe });
-  }
-  // 4. Observed sync demand on a slow ZIL path.
-  if (v.ev.level === 'observed' && v.gain !== null) {
+  const old = topLevel(v.pool, 'log').map((x) => removeName(x, drives));
+  const replaceLayout = {
+    commands: [...old.map((o) => `zpool remove -n ${name} ${o}`), `zpool add -n ${name} log ${spec}`, ...old.map((o) => `zpool remove ${name} ${o}`), `zpool add ${name} log ${spec}`],
+    reversible: 'yes' as const,
+  };
+  // 2. An existing SLOG that the candidate beats clearly: replace it.
+  if (zilOnLog && v.gain >= REPLACE_GAIN && demand) {
     return {
-      ...base, verdict: 'yes', headline: `Yes: ${name} does sync writes on ${v.path.latency?.label ?? 'slow devices'}${observedText(v.observed)}; an Optane SLOG would make them ~${Math.round(v.gain)}× faster.`,
-      reasons: [...reasons, `Expected: ${gainText} (latency model calibrated on 000; "now" from ${v.nowBasis}).`, ...(picked.length > 0 ? [`Already in the box and unused: ${picked.map(productName).join(', ')}.`] : [])],
-      unknowns, confidence: v.measuredQd1 !== null || v.observed !== null ? 'high' : 'medium',
+      ...base, verdict: 'replace',
+      headline: `${name}'s SLOG (${v.path.latency?.label ?? 'the current log device'}) is ~${Math.round(v.gain)}× slower for sync writes than ${t.candidate.label}${observedText(v.observed)}: remove it, then add the faster one.`,
+      reasons: [...reasons, forecastReason, `Adding the new device beside the old one would stripe the ZIL across both and keep the slow one in the path; remove the old log vdev first (log vdevs can always be removed: ${factLink('A24')}).`],
+      layout: replaceLayout, unknowns, confidence: conf,
+    };
+  }
+  // 3. The ZIL already lands on something as fast as the candidate.
+  if (v.gain < MIN_QD1_GAIN) {
+    const already = v.path.drives.length > 0 && v.path.drives.every(isOptane);
+    return {
+      ...base, verdict: 'no',
+      headline: already ? `${name} already writes its ZIL to Optane.` : `${name} already has low-latency sync writes; a SLOG would add little.`,
+      reasons: [...reasons, `The ZIL lands on ${v.path.latency?.label ?? 'fast devices'}; ${t.candidate.label} would be only ~${v.gain.toFixed(1)}× faster at QD1 (threshold ${MIN_QD1_GAIN}×).`, forecastReason],
+      layout: none, purchase: [], unknowns, confidence: conf === 'high' || already ? 'high' : 'medium',
+    };
+  }
+  const addLayout = zilOnLog ? replaceLayout : { commands: [`zpool add -n ${name} log ${spec}`, `zpool add ${name} log ${spec}`], reversible: 'yes' as const };
+  const where = t.drive ? `${t.candidate.label}, already in the box and unused,` : `a ${t.candidate.label.replace(' (to buy)', '')} (to buy; Optane is discontinued, see below)`;
+  // 4. Sync writes configured, counted or observed on a slow ZIL path: yes.
+  if (demand) {
+    const how = v.ev.level === 'observed' ? `does sync writes${observedText(v.observed)}`
+      : v.ev.level === 'counters' ? `commits to its ZIL${v.ev.commitsPerSec !== null ? ` (${v.ev.commitsPerSec >= 10 ? Math.round(v.ev.commitsPerSec) : v.ev.commitsPerSec.toFixed(1)} commits/s since boot)` : ''}`
+      : `forces sync writes (${[...v.ev.syncAlwaysDatasets.map((d) => `${d} sync=always`), ...v.ev.zvols.map((z) => `zvol ${z}`)].slice(0, 3).join(', ')})`;
+    return {
+      ...base, verdict: 'yes',
+      headline: `${name} ${how} on ${v.path.latency?.label ?? 'slow devices'}; a SLOG on ${where} would make them ~${Math.round(v.gain)}× faster.`,
+      reasons: [...reasons, forecastReason],
+      layout: addLayout, unknowns, confidence: v.ev.level === 'configured' ? 'medium' : conf,
     };
   }
   // 5. Evidence missing: depends.
-  if (v.ev.level !== 'observed') unknowns.push({ what: `Does ${name} receive sync writes, and how many per second?`, howToMeasure: 'zfs-advisor observe --duration 10m (during normal use)' });
-  // One probe answers both "device classes unknown" and "current latency": list it once.
-  if (v.measuredQd1 === null && !unknowns.some((u) => u.howToMeasure === probe)) unknowns.push({ what: `Current sync-write latency of ${name}`, howToMeasure: probe });
-  const lean = v.ev.level === 'configured' || v.ev.level === 'counters' ? ' Sync writes are configured, so an Optane SLOG probably helps.' : '';
+  unknowns.push({ what: `Does ${name} receive sync writes, and how many per second?`, howToMeasure: 'zfs-advisor observe --duration 10m (during normal use)' });
+  if (v.measuredQd1 === null) unknowns.push({ what: `Current sync-write latency of ${name}`, howToMeasure: probe });
   return {
     ...base, verdict: 'depends',
-    headline: `It depends on ${name}'s sync writes.${lean}${gainText ? ` If they happen, expect ${gainText}.` : ' Measure first.'}`,
-    reasons: [...reasons, `Run \`${probe}\` (guarded, on a throw-away dataset) and \`zfs-advisor observe --duration 10m\` to decide.`],
-    unknowns, confidence: 'low',
+    headline: nowUnknown ? `It depends on ${name}'s sync writes. Measure first: its devices are not identified.` : `It depends on ${name}'s sync writes. If they happen, expect ${gainText}.`,
+    reasons: [...reasons, forecastReason, `Run \`${probe}\` (guarded, on a throw-away dataset) and \`zfs-advisor observe --duration 10m\` to decide.`],
+    layout: addLayout, unknowns, confidence: 'low',
   };
 }

@@ -25,8 +25,16 @@ export interface NvmeSmartLog {
   volatileBackupFailed: boolean | null;
 }
 
+/**
+ * The first of `keys` present. nvme-cli 2.11 prints some fields as objects whose number is
+ * `value` (`"critical_warning": {"value": 0, "available_spare": 0, …}`): those read their `value`.
+ */
 const first = (d: JsonObject, ...keys: string[]): unknown => {
-  for (const k of keys) if (k in d) return d[k];
+  for (const k of keys) {
+    if (!(k in d)) continue;
+    const v = d[k];
+    return isObject(v) && 'value' in v ? v.value : v;
+  }
   return undefined;
 };
 

@@ -149,12 +149,12 @@ function ataWear(d: JsonObject, attrs: AtaAttr[]): { pct: number; source: string
 
 /** Intel/Samsung/Micron/Kingston DC families OpenZFS lists as power-loss protected (zfs-facts E10). */
 const PLP_MODEL_PATTERNS: [RegExp, string][] = [
-  [/^INTEL SSDSC2B[ABX]/, 'Intel DC S3500/S3510/S3610/S3700/S3710 family (OpenZFS PLP list, zfs-facts E10)'],
-  [/^INTEL SSDPE(DMD|2MD)/, 'Intel DC P3600/P3700 family (OpenZFS PLP list, zfs-facts E10)'],
-  [/^SAMSUNG MZ7LM|^SAMSUNG MZ7KM|^SAMSUNG MZ7GE/, 'Samsung PM863/SM863/845DC family (OpenZFS PLP list, zfs-facts E10)'],
-  [/^SAMSUNG MZWLL|^SAMSUNG MZPLL/, 'Samsung PM1725/PM1725a (OpenZFS PLP list, zfs-facts E10)'],
-  [/^Micron_(5210|7300|7400|7450)/, 'Micron 5210/7300/7400/7450 (OpenZFS PLP list, zfs-facts E10)'],
-  [/^KINGSTON SEDC500|^KINGSTON DC1000B/, 'Kingston DC500/DC1000B (OpenZFS PLP list, zfs-facts E10)'],
+  [/^INTEL SSDSC2B[ABX]/, 'Intel DC S3500/S3510/S3610/S3700/S3710 family (OpenZFS PLP list)'],
+  [/^INTEL SSDPE(DMD|2MD)/, 'Intel DC P3600/P3700 family (OpenZFS PLP list)'],
+  [/^SAMSUNG MZ7LM|^SAMSUNG MZ7KM|^SAMSUNG MZ7GE/, 'Samsung PM863/SM863/845DC family (OpenZFS PLP list)'],
+  [/^SAMSUNG MZWLL|^SAMSUNG MZPLL/, 'Samsung PM1725/PM1725a (OpenZFS PLP list)'],
+  [/^Micron_(5210|7300|7400|7450)/, 'Micron 5210/7300/7400/7450 (OpenZFS PLP list)'],
+  [/^KINGSTON SEDC500|^KINGSTON DC1000B/, 'Kingston DC500/DC1000B (OpenZFS PLP list)'],
 ];
 
 function plpOf(model: string | null, optane: OptaneInfo | null, criticalWarning: number | null): { state: PlpState; reason: string | null } {

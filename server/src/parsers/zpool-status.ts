@@ -8,6 +8,7 @@
  * The vdev tree comes from indentation (a stack of open nodes, so any indent step works); the
  * section rows `logs`/`cache`/`spares`/`special`/`dedup` set the class of everything beneath them.
  * Lines we cannot read are skipped and recorded as issues with their line number, never guessed.
+ * A pool block without its closing `errors:` line is a partial read: its state becomes null (unknown).
  */
 import { ParsedPoolStatus, type VdevNode } from '../model/inventory.ts';
 import { failed, parseHumanNumber, parsed, splitLines, type ParseIssue, type ParseOutcome } from './common.ts';
@@ -44,13 +45,15 @@ interface PoolBuilder {
   section: keyof typeof SECTION_CLASS | null;
   sectionIndent: number;
   stack: OpenNode[];
+  /** `config:` was seen (a cut after it lands in, or right after, the tree). */
+  sawConfig: boolean;
 }
 
 type Block = 'status' | 'action' | 'see' | 'scan' | 'remove' | 'errors' | 'ignored' | 'config' | null;
 
 const newPool = (name: string): PoolBuilder => ({
   pool: { name, state: null, status: null, action: null, see: null, scan: null, extraScans: [], errors: null, errorFiles: [], remove: null, vdevs: [] },
-  headerColumns: null, rootIndent: null, rootName: null, section: null, sectionIndent: 0, stack: [],
+  headerColumns: null, rootIndent: null, rootName: null, section: null, sectionIndent: 0, stack: [], sawConfig: false,
 });
 
 /** Wrapped prose (status/action/errors) is joined with spaces; the remove: block keeps its lines. */
@@ -173,7 +176,7 @@ export function parseZpoolStatus(text: string): ParseOutcome<ParsedPoolStatus[]>
         }
         case 'remove': p.remove = value; block = 'remove'; break;
         case 'errors': p.errors = value; block = 'errors'; break;
-        case 'config': block = 'config'; break;
+        case 'config': block = 'config'; cur.sawConfig = true; break;
         default: block = 'ignored';
       }
       continue;
@@ -227,6 +230,17 @@ export function parseZpoolStatus(text: string): ParseOutcome<ParsedPoolStatus[]>
   const out: ParsedPoolStatus[] = [];
   for (const b of pools) {
     if (b.rootIndent === null) issues.push({ line: null, message: `pool ${b.pool.name}: no config tree` });
+    // Every complete pool block ends with its `errors:` line. Without it the output was cut (a
+    // pipe closed, a paste shortened): the tree may lack disks or whole vdevs, so the read is
+    // partial and the pool's health unknown — never the `state:` line's ONLINE.
+    if (b.pool.errors === null) {
+      const inConfig = b.sawConfig;
+      issues.push({
+        line: lines.length,
+        message: `pool ${b.pool.name}: partial read — ${inConfig ? 'output ends inside the config block' : 'no errors: line (the output was cut short)'}; the vdev tree may be incomplete, so the pool's health is unknown (its state line said ${b.pool.state ?? 'nothing'})`,
+      });
+      b.pool.state = null;
+    }
     finishTypes(b.pool.vdevs, b.pool.name, issues);
     if (b.pool.status !== null) b.pool.status = b.pool.status.trim();
     const checked = ParsedPoolStatus.safeParse(b.pool);

@@ -11,8 +11,10 @@ import { classFaultTolerance, topLevel } from '../../../rules/lib/topology.ts';
 import { checkDevices } from './device-check.ts';
 import { PlanRefused } from './plan-refused.ts';
 import { displayName, renderStatus } from './status-preview.ts';
+import { planSlogForecast, type PlanForecast } from '../forecast/plan-forecast.ts';
 
-export interface PartitionRole { role: 'slog' | 'special'; sizeBytes: number }
+/** One partition of each device: for the vdev being added, or kept for a later role (l2arc: `zpool add POOL cache …`). */
+export interface PartitionRole { role: 'slog' | 'special' | 'l2arc'; sizeBytes: number }
 
 export interface AddVdevRequest {
   kind: 'slog' | 'special';
@@ -54,11 +56,20 @@ export interface AddVdevPlan {
   kind: 'slog' | 'special';
   steps: PlanStep[];
   redundancy: {
-    dataTolerance: number | null; newTolerance: number; requiredSides: number; matched: boolean;
+    dataTolerance: number | null; newTolerance: number; requiredSides: number;
+    /** The new vdev survives at least as many device failures as the data vdevs (false whenever fewer, SLOG included). */
+    matched: boolean;
+    /** Whether the plan is sound as printed even so, and why (a single SLOG is; a single special only when accepted). */
+    acceptable: boolean;
+    reason: string;
+    /** The one sentence every view shows (CLI, API, UI render it; none re-derives it). */
+    summary: string;
     /** True only when a mismatch was printed because the caller accepted lower redundancy. */
     lowerRedundancyAccepted: boolean;
   };
   warnings: string[];
+  /** SLOG plans: the sync-write forecast now and with these devices (server/src/forecast/plan-forecast.ts). */
+  forecast?: PlanForecast;
   /** The new top-level vdev as our model sees it. */
   added: VdevNode;
   /** `zpool status` text of the pool after the plan. */
@@ -88,6 +99,33 @@ function specialRemovability(pool: Pool, openzfs: string | null): { reversible: 
   return { reversible: 'yes', why: 'all data vdevs are mirrors/disks with one ashift: `zpool remove` can evacuate it later, provided it keeps the same ashift (-o ashift below) and feature device_removal is enabled (zfs-facts B17)' };
 }
 
+/** The plan's redundancy sentences, one author for the CLI, API and UI. */
+function redundancyWords(kind: 'slog' | 'special', r: { dataTolerance: number | null; newTolerance: number; requiredSides: number; matched: boolean; accepted: boolean }): { acceptable: boolean; reason: string; summary: string } {
+  const data = r.dataTolerance === null ? 'an unknown number of' : String(r.dataTolerance);
+  if (kind === 'slog') {
+    if (r.newTolerance === 0) {
+      const reason = 'not redundant: only in-flight sync writes are at risk if it fails together with a crash; the pool itself never depends on a log vdev (zfs-facts A25, B14)';
+      return { acceptable: true, reason, summary: `Single SLOG — ${reason}.` };
+    }
+    if (!r.matched) {
+      const reason = `the log mirror survives ${r.newTolerance} device failure(s), the data vdevs ${data}; a log vdev only holds in-flight sync writes, so fewer is acceptable (zfs-facts B14)`;
+      return { acceptable: true, reason, summary: `Mirrored SLOG, fewer failures tolerated than the data vdevs — ${reason}.` };
+    }
+    const reason = `the log mirror survives ${r.newTolerance} device failure(s), as many as the data vdevs (${data})`;
+    return { acceptable: true, reason, summary: `Redundancy matched: ${reason}.` };
+  }
+  if (r.matched) {
+    const reason = `the special vdev survives ${r.newTolerance} device failure(s), as many as the data vdevs (${data}); losing it would lose the pool (zfs-facts B13)`;
+    return { acceptable: true, reason, summary: `Redundancy matched: ${reason}.` };
+  }
+  if (r.accepted) {
+    const reason = `LOWER REDUNDANCY ACCEPTED by the caller: the special vdev survives ${r.newTolerance} device failure(s), the data vdevs ${data}; if it fails the whole pool is lost (zfs-facts B13, B14)`;
+    return { acceptable: true, reason, summary: `Not redundancy-matched — ${reason}.` };
+  }
+  const reason = `a special vdev needs ${r.requiredSides} devices (a ${r.requiredSides}-way mirror) to survive as many failures as the data vdevs (${data}); losing it loses the pool (zfs-facts B13)`;
+  return { acceptable: false, reason, summary: `Refused unless accepted — ${reason}.` };
+}
+
 export function planAddVdev(req: AddVdevRequest): AddVdevPlan {
   const { pool } = req;
   const warnings: string[] = [];
@@ -105,9 +143,12 @@ export function planAddVdev(req: AddVdevRequest): AddVdevPlan {
   const requiredSides = req.kind === 'special' ? (dataTolerance ?? 0) + 1 : 1;
   const mirrored = devices.length >= 2;
   const newTolerance = mirrored ? devices.length - 1 : 0;
-  const matched = newTolerance >= requiredSides - 1;
-  const lowerRedundancyAccepted = req.kind === 'special' && !matched && req.acceptLowerRedundancy === true;
-  if (req.kind === 'special' && !matched && !lowerRedundancyAccepted) {
+  // Matched means "survives as many failures as the data vdevs", for a log vdev too: a single SLOG
+  // is not matched, it is acceptable (B14, A25). Unknown data tolerance: matched only when mirrored.
+  const matched = newTolerance >= (dataTolerance ?? 1);
+  const specialMatched = newTolerance >= requiredSides - 1;
+  const lowerRedundancyAccepted = req.kind === 'special' && !specialMatched && req.acceptLowerRedundancy === true;
+  if (req.kind === 'special' && !specialMatched && !lowerRedundancyAccepted) {
     throw new PlanRefused('redundancy', `refused: the data vdevs of ${pool.name} survive ${dataTolerance} failure(s) each, so a special vdev needs ${requiredSides} devices (a ${requiredSides}-way mirror) to match; got ${devices.length}. Losing a special vdev loses the pool (zfs-facts B13, B14). Give ${requiredSides} devices, or accept lower redundancy explicitly (acceptLowerRedundancy / --accept-lower-redundancy)`);
   }
   if (lowerRedundancyAccepted) {
@@ -116,6 +157,7 @@ export function planAddVdev(req: AddVdevRequest): AddVdevPlan {
   if (req.kind === 'slog' && !mirrored) {
     warnings.push('a single-device SLOG: if it fails together with a crash, up to ~5 s of acknowledged sync writes are lost; mirror it if that is unacceptable (zfs-facts A25)');
   }
+  const words = redundancyWords(req.kind, { dataTolerance, newTolerance, requiredSides, matched, accepted: lowerRedundancyAccepted });
 
   // 2. Optional partitioning (one fast device serving several roles, 004), platform-aware.
   let members = devices;
@@ -152,6 +194,9 @@ export function planAddVdev(req: AddVdevRequest): AddVdevPlan {
   // -f only ever for an accepted redundancy mismatch; never added silently.
   const force = lowerRedundancyAccepted ? ['-f'] : [];
   const addArgv = ['zpool', 'add', ...force, ...ashiftArgs, pool.name, section, ...vdevArgs];
+  // Dry run first, always: `-n` prints the configuration zpool would build and changes nothing.
+  steps.push(step(['zpool', 'add', '-n', ...force, ...ashiftArgs, pool.name, section, ...vdevArgs], 'yes',
+    'dry run: zpool checks the devices and prints the layout it would create without changing the pool; compare it with the preview below before running the next command'));
   if (req.kind === 'slog') {
     steps.push(step(addArgv, 'yes', `log vdevs can always be removed again: zpool remove ${pool.name} <log vdev> (zfs-facts B14, A-section)`));
   } else {
@@ -189,10 +234,16 @@ export function planAddVdev(req: AddVdevRequest): AddVdevPlan {
     pool: pool.name,
     kind: req.kind,
     steps,
-    redundancy: { dataTolerance, newTolerance, requiredSides, matched, lowerRedundancyAccepted },
+    redundancy: { dataTolerance, newTolerance, requiredSides, matched, ...words, lowerRedundancyAccepted },
     warnings,
     added,
     preview: renderStatus(pool.name, previewVdevs),
     previewVdevs,
+    ...(req.kind === 'slog' ? {
+      forecast: planSlogForecast({
+        pool, host: req.host, pools: req.pools, drives: req.drives, datasets: req.datasets, label: mirrored ? `mirror ${members.join(' ')}` : members[0]!,
+        deviceDrives: checked.devices.map((d) => (d.driveId ? req.drives?.find((x) => x.id === d.driveId) ?? null : null)),
+      }),
+    } : {}),
   };
 }

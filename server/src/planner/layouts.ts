@@ -1,18 +1,31 @@
 /**
- * The layout planner (issue 11): for N disks of one size, every sensible data-vdev layout with
- * its real capacity, padding for the workload's block size, slop, fault tolerance, relative
- * performance and resilver exposure, ranked for the workload with the reasons.
+ * The layout planner (issue 11, 17): for N disks of one size, every data-vdev layout — mirrors,
+ * raidz1–3 up to 24 wide, dRAID, and the stripe (no redundancy) — with its real capacity, padding
+ * for the workload's block size, slop, fault tolerance, performance and resilver exposure, and the
+ * findings the rule catalog raises about it once built (layout-findings.ts). Ranked for the
+ * workload; a layout the rules warn about never ranks above a comparable one they do not warn
+ * about without the plan saying why, and layouts that leave disks idle rank below those that use them.
  */
 import { z } from 'zod';
 import { blockFit, layoutSpace, type BlockFit, type LayoutSpace } from './capacity.ts';
 import { disksUsed, layoutLabel, tolerancePerVdev, topLevelVdevs, type LayoutSpec } from './layout-spec.ts';
-import { DISK_RATES, defaultHostSeqCap, MediaKind, relativePerformance, resilverExposure, sequentialMBps, type HostSeqCap, type RelativePerformance, type ResilverExposure } from './performance.ts';
+import { findingsFor, groupFindings, isWarningLevel, syntheticArtifacts, type GroupedFinding } from './layout-findings.ts';
+import { forecastPool, WorkloadSpec } from '../forecast/forecast.ts';
+import { DISK_RATES, defaultHostSeqCap, MediaKind, relativePerformance, resilverExposure, sequentialMBps, writeCeiling, type HostSeqCap, type RelativePerformance, type ResilverExposure } from './performance.ts';
 
 export const Workload = z.enum(['vm', 'files', 'media', 'db']);
 export type Workload = z.infer<typeof Workload>;
 
+/**
+ * Most disks one plan takes. Each candidate layout runs the rule catalog on an inventory of that
+ * many planned drives, and the rules' leaf → drive lookups are linear today, so time grows with the
+ * square of the count (~0.4 s for 200 disks, ~12 s for 1000 on the dev machine): the API must not
+ * block the server that long. 256 covers ten 24-bay shelves.
+ */
+export const MAX_PLAN_DISKS = 256;
+
 export const PlanInput = z.object({
-  disks: z.number().int().min(1).max(1000),
+  disks: z.number().int().min(1).max(MAX_PLAN_DISKS),
   diskBytes: z.number().positive(),
   media: z.enum(MediaKind).default('hdd'),
   workload: Workload.default('files'),
@@ -20,8 +33,15 @@ export const PlanInput = z.object({
   ashift: z.number().int().min(9).max(16).default(12),
   /** Typical block size of the workload; defaults per workload (see TYPICAL_BLOCK). */
   blockSize: z.number().int().positive().optional(),
-  /** Widest raidz vdev considered (OpenZFS: "do not put more than ~16 disks in raidz", C10). */
-  maxRaidzWidth: z.number().int().min(3).max(32).default(16),
+  /**
+   * Widest raidz vdev considered. 24, as wide as 001 measured; past 16 (OpenZFS: "do not put more
+   * than ~16 disks in raidz", C10) the raidz-width rule warns, and the plan shows it.
+   */
+  maxRaidzWidth: z.number().int().min(3).max(32).default(24),
+  /** Disks kept as hot spares (`spare` vdevs): layouts are planned on the others. */
+  spares: z.number().int().min(0).max(100).default(0),
+  /** OpenZFS version the pool will be created on (major.minor[.patch]); rules limited to versions use it. */
+  openzfs: z.string().regex(/^\d{1,3}\.\d{1,3}(\.\d{1,3})?$/, 'an OpenZFS version such as 2.2.6').nullable().default(null),
   /**
    * The host's sequential ceiling for the whole pool (MB/s). Absent: 001's measured maximum for
    * HDDs, none for flash (see performance.ts). null: no ceiling.
@@ -38,8 +58,16 @@ export interface LayoutCandidate {
   label: string;
   spec: LayoutSpec;
   disksUsed: number;
-  /** Disks left over (keep as hot spares or for later). */
+  /** Disks left idle: neither in a vdev nor a requested hot spare. */
   spareDisks: number;
+  /** Hot spares the caller asked for (--spares). */
+  hotSpares: number;
+  /** Short flags shown with the label, e.g. "no redundancy". */
+  flags: string[];
+  /** What the rule catalog says about this layout once built, one entry per rule (vdevs counted). */
+  findings: GroupedFinding[];
+  /** Set when this layout draws a warning yet ranks above layouts that draw none: why. */
+  rankNote: string | null;
   space: LayoutSpace;
   /**
    * 80 % of the workload's effective usable (`fit.effectiveUsableBytes`, i.e. after padding for its
@@ -56,12 +84,17 @@ export interface LayoutCandidate {
     /** Most failures the pool can survive if they are spread ideally across vdevs. */
     bestCaseSurvivable: number;
   };
-  performance: RelativePerformance & { randomReadIops: number; randomWriteIops: number; seqReadMBps: number; seqWriteMBps: number; busLimited: boolean };
+  performance: RelativePerformance & {
+    randomReadIops: number; randomWriteIops: number; seqReadMBps: number; seqWriteMBps: number; busLimited: boolean;
+    /** 4K sync writes at queue depth 1 (sync=always), ZIL on the data vdevs (no SLOG): the sync-write forecast (server/src/forecast). */
+    syncWrite4kQd1: { iops: number; low: number; high: number; basis: string[] };
+  };
   resilver: ResilverExposure;
   score: number;
   rank: number;
   recommended: boolean;
   reasons: string[];
+  /** The planner's own cautions (mirror resilver exposure, padding, dRAID minimum allocation). */
   warnings: string[];
 }
 
@@ -72,8 +105,8 @@ export interface LayoutPlan {
   assumptions: string[];
 }
 
-/** Every candidate layout for N disks: mirrors, raidz1–3 per width, dRAID where it fits. */
-export function enumerateLayouts(disks: number, maxRaidzWidth = 16): LayoutSpec[] {
+/** Every candidate layout for N disks: mirrors, raidz1–3 per width, dRAID where it fits, the stripe. */
+export function enumerateLayouts(disks: number, maxRaidzWidth = 24): LayoutSpec[] {
   const out: LayoutSpec[] = [];
   for (const ways of [2, 3]) if (disks >= ways) out.push({ kind: 'mirror', ways, vdevs: Math.floor(disks / ways) });
   for (const parity of [1, 2, 3]) {
@@ -91,6 +124,8 @@ export function enumerateLayouts(disks: number, maxRaidzWidth = 16): LayoutSpec[
       }
     }
   }
+  // Offered so its numbers can be compared, flagged "no redundancy"; the no-redundancy rule warns.
+  if (disks >= 1) out.push({ kind: 'stripe', disks });
   return out;
 }
 
@@ -114,7 +149,12 @@ function hostCap(input: z.output<typeof PlanInput>): HostSeqCap | null {
   return defaultHostSeqCap(input.media);
 }
 
-function describe(spec: LayoutSpec, input: z.output<typeof PlanInput>, blockSize: number): Omit<LayoutCandidate, 'score' | 'rank' | 'recommended' | 'reasons'> {
+/** The sync-write column: fio's 4K randwrite, QD1, one job, sync=always — the forecast's default probe. */
+const SYNC_PROBE = WorkloadSpec.parse({ rw: 'randwrite', bs: 4096, iodepth: 1, numjobs: 1, sync: 'always' });
+
+type Described = Omit<LayoutCandidate, 'score' | 'rank' | 'recommended' | 'reasons' | 'rankNote'>;
+
+function describe(spec: LayoutSpec, input: z.output<typeof PlanInput>, blockSize: number, dataDisks: number, now: Date): Described {
   const space = layoutSpace(spec, input.diskBytes, { ashift: input.ashift });
   const fit = blockFit(spec, space, blockSize, input.ashift);
   const perVdev = tolerancePerVdev(spec);
@@ -122,18 +162,18 @@ function describe(spec: LayoutSpec, input: z.output<typeof PlanInput>, blockSize
   const rates = DISK_RATES[input.media];
   const seq = sequentialMBps(rel, { readMBps: rates.seqMBps, writeMBps: rates.seqMBps }, hostCap(input));
   const resilver = resilverExposure(spec, input.diskBytes, input.media);
+  const artifacts = syntheticArtifacts(spec, {
+    diskBytes: input.diskBytes, media: input.media, workload: input.workload, blockSize, ashift: input.ashift, openzfs: input.openzfs, hotSpares: input.spares,
+  }, now);
+  const sync = forecastPool(artifacts, artifacts.Pools![0]!, SYNC_PROBE, null).now;
+  // raidz1 on large disks and over-wide raidz are the rules' to say (raidz1-large-disks, raidz-width).
   const warnings: string[] = [];
-  if (spec.kind === 'raidz' && spec.parity === 1 && input.media === 'hdd' && input.diskBytes >= BIG_HDD_BYTES) {
-    warnings.push(`raidz1 with ${(input.diskBytes / 1e12).toFixed(0)} TB HDDs: a second failure or read errors during a ${resilver.hours ? `${resilver.hours[0].toFixed(0)}–${resilver.hours[1].toFixed(0)} h` : ''} resilver cost data (zfs-facts G9, C18)`);
-  }
+  if (spec.kind === 'stripe') warnings.push(`no redundancy: one failed disk of ${spec.disks} loses the whole pool`);
   if (spec.kind === 'mirror' && spec.ways === 2 && input.media === 'hdd' && input.diskBytes >= BIG_HDD_BYTES) {
     warnings.push('2-way mirrors: while one side resilvers, the vdev has no redundancy left (zfs-facts C17, G9)');
   }
   if (fit.chargeFactor > 1.05) {
     warnings.push(`${fmtSize(blockSize)} blocks cost ${fit.chargeFactor.toFixed(2)}× their size here (raidz/dRAID padding, zfs-facts C-T2/C-T3)`);
-  }
-  if (spec.kind === 'raidz' && spec.width > 12 && input.media === 'hdd') {
-    warnings.push(`${spec.width}-wide raidz on HDDs: rebuilds read ${spec.width - 1} disks and take long (zfs-facts C10)`);
   }
   if (spec.kind === 'draid' && blockSize < spec.data * 2 ** input.ashift) {
     warnings.push(`dRAID allocates at least ${spec.data * 2 ** input.ashift / 1024}K per block: ${fmtSize(blockSize)} blocks waste space (zfs-facts B24, C6)`);
@@ -143,7 +183,10 @@ function describe(spec: LayoutSpec, input: z.output<typeof PlanInput>, blockSize
     label: layoutLabel(spec),
     spec,
     disksUsed: disksUsed(spec),
-    spareDisks: input.disks - disksUsed(spec),
+    spareDisks: dataDisks - disksUsed(spec),
+    hotSpares: input.spares,
+    flags: perVdev === 0 ? ['no redundancy'] : [],
+    findings: groupFindings(findingsFor(artifacts, now)),
     space,
     fillGuidanceBytes: Math.floor(fit.effectiveUsableBytes * 0.8),
     fit,
@@ -158,6 +201,7 @@ function describe(spec: LayoutSpec, input: z.output<typeof PlanInput>, blockSize
       randomReadIops: Math.round(rel.randomReadX * rates.randomIops),
       randomWriteIops: Math.round(rel.randomWriteX * rates.randomIops),
       ...seq,
+      syncWrite4kQd1: { iops: sync.iops, low: sync.low, high: sync.high, basis: [sync.basis] },
     },
     resilver,
     warnings,
@@ -165,7 +209,7 @@ function describe(spec: LayoutSpec, input: z.output<typeof PlanInput>, blockSize
 }
 
 /** Safety on a 0..1 scale: parity 2+ is the goal for big HDDs (C20, G9), 1 is acceptable for small/flash. */
-function safetyScore(c: Omit<LayoutCandidate, 'score' | 'rank' | 'recommended' | 'reasons'>, input: z.output<typeof PlanInput>): number {
+function safetyScore(c: Described, input: z.output<typeof PlanInput>): number {
   const t = c.faultTolerance.perVdev;
   const risky = input.media === 'hdd' && input.diskBytes >= BIG_HDD_BYTES;
   const base = t >= 3 ? 1 : t === 2 ? 0.9 : t === 1 ? (risky ? 0.35 : 0.6) : 0;
@@ -174,45 +218,79 @@ function safetyScore(c: Omit<LayoutCandidate, 'score' | 'rank' | 'recommended' |
   return Math.max(0, base - Math.min(0.15, hours / 2000));
 }
 
-export function planLayouts(raw: PlanInput): LayoutPlan {
+const loud = (c: Pick<LayoutCandidate, 'findings'>): boolean => c.findings.some(isWarningLevel);
+
+/**
+ * Ranking order: redundant layouts before the stripe; among them those that use every disk (hot
+ * spares counted as used) first, then within each group those the rules do not warn about, then by score. So a warned layout can rank above
+ * an unwarned one only when the unwarned one leaves disks idle, and the plan says so (rankNote).
+ */
+function rankKey(c: Pick<LayoutCandidate, 'findings' | 'spareDisks' | 'faultTolerance'>): number[] {
+  // A stripe is offered for comparison only: whatever its speed, it ranks last.
+  return [c.faultTolerance.perVdev === 0 ? 1 : 0, c.spareDisks > 0 ? 1 : 0, loud(c) ? 1 : 0];
+}
+
+function rankNote(c: LayoutCandidate, below: readonly LayoutCandidate[]): string | null {
+  if (!loud(c)) return null;
+  const quieter = below.filter((o) => !loud(o));
+  if (quieter.length === 0) return null;
+  const names = quieter.slice(0, 3).map((o) => o.label).join(', ') + (quieter.length > 3 ? ` and ${quieter.length - 3} more` : '');
+  const idle = Math.min(...quieter.map((o) => o.spareDisks));
+  return `ranked above ${quieter.length} layout(s) that draw no warning (${names}) only because those leave ${idle === 1 ? '1 disk' : `${idle}+ disks`} idle; ` +
+    'to keep disks as hot spares instead, plan with --spares N';
+}
+
+export function planLayouts(raw: PlanInput, now: Date = new Date()): LayoutPlan {
   const input = PlanInput.parse(raw);
+  if (input.spares >= input.disks) throw new RangeError(`--spares ${input.spares} leaves no disks for data vdevs (${input.disks} disks)`);
   const blockSize = input.blockSize ?? TYPICAL_BLOCK[input.workload];
-  const described = enumerateLayouts(input.disks, input.maxRaidzWidth).map((s) => describe(s, input, blockSize));
+  const dataDisks = input.disks - input.spares;
+  const described = enumerateLayouts(dataDisks, input.maxRaidzWidth).map((s) => describe(s, input, blockSize, dataDisks, now));
   const max = (f: (c: (typeof described)[number]) => number) => Math.max(1e-9, ...described.map(f));
   const maxCap = max((c) => c.fit.effectiveUsableBytes);
   const maxRand = max((c) => (c.performance.randomReadX + c.performance.randomWriteX) / 2);
-  // Sequential in capped MB/s: past the host ceiling more data disks do not go faster.
+  // Sequential in MB/s behind the host ceiling: past it more data disks do not go faster.
   const maxSeq = max((c) => (c.performance.seqReadMBps + c.performance.seqWriteMBps) / 2);
   const w = WEIGHTS[input.workload];
   const cap = hostCap(input);
   const scored = described.map((c) => {
-    const cap = c.fit.effectiveUsableBytes / maxCap;
+    const capacity = c.fit.effectiveUsableBytes / maxCap;
     const rand = (c.performance.randomReadX + c.performance.randomWriteX) / 2 / maxRand;
     const seq = (c.performance.seqReadMBps + c.performance.seqWriteMBps) / 2 / maxSeq;
     const safety = safetyScore(c, input);
-    // Idle disks are money spent for nothing unless kept as spares; a small nudge toward using them.
-    const idle = c.spareDisks > 1 ? 0.02 * (c.spareDisks - 1) : 0;
-    const score = w.capacity * cap + w.random * rand + w.seq * seq + w.safety * safety - idle;
+    const score = w.capacity * capacity + w.random * rand + w.seq * seq + w.safety * safety;
+    const warned = c.findings.filter(isWarningLevel).map((f) => f.ruleId);
     const reasons = [
       `${fmtTiB(c.fit.effectiveUsableBytes)} of ${fmtSize(blockSize)}-block data fits (${(100 * c.fit.effectiveUsableBytes / c.space.rawBytes).toFixed(0)} % of raw), ${fmtTiB(c.fillGuidanceBytes)} at the 80 % guidance`,
-      `survives any ${c.faultTolerance.perVdev} disk failure${c.faultTolerance.perVdev === 1 ? '' : 's'}${topLevelVdevs(c.spec) > 1 ? ` (up to ${c.faultTolerance.bestCaseSurvivable} if spread over vdevs)` : ''}`,
-      `random I/O ≈ ${c.performance.randomReadX}× / ${c.performance.randomWriteX}× one disk (read/write), sequential ≈ ${+c.performance.seqReadX.toFixed(1)}× / ${+c.performance.seqWriteX.toFixed(1)}×${c.performance.busLimited ? ' (capped by the host ceiling)' : ''}`,
-      c.resilver.hours ? `rebuilding one disk reads ${fmtTiB(c.resilver.totalBytesRead)} in ≈ ${c.resilver.hours[0].toFixed(0)}–${c.resilver.hours[1].toFixed(0)} h at 80 % full` : 'no redundancy',
+      c.faultTolerance.perVdev === 0 ? 'no redundancy: survives no disk failure'
+        : `survives any ${c.faultTolerance.perVdev} disk failure${c.faultTolerance.perVdev === 1 ? '' : 's'}${topLevelVdevs(c.spec) > 1 ? ` (up to ${c.faultTolerance.bestCaseSurvivable} if spread over vdevs)` : ''}`,
+      `random I/O ≈ ${c.performance.randomReadX}× / ${c.performance.randomWriteX}× one disk (read/write), sequential ≈ ${c.performance.seqReadMBps} / ${c.performance.seqWriteMBps} MB/s${c.performance.busLimited ? ' (host ceiling reached)' : ''}`,
+      c.resilver.hours ? `rebuilding one disk reads ${fmtTiB(c.resilver.totalBytesRead)} in ≈ ${c.resilver.hours[0].toFixed(0)}–${c.resilver.hours[1].toFixed(0)} h at 80 % full` : 'a failed disk cannot be rebuilt',
+      warned.length ? `the rules warn once built: ${[...new Set(warned)].join(', ')}` : 'no rule warns about it once built',
+      ...(c.spareDisks > 0 ? [`leaves ${c.spareDisks} disk(s) idle: ranked below layouts that use every disk`] : []),
+      ...(c.hotSpares > 0 ? [`plus ${c.hotSpares} hot spare(s)`] : []),
     ];
     return { ...c, score: Math.round(score * 1000) / 1000, reasons };
   });
-  scored.sort((a, b) => b.score - a.score || b.fit.effectiveUsableBytes - a.fit.effectiveUsableBytes);
-  const candidates: LayoutCandidate[] = scored.map((c, i) => ({ ...c, rank: i + 1, recommended: i === 0 }));
+  scored.sort((a, b) => {
+    const [ka, kb] = [rankKey(a), rankKey(b)];
+    return ka[0]! - kb[0]! || ka[1]! - kb[1]! || ka[2]! - kb[2]! || b.score - a.score || b.fit.effectiveUsableBytes - a.fit.effectiveUsableBytes;
+  });
+  const ranked: LayoutCandidate[] = scored.map((c, i) => ({ ...c, rank: i + 1, recommended: i === 0, rankNote: null }));
+  const candidates = ranked.map((c, i) => ({ ...c, rankNote: rankNote(c, ranked.slice(i + 1)) }));
   return {
     input,
     blockSize,
     candidates,
     assumptions: [
-      `disks: ${input.disks} × ${input.diskBytes} bytes (${input.media}), ashift ${input.ashift}, workload ${input.workload} with ${fmtSize(blockSize)} blocks, incompressible`,
+      `disks: ${input.disks} × ${input.diskBytes} bytes (${input.media})${input.spares ? `, ${input.spares} kept as hot spares` : ''}, ashift ${input.ashift}, workload ${input.workload} with ${fmtSize(blockSize)} blocks, incompressible`,
+      `findings: the rule catalog run on each layout as if built (an empty new pool of these disks, the workload's datasets with lz4, OpenZFS ${input.openzfs ?? 'version not given: version-limited rules run as for any version'})`,
+      'ranking: redundant layouts before the stripe; layouts using every disk first, then those no rule warns about, then by score',
       'usable = AVAIL of the empty pool: labels (4.5 MiB/disk), metaslab rounding, 128K deflate ratio and slop (1/32, 128 MiB–128 GiB) removed (zfs-facts C3, C23); the embedded-log slop deduction is not modelled',
       'effective usable = usable ÷ the charge factor of the workload block size (zfs-facts C-T2)',
       'performance: per-vdev model in multiples of one disk (mirror reads scale with sides, raidz random I/O ≈ one disk per vdev, C11); per-disk rates are [heuristic]',
-      cap ? `sequential MB/s capped at ${cap.readMBps} read / ${cap.writeMBps} write for the whole pool: ${cap.basis}` : 'sequential MB/s: no host ceiling applied (none measured for this media or none wanted; pass hostSeqCapMBps)',
+      cap ? `sequential MB/s limited by the host: ${cap.readMBps} read / ${cap.writeMBps} write for the whole pool, parity layouts' writes by ${[1, 2, 3].map((p) => writeCeiling(cap, p)).map(Math.round).join('/')} MB/s (raidz1/2/3): ${cap.basis}` : 'sequential MB/s: no host ceiling applied (none measured for this media or none wanted; pass hostSeqCapMBps)',
+      'sync writes: 4K sync=always at queue depth 1 with the ZIL on the data vdevs (no SLOG), from the sync-write forecast (server/src/forecast, the model of `zfs-advisor forecast`); planned disks of unknown model are forecast as their class; see `zfs-advisor forecast` for a SLOG',
       '80 % figure = 80 % of the effective usable for the workload block size (zfs-facts C24)',
       `resilver: at 80 % fill, ${DISK_RATES[input.media].resilverMBps.join('–')} MB/s per disk [heuristic, zfs-facts C15]`,
       `ranking weights for ${input.workload}: capacity ${w.capacity}, random I/O ${w.random}, sequential ${w.seq}, safety ${w.safety}`,

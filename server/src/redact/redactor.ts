@@ -21,7 +21,7 @@ import { Inventory, type VdevNode } from '../model/inventory.ts';
 import type { RawSet } from '../snapshot/raw-set.ts';
 import { GUID_CONTEXT_RE, HEX_ID_RE, NVME_ID_RE, acceptable, hostParts, learnFromText, serialOfById, smartctlWwnHex, type Learned } from './learn.ts';
 import { IPV4_RE, IPV6_RE, MAC_RE, keepIpv4, keepIpv6, keepMac } from './addresses.ts';
-import { createTokenTable, type Kind } from './tokens.ts';
+import { createTokenTable, TOKEN_RE, type Kind } from './tokens.ts';
 
 export interface RedactOptions {
   /** Also replace pool names and the dataset components below them. */
@@ -51,8 +51,11 @@ const VENDOR_HOSTNAMES = new Set(['truenas', 'freenas', 'pve', 'proxmox']);
 const STATUS_LABELS = new Set(['pool', 'state', 'status', 'action', 'see', 'scan', 'scrub', 'config', 'errors', 'remove']);
 
 /** Literal classes differ in where a match may start and end. */
-type Group = 'serial' | 'wwn' | 'guid' | 'host' | 'hostExact' | 'dataset' | 'pool';
+type Group = 'serialSpelled' | 'serial' | 'wwn' | 'guid' | 'host' | 'hostExact' | 'dataset' | 'pool';
 const BOUNDS: Record<Group, { left: string; right: string; flags: string }> = {
+  // Drive serials in every spelling: any letter case, and with or without the separators tools
+  // disagree on (`WQ-SECRETSN42`, `wq_secretsn42`, `WQSECRETSN42`); keyed without separators.
+  serialSpelled: { left: '', right: '', flags: 'gi' },
   // Serials also hide inside longer ids (an NVMe NQN `…:80868086PHOC2092…`), so no boundary at all.
   serial: { left: '', right: '', flags: 'gi' },
   wwn: { left: '(?<![0-9A-Fa-f])', right: '(?![0-9A-Fa-f])', flags: 'gi' },
@@ -65,7 +68,14 @@ const BOUNDS: Record<Group, { left: string; right: string; flags: string }> = {
   pool: { left: '(?<![A-Za-z0-9_.:-])', right: '(?![A-Za-z0-9_-]|[.:][A-Za-z0-9])', flags: 'g' },
 };
 /** Replacement order: datasets before their pool component; serials before shapes that could contain them. */
-const ORDER: Group[] = ['dataset', 'serial', 'wwn', 'guid', 'host', 'hostExact', 'pool'];
+const ORDER: Group[] = ['dataset', 'serialSpelled', 'serial', 'wwn', 'guid', 'host', 'hostExact', 'pool'];
+/** Separators a serial may be printed with or without. */
+const SEPARATORS = /[-_ .]/g;
+const spelledKey = (s: string) => s.toLowerCase().replace(SEPARATORS, '');
+/** An e-mail address anywhere (a user property's value, a contact field). */
+const EMAIL_RE = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![A-Za-z0-9-])/g;
+/** A host token followed by the rest of its FQDN (a domain learned nowhere else). */
+const HOST_FQDN_RE = /(?<![A-Za-z0-9_-])(HOST-\d+)\.([A-Za-z][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*)(?![A-Za-z0-9-])/g;
 
 /** A bare JSON number replaced by a token must become a string to keep the JSON valid. */
 function jsonSafe(text: string, offset: number, length: number, token: string): string {
@@ -100,7 +110,12 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
     const value = acceptable(kind, raw);
     if (!value) return;
     switch (kind) {
-      case 'SERIAL': put('serial', value, table.token('SERIAL', value)); break;
+      case 'SERIAL': {
+        const key = spelledKey(value);
+        if (key.length >= 4) put('serialSpelled', key, table.token('SERIAL', value));
+        else put('serial', value, table.token('SERIAL', value));
+        break;
+      }
       case 'WWN': put('wwn', value.toLowerCase(), table.token('WWN', value.toLowerCase())); break;
       case 'GUID': put('guid', value, table.token('GUID', value)); break;
       case 'HOST': case 'DOMAIN':
@@ -126,7 +141,8 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
     for (const group of ORDER) {
       const lookup = literals.get(group)!;
       if (lookup.size === 0) continue;
-      const alts = [...lookup.keys()].sort((a, b) => b.length - a.length).map(escape).join('|');
+      const alts = [...lookup.keys()].sort((a, b) => b.length - a.length)
+        .map((k) => (group === 'serialSpelled' ? [...k].map(escape).join('[-_ .]?') : escape(k))).join('|');
       const { left, right, flags } = BOUNDS[group];
       compiled.push({ group, re: new RegExp(`${left}(?:${alts})${right}`, flags), lookup });
     }
@@ -139,7 +155,7 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
     const serialPass = passes.find((p) => p.group === 'serial');
     const replaceLiterals = (p: NonNullable<typeof serialPass>) => {
       out = out.replace(p.re, (m: string, offset: number, whole: string) => {
-        const r = p.lookup.get(p.re.flags.includes('i') ? m.toLowerCase() : m) ?? m;
+        const r = p.lookup.get(p.group === 'serialSpelled' ? spelledKey(m) : p.re.flags.includes('i') ? m.toLowerCase() : m) ?? m;
         if (p.group === 'guid') return jsonSafe(whole, offset, m.length, r);
         // `  pool: tank` is zpool status's label, not a pool named "pool": keep it parseable.
         if (p.group === 'pool' && STATUS_LABELS.has(m) && whole[offset + m.length] === ':' && /(?:^|\n)[ \t]*$/.test(whole.slice(0, offset))) return m;
@@ -147,7 +163,9 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
       });
     };
     for (const p of passes) if (p.group === 'dataset') replaceLiterals(p);
+    for (const p of passes) if (p.group === 'serialSpelled') replaceLiterals(p);
     if (serialPass) replaceLiterals(serialPass);
+    out = out.replace(EMAIL_RE, (addr: string) => table.token('EMAIL', addr.toLowerCase()));
     // Shapes: smartctl's numeric WWN object, NVMe ids, hex WWN spellings, guid-labelled numbers.
     out = out.replace(/"wwn"\s*:\s*\{[^{}]*\}/g, (obj) => {
       const hex = smartctlWwnHex(obj);
@@ -159,7 +177,9 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
       const t = table.token('GUID', g.toLowerCase());
       return `${head}${g.startsWith('0x') ? t : jsonSafe(whole, offset + head.length, g.length, t)}`;
     });
-    for (const p of passes) if (p.group !== 'dataset' && p.group !== 'serial') replaceLiterals(p);
+    for (const p of passes) if (p.group !== 'dataset' && p.group !== 'serial' && p.group !== 'serialSpelled') replaceLiterals(p);
+    // The whole FQDN: a host followed by a domain that no output named as such.
+    out = out.replace(HOST_FQDN_RE, (m: string, host: string, domain: string) => (TOKEN_RE.test(domain) ? m : `${host}.${table.token('DOMAIN', domain.toLowerCase())}`));
     out = out.replace(IPV4_RE, (ip: string) => (keepIpv4(ip) ? ip : table.token('IP', ip)));
     out = out.replace(IPV6_RE, (ip: string) => (keepIpv6(ip) ? ip : table.token('IP', ip)));
     out = out.replace(MAC_RE, (mac: string) => (keepMac(mac) ? mac : table.token('MAC', mac.replace(/-/g, ':'))));

@@ -4,14 +4,14 @@
  * report, which is what makes tokens consistent across files.
  */
 
-export const KINDS = ['SERIAL', 'WWN', 'GUID', 'HOST', 'DOMAIN', 'IP', 'MAC', 'POOL', 'DATASET'] as const;
+export const KINDS = ['SERIAL', 'WWN', 'GUID', 'HOST', 'DOMAIN', 'IP', 'MAC', 'EMAIL', 'POOL', 'DATASET'] as const;
 export type Kind = (typeof KINDS)[number];
 
 /** A token as the redactor writes it: something already redacted must never be learned again. */
-export const TOKEN_RE = /^(?:SERIAL|WWN|GUID|HOST|DOMAIN|IP|MAC|POOL|DATASET)-\d+$/;
+export const TOKEN_RE = /^(?:SERIAL|WWN|GUID|HOST|DOMAIN|IP|MAC|EMAIL|POOL|DATASET)-\d+$/;
 
 /** Values compared without case: hex identifiers, host and domain names, MACs, IPv6. */
-const CASELESS: ReadonlySet<Kind> = new Set(['WWN', 'GUID', 'HOST', 'DOMAIN', 'IP', 'MAC']);
+const CASELESS: ReadonlySet<Kind> = new Set(['WWN', 'GUID', 'HOST', 'DOMAIN', 'IP', 'MAC', 'EMAIL']);
 
 export const normalise = (kind: Kind, value: string): string => (CASELESS.has(kind) ? value.toLowerCase() : value);
 

@@ -14,6 +14,9 @@ import { connectTrueNas, type JsonRpcClient } from './truenas-client.ts';
 import { inventoryFromTrueNas } from './truenas-inventory.ts';
 import { proxmoxGet, type ProxmoxConnectionOptions } from './proxmox-client.ts';
 import { inventoryFromProxmox } from './proxmox-inventory.ts';
+import { secretTargetMatches } from './secret-target.ts';
+
+const RETARGETED = 'the stored credentials were entered for another address, port or certificate; enter them again for this one';
 
 export interface RemoteClients {
   collect(host: HostRow, secret: HostSecret): Promise<LoadedInventory>;
@@ -68,6 +71,7 @@ export function defaultRemoteClients(opts: { timeoutMs?: number } = {}): RemoteC
 
   const collect = async (h: HostRow, s: HostSecret): Promise<LoadedInventory> => {
     const capturedAt = new Date().toISOString();
+    if (!secretTargetMatches(h, s)) throw new HttpError('conflict', RETARGETED);
     try {
       if (h.kind === 'truenas' && s.kind === 'truenas') {
         const c = await trueNas(h, s);
@@ -106,6 +110,7 @@ export function defaultRemoteClients(opts: { timeoutMs?: number } = {}): RemoteC
   return {
     collect,
     async test(h, s) {
+      if (!secretTargetMatches(h, s)) return { ok: false, message: RETARGETED, presentedFingerprint: null };
       try {
         if (h.kind === 'truenas' && s.kind === 'truenas') {
           const c = await trueNas(h, s);

@@ -29,6 +29,8 @@ const SYNC_MODE_TEXT: Record<BenchmarkSummary['syncMode'], string> = {
   async: 'asynchronous I/O: ZFS acknowledges writes from RAM and writes them out at transaction-group sync, so write numbers are a ceiling rather than what durable writes get.',
 };
 
+const NON_ZFS_SYNC_TEXT = 'fio made every write durable itself (O_SYNC or fsync after each write): each write waited until the file system or device had it on stable storage.';
+
 function caveatsOf(s: BenchmarkSummary, runMessage: string | null): string[] {
   const c: string[] = [];
   if (s.status !== 'completed') c.push(`The run ${s.status}${runMessage ? `: ${runMessage}` : ''}; its numbers are partial or absent.`);
@@ -58,7 +60,9 @@ function withMethodology(s: BenchmarkSummary, sizeBytes: number | null, runtimeS
       sizeBytes,
       runtimeSeconds,
       syncMode: s.syncMode,
-      syncModeText: SYNC_MODE_TEXT[s.syncMode],
+      // The runner's own sentence (it names the ZIL only when ZFS was underneath); older runs: by mode,
+      // without the ZIL when the run was not on a pool.
+      syncModeText: s.syncText ?? (s.pool === null && s.syncMode !== 'async' ? NON_ZFS_SYNC_TEXT : SYNC_MODE_TEXT[s.syncMode]),
       caveats: caveatsOf(s, message),
     },
   };

@@ -9,6 +9,8 @@ import { OptaneVerdict } from '../optane/verdict.ts';
 import { RawOutput, type RawSet } from '../snapshot/raw-set.ts';
 import { reportBenchmarks } from './benchmarks.ts';
 import { benchmarkChart, optaneChart } from './charts.ts';
+import { suiteChart } from '../bench/report-suite.ts';
+import type { SuiteView } from '../bench/suite-types.ts';
 import { REPORT_SCHEMA_VERSION, type Chart, type RawOutputEntry, type ReportDocument } from './document.ts';
 import { vdevTreeText } from './vdev-tree.ts';
 
@@ -21,6 +23,8 @@ export interface ReportInput {
   optane: unknown;
   /** BenchmarkSummary values or bench history rows. */
   benchmarks?: readonly unknown[];
+  /** The latest benchmark suite (bench/report-suite.ts), shown as a chart beside the benchmarks. */
+  suite?: SuiteView | null;
   appVersion: string;
   ruleCatalogVersion: string;
   generatedAt: string;
@@ -76,7 +80,7 @@ export function buildReportDocument(input: ReportInput): ReportDocument {
   for (const f of assessment.findings) counts[f.severity]++;
   const poolCounts = new Map(assessment.summary.pools.map((p) => [p.pool, p.counts]));
 
-  const charts: Chart[] = [optaneChart(optane), benchmarkChart(bench.benchmarks)].filter((c): c is Chart => c !== null);
+  const charts: Chart[] = [optaneChart(optane), benchmarkChart(bench.benchmarks), suiteChart(input.suite)].filter((c): c is Chart => c !== null);
 
   return {
     reportSchemaVersion: REPORT_SCHEMA_VERSION,

@@ -3,6 +3,7 @@
  * the same thing in the same words.
  */
 import type { Evidence, Finding, Severity } from '../model/finding.ts';
+import { publicKbUrl } from '../kb/catalog.ts';
 import type { ReportDocument } from './document.ts';
 
 export const SEVERITY_LABEL: Record<Severity, string> = {
@@ -35,11 +36,31 @@ export function citationText(c: Finding['citations'][number]): string {
   return c.locator ? `${c.source}, ${c.locator}` : c.source;
 }
 
+/**
+ * A finding's citations as a report shows them: one per link (several facts can rest on the
+ * same page), knowledge-page links turned into their public address (a report leaves the app).
+ */
+export function reportCitations(f: Finding): { text: string; url: string | null }[] {
+  const seen = new Set<string>();
+  const out: { text: string; url: string | null }[] = [];
+  for (const c of f.citations) {
+    const url = c.url ? publicKbUrl(c.url) : null;
+    const key = url ?? citationText(c);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ text: citationText(c), url });
+  }
+  return out;
+}
+
+/** Knowledge-page links inside finding text point at the public copy too. */
+export const reportHref = (href: string): string => publicKbUrl(href);
+
 export const REVERSIBLE_TEXT: Record<'yes' | 'no' | 'partly', string> = {
   yes: 'Reversible', no: 'Not reversible', partly: 'Partly reversible',
 };
 
-export const VERDICT_TEXT: Record<'yes' | 'no' | 'depends', string> = { yes: 'Yes', no: 'No', depends: 'It depends' };
+export const VERDICT_TEXT: Record<'yes' | 'no' | 'depends' | 'replace', string> = { yes: 'Yes', no: 'No', depends: 'It depends', replace: 'Replace the SLOG' };
 
 /** Findings grouped by severity, most severe first; empty groups left out. */
 export function findingsBySeverity(doc: ReportDocument): { severity: Severity; findings: Finding[] }[] {

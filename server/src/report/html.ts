@@ -9,9 +9,10 @@ import type { Finding } from '../model/finding.ts';
 import type { OptaneVerdict } from '../optane/verdict.ts';
 import type { ReportBenchmark, ReportDocument } from './document.ts';
 import {
-  REVERSIBLE_TEXT, SEVERITY_LABEL, VERDICT_TEXT, bytes, citationText, countsLine, evidenceValue, findingsBySeverity, hostLine, int,
-  latencyUs, orUnknown, pct, subjectText,
+  REVERSIBLE_TEXT, SEVERITY_LABEL, VERDICT_TEXT, bytes, countsLine, evidenceValue, findingsBySeverity, hostLine, int,
+  latencyUs, orUnknown, pct, reportCitations, reportHref, subjectText,
 } from './format.ts';
+import { inlineHtml } from '../text/markdown.ts';
 import { chartSvg, escapeXml as esc } from './svg.ts';
 
 const CSS = `
@@ -47,8 +48,8 @@ footer { margin-top: 2rem; border-top: 1px solid var(--line); padding-top: .5rem
 }
 `;
 
-/** Escaped text in which the rules' `code` spans become <code>. */
-const prose = (s: string): string => s.split(/(`[^`]+`)/).map((part, i) => (i % 2 === 1 ? `<code>${esc(part.slice(1, -1))}</code>` : esc(part))).join('');
+/** Finding text (our Markdown subset) as escaped HTML: code spans, links, bold. */
+const prose = (s: string): string => inlineHtml(s, reportHref);
 const p = (s: string) => `<p>${prose(s)}</p>`;
 
 function table(head: string[], rows: string[][]): string {
@@ -74,7 +75,7 @@ function optaneSection(v: OptaneVerdict | null, doc: ReportDocument): string {
     if (chart) out.push(`<figure>${chartSvg(chart)}<figcaption class="meta">${esc(chart.description)}</figcaption></figure>`);
   }
   if (v.candidates.length) out.push('<h3>Candidates already in the machine</h3>', ul(v.candidates.map((c) => `<code>${esc(c.device)}</code>: ${esc(c.product)}, as ${esc(c.role)} (${esc(c.layout)})`)));
-  if (v.purchase.length) out.push('<h3>What to buy</h3>', ul(v.purchase.map((x) => `${esc(x.product)}: ${esc(x.why)}`)));
+  if (v.purchase.length) out.push('<h3>What to buy</h3>', ul(v.purchase.map((x) => `${esc(x.product)}: ${prose(x.why)}`)));
   if (v.layout.commands.length) out.push(`<h3>Layout</h3>${p(`${REVERSIBLE_TEXT[v.layout.reversible]}; the first command is a dry run.`)}${pre(v.layout.commands.join('\n'))}`);
   if (v.unknowns.length) out.push('<h3>Still unknown</h3>', ul(v.unknowns.map((u) => `${esc(u.what)}: <code>${esc(u.howToMeasure)}</code>`)));
   out.push('</section>');
@@ -83,7 +84,7 @@ function optaneSection(v: OptaneVerdict | null, doc: ReportDocument): string {
 
 function findingHtml(f: Finding, n: number): string {
   const out = [`<article class="finding sev-${f.severity}" id="finding-${n}">`];
-  out.push(`<h4>${n}. ${esc(f.title)}</h4>`);
+  out.push(`<h4>${n}. ${prose(f.title)}</h4>`);
   out.push(`<p class="meta"><span class="badge sev-${f.severity}">${esc(SEVERITY_LABEL[f.severity])}</span> ${esc(subjectText(f))} · rule <code>${esc(f.ruleId)}</code> · confidence ${esc(f.confidence)}</p>`);
   if (f.evidence.length) out.push(table(['Evidence', 'Value'], f.evidence.map((e) => [e.label, evidenceValue(e)])));
   out.push(`<p><strong>Why it matters:</strong> ${prose(f.explanation)}</p>`);
@@ -92,7 +93,8 @@ function findingHtml(f: Finding, n: number): string {
     if (f.action.commands.length) out.push(pre(f.action.commands.join('\n')));
     out.push(`<p><strong>${esc(REVERSIBLE_TEXT[f.action.reversible])}:</strong> ${prose(f.action.reversibleWhy)}</p>`);
   } else out.push(p('What to do: nothing to run; this is for your information.'));
-  if (f.citations.length) out.push(`<p><strong>Sources:</strong></p>${ul(f.citations.map((c) => link(c.url, citationText(c))))}`);
+  const cites = reportCitations(f);
+  if (cites.length) out.push(`<p><strong>Sources:</strong></p>${ul(cites.map((c) => link(c.url, c.text)))}`);
   out.push('</article>');
   return out.join('');
 }
@@ -112,7 +114,7 @@ function benchmarkHtml(b: ReportBenchmark, i: number): string {
     `profile <code>${esc(s.profile)}</code>${m.question ? `: ${esc(m.question)}` : ''}`,
     esc(`fio ${m.rw ? `rw=${m.rw}, ` : ''}block size ${bytes(m.blockSize)}, iodepth ${m.iodepth}, file size ${m.sizeBytes === null ? 'not recorded' : bytes(m.sizeBytes)}, runtime ${m.runtimeSeconds === null ? 'not recorded' : `${m.runtimeSeconds} s`}`),
     `sync mode <code>${esc(m.syncMode)}</code>: ${esc(m.syncModeText)}`,
-    ...(m.reference ? [esc(`method follows ${m.reference}`)] : []),
+    ...(m.reference ? [`method follows ${prose(m.reference)}`] : []),
   ])}${m.caveats.length ? `<h4>Caveats</h4>${ul(m.caveats.map(prose))}` : ''}</article>`;
 }
 
@@ -129,7 +131,7 @@ export function renderHtml(doc: ReportDocument): string {
     esc(`Host: ${doc.host.hostname ?? 'unknown'} (${hostLine(doc)})`),
     esc(`Pools: ${doc.pools.length ? doc.pools.map((x) => `${x.name} (${x.state ?? 'state unknown'}, ${bytes(x.sizeBytes)})`).join(', ') : 'none'}`),
     esc(`Findings: ${countsLine(doc)}`),
-    ...(doc.optane ? [`Should I add Optane? <strong>${esc(VERDICT_TEXT[doc.optane.verdict])}</strong>: ${esc(doc.optane.headline)}`] : []),
+    ...(doc.optane ? [`Should I add Optane? <strong>${esc(VERDICT_TEXT[doc.optane.verdict])}</strong>: ${prose(doc.optane.headline)}`] : []),
     esc(`Benchmarks: ${doc.benchmarks.length ? `${doc.benchmarks.length} run(s)` : 'none recorded'}`),
   ])}</section>`);
 
@@ -165,6 +167,8 @@ export function renderHtml(doc: ReportDocument): string {
   if (doc.benchmarks.length === 0) b.push('<p>No benchmark has been run on this host. <code>zfs-advisor bench --list</code> shows the guarded profiles.</p>');
   const bchart = doc.charts.find((c) => c.id === 'chart-benchmarks');
   if (bchart) b.push(`<figure>${chartSvg(bchart)}<figcaption class="meta">${esc(bchart.description)}</figcaption></figure>`);
+  const schart = doc.charts.find((c) => c.id === 'chart-suite');
+  if (schart) b.push(`<figure>${chartSvg(schart)}<figcaption class="meta">${esc(schart.description)}</figcaption></figure>`);
   doc.benchmarks.forEach((x, i) => b.push(benchmarkHtml(x, i)));
   b.push('</section>');
 
@@ -182,7 +186,7 @@ export function renderHtml(doc: ReportDocument): string {
   b.push('</section>');
 
   if (doc.gaps.length) {
-    b.push(`<section id="gaps"><h2>What could not be read</h2>${ul(doc.gaps.map((g) => esc(`${g.severity}: ${g.artifact} from ${g.source}${g.line !== null ? ` line ${g.line}` : ''}: ${g.message}`)))}</section>`);
+    b.push(`<section id="gaps"><h2>What could not be read</h2>${ul(doc.gaps.map((g) => prose(`${g.severity}: ${g.artifact} from ${g.source}${g.line !== null ? ` line ${g.line}` : ''}: ${g.message}`)))}</section>`);
   }
 
   b.push('<section id="raw"><h2>Appendix: raw command outputs</h2>');

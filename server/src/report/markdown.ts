@@ -5,26 +5,35 @@
  * close; prose is backslash-escaped so `<`, `*`, `_` and `|` in values stay literal.
  */
 import type { Finding } from '../model/finding.ts';
+import { parseInline } from '../text/markdown.ts';
 import type { OptaneVerdict } from '../optane/verdict.ts';
 import { chartText } from './charts.ts';
 import type { ReportBenchmark, ReportDocument } from './document.ts';
 import {
-  REVERSIBLE_TEXT, SEVERITY_LABEL, VERDICT_TEXT, bytes, citationText, countsLine, evidenceValue, fenceFor, findingsBySeverity,
-  hostLine, int, latencyUs, orUnknown, pct, subjectText,
+  REVERSIBLE_TEXT, SEVERITY_LABEL, VERDICT_TEXT, bytes, countsLine, evidenceValue, fenceFor, findingsBySeverity,
+  hostLine, int, latencyUs, orUnknown, pct, reportCitations, reportHref, subjectText,
 } from './format.ts';
 
 const escapeMd = (s: string): string => s.replace(/[\\`*_[\]<>|#~]/g, (c) => `\\${c}`);
+const linkTarget = (href: string): string => reportHref(href).replace(/[()\s]/g, encodeURIComponent);
 /**
- * Escapes CommonMark punctuation that would otherwise format, link or start HTML. Rule texts
- * mark commands as `code`: those spans stay code spans (with `|` escaped for tables).
+ * Finding text is our small Markdown subset (server/src/text/markdown.ts): its code spans, links
+ * and bold stay Markdown; everything else is escaped so `<`, `*`, `_` and `|` in names stay
+ * literal (with `|` escaped inside code spans too, for tables).
  */
-export const mdText = (s: string): string =>
-  s.replace(/\r?\n/g, ' ').split(/(`[^`]+`)/).map((part, i) => (i % 2 === 1 ? part.replace(/\|/g, '\\|') : escapeMd(part))).join('');
+export const mdText = (s: string): string => parseInline(s.replace(/\r?\n/g, ' ')).map((t) => {
+  switch (t.kind) {
+    case 'text': return escapeMd(t.text);
+    case 'code': return code(t.text).replace(/\|/g, '\\|');
+    case 'strong': return `**${escapeMd(t.text)}**`;
+    case 'link': return `[${escapeMd(t.text)}](${linkTarget(t.href)})`;
+  }
+}).join('');
 const cell = (s: string): string => mdText(s).trim() || ' ';
-const code = (s: string): string => {
+function code(s: string): string {
   const fence = '`'.repeat(Math.max(1, ...[...s.matchAll(/`+/g)].map((m) => m[0].length + 1)));
   return fence.length > 1 || s.startsWith('`') || s.endsWith('`') ? `${fence} ${s} ${fence}` : `${fence}${s}${fence}`;
-};
+}
 
 function block(text: string, lang = 'text'): string[] {
   const body = text.replace(/\s+$/, '');
@@ -67,35 +76,45 @@ function findingLines(f: Finding, n: number): string[] {
     if (f.action.commands.length) out.push(...block(f.action.commands.join('\n'), 'sh'), '');
     out.push(`**${REVERSIBLE_TEXT[f.action.reversible]}:** ${mdText(f.action.reversibleWhy)}`, '');
   } else out.push('**What to do:** nothing to run; this is for your information.', '');
-  if (f.citations.length) {
-    out.push('**Sources:**', '', ...f.citations.map((c) => `- ${c.url ? `[${mdText(citationText(c))}](${c.url.replace(/[()\s]/g, encodeURIComponent)})` : mdText(citationText(c))}`), '');
-  }
+  const cites = reportCitations(f);
+  if (cites.length) out.push('**Sources:**', '', ...cites.map((c) => `- ${c.url ? `[${escapeMd(c.text)}](${linkTarget(c.url)})` : escapeMd(c.text)}`), '');
   return out;
 }
 
-function benchmarkLines(b: ReportBenchmark): string[] {
+/** One row per run: the numbers a reader compares; methodology and caveats stay in the JSON report. */
+function benchmarkRow(b: ReportBenchmark): string[] {
   const s = b.summary;
   const m = b.methodology;
-  const out = [`### ${mdText(m.profileTitle)} on ${mdText(s.pool ?? s.target)} (${mdText(s.startedAt)})`, ''];
-  out.push(...table(['Result', 'Value'], [
-    ['status', s.status],
-    ['write IOPS', int(s.writeIops)], ['read IOPS', int(s.readIops)],
-    ['write throughput', `${bytes(s.writeBytesPerSec)}/s`], ['read throughput', `${bytes(s.readBytesPerSec)}/s`],
-    ['write latency mean / p99 / p99.9', s.writeLatency ? `${latencyUs(s.writeLatency.meanNs)} / ${latencyUs(s.writeLatency.p99Ns)} / ${latencyUs(s.writeLatency.p999Ns)}` : '–'],
-    ['read latency mean / p99 / p99.9', s.readLatency ? `${latencyUs(s.readLatency.meanNs)} / ${latencyUs(s.readLatency.p99Ns)} / ${latencyUs(s.readLatency.p999Ns)}` : '–'],
-    ['wall time / fio runtime', `${orUnknown(s.wallSeconds)} s / ${orUnknown(s.fioRuntimeSeconds)} s`],
-  ]), '');
-  out.push('Methodology:', '');
-  out.push(`- profile ${code(s.profile)}${m.question ? `: ${mdText(m.question)}` : ''}`);
-  out.push(`- fio ${m.rw ? `rw=${m.rw}, ` : ''}block size ${bytes(m.blockSize)}, iodepth ${m.iodepth}, file size ${m.sizeBytes === null ? 'not recorded' : bytes(m.sizeBytes)}, runtime ${m.runtimeSeconds === null ? 'not recorded' : `${m.runtimeSeconds} s`}`);
-  out.push(`- sync mode ${code(m.syncMode)}: ${mdText(m.syncModeText)}`);
-  if (m.reference) out.push(`- method follows ${mdText(m.reference)}`);
-  out.push('');
-  if (m.caveats.length) out.push('Caveats:', '', ...m.caveats.map((c) => `- ${mdText(c)}`), '');
-  return out;
+  return [
+    `${m.profileTitle} (${s.profile})`, s.pool ?? s.target, s.startedAt.slice(0, 16).replace('T', ' '), s.status,
+    `${int(s.writeIops)} / ${int(s.readIops)}`, s.writeLatency ? `${latencyUs(s.writeLatency.meanNs)} / ${latencyUs(s.writeLatency.p99Ns)}` : '–',
+    `${m.rw ?? '?'} ${bytes(m.blockSize)} QD${m.iodepth}, ${m.syncMode}`,
+  ];
 }
 
-export function renderMarkdown(doc: ReportDocument): string {
+/** Datasets beyond this many are counted, not listed: the JSON report has them all. */
+export const MARKDOWN_DATASET_ROWS = 25;
+
+export interface MarkdownOptions {
+  /** Where the raw outputs were written (`--appendix FILE`), named in the summary; null: not written. */
+  appendixFile?: string | null;
+}
+
+/** The raw outputs as their own Markdown file (`report --appendix FILE`). */
+export function renderMarkdownAppendix(doc: ReportDocument): string {
+  const out: string[] = [`# Raw command outputs: ${mdText(doc.title)}`, '', `Appendix to the report generated ${mdText(doc.generatedAt)} (data captured ${mdText(doc.source.capturedAt)}).`, ''];
+  if (doc.rawOutputs.length === 0) out.push('No raw outputs were kept with this inventory.', '');
+  for (const r of doc.rawOutputs) {
+    out.push(`## ${code(r.file)}`, '');
+    out.push(`Command: ${r.command ? code(r.command) : 'unknown'}${r.exitCode !== null ? `, exit code ${r.exitCode}` : ''}${r.error ? `, error: ${mdText(r.error)}` : ''}${r.truncated ? `, cut to the first 64 KiB of ${r.originalBytes} bytes` : ''}`, '');
+    out.push(...block(r.text));
+    if (r.stderr.trim()) out.push('', 'stderr:', '', ...block(r.stderr));
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+export function renderMarkdown(doc: ReportDocument, opts: MarkdownOptions = {}): string {
   const out: string[] = [`# ${mdText(doc.title)}`, ''];
   if (doc.source.demo) out.push('> **Demo data.** This report describes the bundled demo snapshot, not a real machine of yours.', '');
   if (doc.redaction.applied) {
@@ -109,18 +128,6 @@ export function renderMarkdown(doc: ReportDocument): string {
   out.push(`- Findings: ${countsLine(doc)}`);
   if (doc.optane) out.push(`- Should I add Optane? **${VERDICT_TEXT[doc.optane.verdict]}**: ${mdText(doc.optane.headline)}`);
   out.push(`- Benchmarks: ${doc.benchmarks.length ? `${doc.benchmarks.length} run(s)` : 'none recorded'}`, '');
-
-  out.push('## Pools', '');
-  if (doc.pools.length === 0) out.push('No pools were found.', '');
-  for (const p of doc.pools) {
-    out.push(`### ${mdText(p.name)}`, '');
-    out.push(...table(['Property', 'Value'], [
-      ['state', orUnknown(p.state)], ['size', bytes(p.sizeBytes)], ['allocated', bytes(p.allocBytes)], ['free', bytes(p.freeBytes)],
-      ['capacity', pct(p.capacityPct)], ['fragmentation', pct(p.fragmentationPct)], ['dedup ratio', p.dedupRatio === null ? 'unknown' : `${p.dedupRatio}x`],
-      ['ashift', orUnknown(p.ashift)], ['datasets and zvols', String(p.datasetCount)], ['last scan', orUnknown(p.scan)], ['errors', orUnknown(p.errors)],
-    ]), '');
-    out.push(...block(p.vdevTree), '');
-  }
 
   out.push(...optaneSection(doc.optane, doc));
 
@@ -140,11 +147,16 @@ export function renderMarkdown(doc: ReportDocument): string {
     out.push('');
   }
 
-  out.push('## Benchmarks', '');
-  if (doc.benchmarks.length === 0) out.push('No benchmark has been run on this host. `zfs-advisor bench --list` shows the guarded profiles.', '');
-  const bchart = doc.charts.find((c) => c.id === 'chart-benchmarks');
-  if (bchart) out.push(...block(chartText(bchart)), '');
-  for (const b of doc.benchmarks) out.push(...benchmarkLines(b));
+  out.push('## Pools', '');
+  if (doc.pools.length === 0) out.push('No pools were found.', '');
+  for (const p of doc.pools) {
+    // Only what is known: a line of "unknown"s says nothing (the gaps section says what was not read).
+    const facts = [orUnknown(p.state), ...(p.sizeBytes !== null ? [`${bytes(p.sizeBytes)}, ${pct(p.capacityPct)} used`] : []),
+      ...(p.fragmentationPct !== null ? [`fragmentation ${pct(p.fragmentationPct)}`] : []), ...(p.ashift !== null ? [`ashift ${p.ashift}`] : []),
+      ...(p.datasetCount > 0 ? [`${p.datasetCount} datasets and zvols`] : []), ...(p.dedupRatio !== null && p.dedupRatio !== 1 ? [`dedup ${p.dedupRatio}x`] : [])];
+    out.push(`**${mdText(p.name)}**: ${mdText(facts.join(' · '))}${p.scan ? `  \nLast scan: ${mdText(p.scan)}` : ''}${p.errors && !/^No known data errors/i.test(p.errors) ? `  \nErrors: ${mdText(p.errors)}` : ''}`, '');
+    out.push(...block(p.vdevTree), '');
+  }
 
   out.push('## Drives', '');
   if (doc.drives.length === 0) out.push('No drive details were read.', '');
@@ -153,26 +165,33 @@ export function renderMarkdown(doc: ReportDocument): string {
     d.smartPassed === null ? 'unknown' : d.smartPassed ? 'passed' : 'FAILED', pct(d.wearPct), d.temperatureC === null ? 'unknown' : `${d.temperatureC} °C`,
   ])), '');
 
+  out.push('## Benchmarks', '');
+  if (doc.benchmarks.length === 0) out.push('No benchmark of this host is recorded. `zfs-advisor bench --list` shows the guarded profiles.', '');
+  const bchart = doc.charts.find((c) => c.id === 'chart-benchmarks');
+  if (bchart) out.push(...block(chartText(bchart)), '');
+  const schart = doc.charts.find((c) => c.id === 'chart-suite');
+  if (schart) out.push(...block(chartText(schart)), '');
+  if (doc.benchmarks.length) {
+    out.push(...table(['Profile', 'Pool or target', 'Started', 'Status', 'IOPS write / read', 'Write latency mean / p99', 'fio job'], doc.benchmarks.map(benchmarkRow)), '');
+    out.push('Methodology and caveats of each run: the JSON report (`--format json`).', '');
+  }
+
   out.push('## Datasets', '');
   if (doc.datasets.length === 0) out.push('No datasets were read.', '');
-  else out.push(...table(['Dataset', 'Type', 'recordsize / volblocksize', 'sync', 'compression', 'used'], doc.datasets.map((d) => [
+  else out.push(...table(['Dataset', 'Type', 'recordsize / volblocksize', 'sync', 'compression', 'used'], doc.datasets.slice(0, MARKDOWN_DATASET_ROWS).map((d) => [
     d.name, d.type, d.type === 'volume' ? bytes(d.volblocksize) : bytes(d.recordsize), orUnknown(d.sync), orUnknown(d.compression), bytes(d.usedBytes),
   ])), '');
+  if (doc.datasets.length > MARKDOWN_DATASET_ROWS) out.push(`${doc.datasets.length - MARKDOWN_DATASET_ROWS} more datasets are in the JSON report.`, '');
 
   if (doc.gaps.length) {
     out.push('## What could not be read', '');
     out.push(...doc.gaps.map((g) => `- ${g.severity}: ${mdText(g.artifact)} from ${code(g.source)}${g.line !== null ? ` line ${g.line}` : ''}: ${mdText(g.message)}`), '');
   }
 
-  out.push('## Appendix: raw command outputs', '');
-  if (doc.rawOutputs.length === 0) out.push('No raw outputs are attached.', '');
-  for (const r of doc.rawOutputs) {
-    out.push(`### ${code(r.file)}`, '');
-    out.push(`Command: ${r.command ? code(r.command) : 'unknown'}${r.exitCode !== null ? `, exit code ${r.exitCode}` : ''}${r.error ? `, error: ${mdText(r.error)}` : ''}${r.truncated ? `, cut to the first 64 KiB of ${r.originalBytes} bytes` : ''}`, '');
-    out.push(...block(r.text));
-    if (r.stderr.trim()) out.push('', 'stderr:', '', ...block(r.stderr));
-    out.push('');
-  }
+  out.push('## Raw command outputs', '');
+  if (doc.rawOutputs.length === 0) out.push('No raw outputs were kept with this inventory.', '');
+  else if (opts.appendixFile) out.push(`The ${doc.rawOutputs.length} raw command outputs this report rests on are in ${code(opts.appendixFile)}, attached separately.`, '');
+  else out.push(`${doc.rawOutputs.length} raw command outputs are left out to keep this report short: \`zfs-advisor report --appendix FILE\` writes them to a file of their own, and the JSON report contains them.`, '');
   out.push('---', '', `ZFS Advisor ${mdText(doc.appVersion)} · rule catalog ${mdText(doc.ruleCatalogVersion)} · report schema ${doc.reportSchemaVersion} · generated ${mdText(doc.generatedAt)}`, '');
   return out.join('\n');
 }

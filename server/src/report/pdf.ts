@@ -13,9 +13,10 @@ import type { Finding } from '../model/finding.ts';
 import { chartAxis } from './charts.ts';
 import type { Chart, ReportBenchmark, ReportDocument } from './document.ts';
 import {
-  REVERSIBLE_TEXT, SEVERITY_LABEL, VERDICT_TEXT, bytes, citationText, countsLine, evidenceValue, findingsBySeverity, hostLine, int,
-  latencyUs, orUnknown, pct, subjectText,
+  REVERSIBLE_TEXT, SEVERITY_LABEL, VERDICT_TEXT, bytes, countsLine, evidenceValue, findingsBySeverity, hostLine, int,
+  latencyUs, orUnknown, pct, reportCitations, reportHref, subjectText,
 } from './format.ts';
+import { inlinePlain, parseInline } from '../text/markdown.ts';
 import { pdfSafe } from './pdf-text.ts';
 import { SERIES_COLOURS } from './svg.ts';
 
@@ -37,7 +38,7 @@ function writer(doc: Doc) {
       const size = level === 1 ? 18 : level === 2 ? 14 : 11.5;
       ensure(size * 3);
       if (level <= 2) doc.moveDown(0.6);
-      doc.font(BOLD).fontSize(size).fillColor('#111').text(pdfSafe(text), MARGIN, doc.y, { width: width() });
+      doc.font(BOLD).fontSize(size).fillColor('#111').text(pdfSafe(inlinePlain(text, reportHref)), MARGIN, doc.y, { width: width() });
       if (level === 2) {
         const y = doc.y + 2;
         doc.moveTo(MARGIN, y).lineTo(MARGIN + width(), y).lineWidth(0.5).strokeColor('#bbbbbb').stroke();
@@ -45,17 +46,31 @@ function writer(doc: Doc) {
       }
       doc.moveDown(0.3);
     },
+    /** Text in the finding-text Markdown subset: code spans in the mono font, links clickable, no markup characters left. */
     para(text: string, opts: { bold?: string; colour?: string; size?: number } = {}) {
-      doc.fontSize(opts.size ?? 10).fillColor(opts.colour ?? '#1b1b1b');
-      if (opts.bold) {
-        doc.font(BOLD).text(pdfSafe(`${opts.bold} `), MARGIN, doc.y, { width: width(), continued: true });
-        doc.font(SANS).text(pdfSafe(text));
-      } else doc.font(SANS).text(pdfSafe(text), MARGIN, doc.y, { width: width() });
+      const colour = opts.colour ?? '#1b1b1b';
+      doc.fontSize(opts.size ?? 10).fillColor(colour);
+      const segments: { font: string; text: string; link?: string }[] = [];
+      if (opts.bold) segments.push({ font: BOLD, text: `${opts.bold} ` });
+      for (const t of parseInline(text)) {
+        if (t.kind === 'code') segments.push({ font: MONO, text: t.text });
+        else if (t.kind === 'strong') segments.push({ font: BOLD, text: t.text });
+        else if (t.kind === 'link') segments.push({ font: SANS, text: t.text, link: reportHref(t.href) });
+        else segments.push({ font: SANS, text: t.text });
+      }
+      if (segments.length === 0) segments.push({ font: SANS, text: '' });
+      segments.forEach((seg, i) => {
+        const last = i === segments.length - 1;
+        const o = { width: width(), continued: !last, link: seg.link ?? null, underline: Boolean(seg.link) };
+        doc.font(seg.font).fillColor(seg.link ? '#1a4d8f' : colour);
+        if (i === 0) doc.text(pdfSafe(seg.text), MARGIN, doc.y, o); else doc.text(pdfSafe(seg.text), o);
+      });
+      doc.fillColor(colour);
       doc.moveDown(0.35);
     },
     bullets(items: string[]) {
       doc.font(SANS).fontSize(10).fillColor('#1b1b1b');
-      for (const it of items) doc.text(pdfSafe(`•  ${it}`), MARGIN + 8, doc.y, { width: width() - 8, indent: 0 });
+      for (const it of items) doc.text(pdfSafe(`•  ${inlinePlain(it, reportHref)}`), MARGIN + 8, doc.y, { width: width() - 8, indent: 0 });
       doc.moveDown(0.35);
     },
     /** Two columns: label and value, the label in bold. */
@@ -63,7 +78,7 @@ function writer(doc: Doc) {
       doc.fontSize(9.5).fillColor('#1b1b1b');
       const labelW = 150;
       for (const [k, v] of rows) {
-        const valueText = pdfSafe(v);
+        const valueText = pdfSafe(inlinePlain(v, reportHref));
         const labelText = pdfSafe(k);
         const h = Math.max(
           doc.font(SANS).heightOfString(valueText, { width: width() - labelW }),
@@ -164,7 +179,8 @@ function finding(w: W, doc: Doc, f: Finding, n: number): void {
     if (f.action.commands.length) w.mono(f.action.commands.join('\n'), 8.5);
     w.para(f.action.reversibleWhy, { bold: `${REVERSIBLE_TEXT[f.action.reversible]}:` });
   } else w.para('nothing to run; this is for your information.', { bold: 'What to do:' });
-  if (f.citations.length) w.para(f.citations.map((c) => (c.url ? `${citationText(c)} <${c.url}>` : citationText(c))).join('; '), { bold: 'Sources:', size: 9 });
+  const cites = reportCitations(f);
+  if (cites.length) w.para(cites.map((c) => (c.url ? `[${c.text.replace(/[[\]]/g, '')}](${c.url})` : c.text)).join('; '), { bold: 'Sources:', size: 9 });
   doc.moveDown(0.3);
 }
 
@@ -189,7 +205,7 @@ function benchmark(w: W, b: ReportBenchmark): void {
   if (m.caveats.length) { w.para('', { bold: 'Caveats' }); w.bullets(m.caveats); }
 }
 
-function body(doc: Doc, d: ReportDocument): void {
+function body(doc: Doc, d: ReportDocument, opts: PdfOptions): void {
   const w = writer(doc);
   w.heading(1, d.title);
   w.para(`Generated ${d.generatedAt} by ZFS Advisor ${d.appVersion}, rule catalog ${d.ruleCatalogVersion}. Data captured ${d.source.capturedAt} (${d.source.kind}).`, { colour: '#555555', size: 9 });
@@ -235,6 +251,8 @@ function body(doc: Doc, d: ReportDocument): void {
   if (d.benchmarks.length === 0) w.para('No benchmark has been run on this host. `zfs-advisor bench --list` shows the guarded profiles.');
   const bchart = d.charts.find((c) => c.id === 'chart-benchmarks');
   if (bchart) w.chart(bchart);
+  const schart = d.charts.find((c) => c.id === 'chart-suite');
+  if (schart) w.chart(schart);
   for (const b of d.benchmarks) benchmark(w, b);
 
   w.heading(2, 'Drives');
@@ -254,6 +272,12 @@ function body(doc: Doc, d: ReportDocument): void {
     w.bullets(d.gaps.map((g) => `${g.severity}: ${g.artifact} from ${g.source}${g.line !== null ? ` line ${g.line}` : ''}: ${g.message}`));
   }
 
+  if (!opts.appendix) {
+    w.heading(2, 'Raw command outputs');
+    w.para(d.rawOutputs.length === 0 ? 'No raw outputs were kept with this inventory.'
+      : `${d.rawOutputs.length} raw command outputs are left out to keep this report short: \`zfs-advisor report --format pdf --appendix\` appends them, and the HTML and JSON reports contain them.`);
+    return;
+  }
   w.heading(2, 'Appendix: raw command outputs');
   if (d.rawOutputs.length === 0) w.para('No raw outputs are attached.');
   for (const r of d.rawOutputs) {
@@ -279,7 +303,12 @@ function footers(doc: Doc, d: ReportDocument): void {
   }
 }
 
-export function renderPdf(d: ReportDocument): Promise<Buffer> {
+export interface PdfOptions {
+  /** Append the raw command outputs (many pages on a real host); without it the PDF ends with the summary. */
+  appendix?: boolean;
+}
+
+export function renderPdf(d: ReportDocument, opts: PdfOptions = {}): Promise<Buffer> {
   const created = new Date(d.generatedAt);
   const doc = new PDFDocument({
     size: 'A4',
@@ -299,7 +328,7 @@ export function renderPdf(d: ReportDocument): Promise<Buffer> {
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
     try {
-      body(doc, d);
+      body(doc, d, opts);
       footers(doc, d);
       doc.end();
     } catch (err) {

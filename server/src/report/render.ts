@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { buildReportDocument, type ReportInput } from './build.ts';
 import type { ReportDocument } from './document.ts';
 import { renderHtml } from './html.ts';
-import { renderMarkdown } from './markdown.ts';
+import { renderMarkdown, renderMarkdownAppendix } from './markdown.ts';
 import { renderPdf } from './pdf.ts';
 import { redactReportDocument } from './redact-report.ts';
 
@@ -21,6 +21,12 @@ export interface RenderOptions {
   format: ReportFormat;
   /** true: serials, WWNs, GUIDs, host names, IPs; `{poolNames: true}`: pool and dataset names too. */
   redact?: boolean | { poolNames?: boolean };
+  /**
+   * Raw command outputs: Markdown names this file (written beside it by the caller, see
+   * `renderAppendix`); PDF appends them as its last section. HTML always has them, collapsed;
+   * JSON always has everything.
+   */
+  appendix?: { file: string | null } | boolean;
 }
 
 export interface RenderedReport {
@@ -60,15 +66,20 @@ function fileNameOf(doc: ReportDocument, format: ReportFormat): string {
   return `zfs-advisor-report-${safe}-${date}.${format}`;
 }
 
+/** The raw outputs of a report as a Markdown file of their own (what `--appendix FILE` writes). */
+export function renderAppendix(input: ReportInput, redact?: RenderOptions['redact']): string {
+  return renderMarkdownAppendix(reportDocument(input, redact));
+}
+
 export async function renderReport(input: ReportInput, opts: RenderOptions): Promise<RenderedReport> {
   const doc = reportDocument(input, opts.redact);
   const contentType = CONTENT_TYPES[opts.format];
   const fileName = fileNameOf(doc, opts.format);
   switch (opts.format) {
     case 'json': return { contentType, fileName, body: `${JSON.stringify(doc, null, 2)}\n` };
-    case 'md': return { contentType, fileName, body: renderMarkdown(doc) };
+    case 'md': return { contentType, fileName, body: renderMarkdown(doc, { appendixFile: typeof opts.appendix === 'object' ? opts.appendix.file : null }) };
     case 'html': return { contentType, fileName, body: renderHtml(doc) };
-    case 'pdf': return { contentType, fileName, body: await renderPdf(doc) };
+    case 'pdf': return { contentType, fileName, body: await renderPdf(doc, { appendix: Boolean(opts.appendix) }) };
     default: {
       const never: never = opts.format;
       throw new Error(`unknown report format ${String(never)}`);

@@ -42,3 +42,18 @@ export function fileBlocks(size: number, recordsize: number, ashift: number): Fi
   if (size <= recordsize) return { count: 1, blockBytes: Math.ceil(size / sector) * sector };
   return { count: Math.ceil(size / recordsize), blockBytes: Math.ceil(recordsize / sector) * sector };
 }
+
+/**
+ * The data blocks ZFS would store for a file the walk saw with `allocatedBytes` on disk
+ * (st_blocks × 512). A sparse file (allocated < size) is counted by what is allocated: no block
+ * when nothing is (a file that is one hole), and for a multi-record file one record per
+ * `recordsize` allocated (at most the apparent count), since a whole-record hole has no block.
+ * A single-block file with data keeps its one block: a hole inside one record is written with it.
+ */
+export function storedFileBlocks(size: number, allocatedBytes: number | null, recordsize: number, ashift: number): FileBlocks {
+  const full = fileBlocks(size, recordsize, ashift);
+  if (allocatedBytes === null || allocatedBytes >= size || full.count === 0) return full;
+  if (allocatedBytes <= 0) return { count: 0, blockBytes: 0 };
+  if (full.count === 1) return full;
+  return { count: Math.min(full.count, Math.ceil(allocatedBytes / recordsize)), blockBytes: full.blockBytes };
+}

@@ -22,28 +22,37 @@ const D = 0x64; // 'd'
 const L = 0x6c; // 'l'
 const O = 0x6f; // 'o'
 
-/** The find expression that writes these records (GNU find; no shell involved, so no quoting). */
+/** The find expression (after the start points and -xdev) that writes these records. */
+export const RECORD_EXPRESSION: readonly string[] = [
+  '(', '-type', 'f', '-printf', 'f %s %b %i %n %D\\0', ')', '-o',
+  '(', '-type', 'd', '-printf', 'd %D %p\\0', ')', '-o',
+  '(', '-type', 'l', '-printf', 'l\\0', ')', '-o',
+  '-printf', 'o\\0',
+];
+
+/** The find command line that writes these records for one tree (GNU find; no shell involved, so no quoting). */
 export function findRecordArgs(root: string): string[] {
   // A start point beginning with '-' or '(' would be read as part of the expression.
   const start = /^[-(!)]/.test(root) ? `./${root}` : root;
-  return [
-    start, '-xdev',
-    '(', '-type', 'f', '-printf', 'f %s %b %i %n %D\\0', ')', '-o',
-    '(', '-type', 'd', '-printf', 'd %D %p\\0', ')', '-o',
-    '(', '-type', 'l', '-printf', 'l\\0', ')', '-o',
-    '-printf', 'o\\0',
-  ];
+  return [start, '-xdev', ...RECORD_EXPRESSION];
 }
 
 export class FindRecordParser {
   /** Records parsed so far (progress). */
   records = 0;
-  private rootDev = -1;
+  private rootDev: number;
   private rest: Buffer | null = null;
   private pos = 0;
-  private readonly seenInodes = new Set<number>();
+  private readonly seenInodes: Set<number>;
 
-  constructor(private readonly sizes: SizeAccumulator, private readonly stats: WalkStats) {}
+  /**
+   * `rootDev`: the root's filesystem when the stream does not start at the root (a subtree of a
+   * parallel walk); `seenInodes`: the hard-link set shared by the parsers of one walk.
+   */
+  constructor(private readonly sizes: SizeAccumulator, private readonly stats: WalkStats, shared: { rootDev?: number; seenInodes?: Set<number> } = {}) {
+    this.rootDev = shared.rootDev ?? -1;
+    this.seenInodes = shared.seenInodes ?? new Set<number>();
+  }
 
   /** True once the root record has been seen. */
   get sawRoot(): boolean {

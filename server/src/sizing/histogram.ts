@@ -4,7 +4,7 @@
  * Memory is O(number of bins), whatever the number of files.
  */
 import type { SizeBin, SizeHistogram } from '../model/workload.ts';
-import { binIndex, binUpper, fileBlocks } from './blocks.ts';
+import { binIndex, binUpper, storedFileBlocks } from './blocks.ts';
 
 /** Bytes per dnode (dnodesize=legacy) and per block pointer (blkptr_t), from the on-disk format. */
 const DNODE_BYTES = 512;
@@ -36,24 +36,32 @@ export class SizeAccumulator {
 
   /** One regular file, counted once (hard links are de-duplicated by the caller). */
   addFile(size: number, allocatedBytes: number | null): void {
-    this.files++;
-    this.totalBytes += size;
-    const f = binIndex(size);
-    this.fileCount[f] = (this.fileCount[f] ?? 0) + 1;
-    this.fileBytes[f] = (this.fileBytes[f] ?? 0) + size;
-    const { count, blockBytes } = fileBlocks(size, this.recordsize, this.ashift);
-    if (count > 0) {
-      const b = binIndex(blockBytes);
-      this.blockCount[b] = (this.blockCount[b] ?? 0) + count;
-      this.blockBytes[b] = (this.blockBytes[b] ?? 0) + count * blockBytes;
-    }
-    if (count > 1) {
-      const sector = 2 ** this.ashift;
-      this.indirectBytes += Math.ceil((count * BLKPTR_BYTES) / sector) * sector;
-    }
+    this.addFiles(size, 1, allocatedBytes);
     if (allocatedBytes !== null && allocatedBytes < size) {
       this.sparseFiles++;
       this.sparseHoleBytes += size - allocatedBytes;
+    }
+  }
+
+  /**
+   * `n` files of `size` bytes each (a size table's row: one multiplication, not n calls). With
+   * `allocatedBytes` (a walked file), a sparse file's blocks are what is allocated (blocks.ts).
+   */
+  addFiles(size: number, n: number, allocatedBytes: number | null = null): void {
+    this.files += n;
+    this.totalBytes += size * n;
+    const f = binIndex(size);
+    this.fileCount[f] = (this.fileCount[f] ?? 0) + n;
+    this.fileBytes[f] = (this.fileBytes[f] ?? 0) + size * n;
+    const { count, blockBytes } = storedFileBlocks(size, allocatedBytes, this.recordsize, this.ashift);
+    if (count > 0) {
+      const b = binIndex(blockBytes);
+      this.blockCount[b] = (this.blockCount[b] ?? 0) + count * n;
+      this.blockBytes[b] = (this.blockBytes[b] ?? 0) + count * blockBytes * n;
+    }
+    if (count > 1) {
+      const sector = 2 ** this.ashift;
+      this.indirectBytes += Math.ceil((count * BLKPTR_BYTES) / sector) * sector * n;
     }
   }
 

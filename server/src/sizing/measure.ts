@@ -5,16 +5,20 @@
 import { SizeHistogram } from '../model/workload.ts';
 import { METADATA_BASIS, projectCandidates, toBins } from './histogram.ts';
 import { findHasPrintf, walkWithFind } from './find-walk.ts';
+import { walkWithParallelFind } from './parallel-find.ts';
 import { walkTree, type WalkOptions, type WalkResult, type WalkStats } from './walker.ts';
 
 /**
- * 'find' streams GNU find -printf records (fast path, Linux); 'node' is the Node walker (works
- * everywhere). 'auto' (default) uses find when it has -printf and falls back to the walker when
- * find is missing, lacks -printf (FreeBSD / TrueNAS CORE) or fails.
+ * 'parallel' runs several GNU find -printf streams over disjoint subtrees at once (parallel-find.ts,
+ * one per available CPU); 'find' is one such stream over the whole tree; 'node' is the Node walker
+ * (works everywhere). 'auto' (default) is 'parallel' when find has -printf and falls back to the
+ * walker when find is missing, lacks -printf (FreeBSD / TrueNAS CORE) or fails.
  */
-export type WalkMethod = 'auto' | 'find' | 'node';
+export type WalkMethod = 'auto' | 'parallel' | 'find' | 'node';
 
 export interface MeasureOptions extends WalkOptions {
+  /** Concurrent find processes of the parallel walk (default: the CPUs available). */
+  processes?: number;
   dataset?: string | null;
   pool?: string | null;
   method?: WalkMethod;
@@ -26,23 +30,32 @@ export interface MeasureResult {
   histogram: SizeHistogram;
   stats: WalkStats;
   /** Which walk actually ran. */
-  method: 'find' | 'node';
+  method: 'parallel' | 'find' | 'node';
 }
 
 /** Runs the requested walk; returns which one ran and, after a fallback, why. */
-async function walkBest(root: string, opts: MeasureOptions): Promise<WalkResult & { method: 'find' | 'node'; note: string }> {
+async function walkBest(root: string, opts: MeasureOptions): Promise<WalkResult & { method: 'parallel' | 'find' | 'node'; note: string }> {
   const want = opts.method ?? 'auto';
-  if (want === 'node') return { ...(await walkTree(root, opts)), method: 'node', note: 'walked by the Node walker (requested)' };
+  // The histogram's method is "walk" (a directory walk, beside "zdb"); the note says which walker.
+  if (want === 'node') return { ...(await walkTree(root, opts)), method: 'node', note: 'walk: by the Node walker (requested)' };
   let reason: string;
   if (await findHasPrintf()) {
-    const f = await walkWithFind(root, opts);
-    if (f.ok) return { ...f.result, method: 'find', note: 'walked by GNU find -xdev -printf, records binned as they streamed in' };
-    reason = f.reason;
+    if (want === 'find') {
+      const f = await walkWithFind(root, opts);
+      if (f.ok) return { ...f.result, method: 'find', note: 'walk: by one GNU find -xdev -printf process, records binned as they streamed in' };
+      reason = f.reason;
+    } else {
+      const f = await walkWithParallelFind(root, opts);
+      if (f.ok) {
+        return { ...f.result, method: 'parallel', note: `walk: by ${f.processes} GNU find -xdev -printf process${f.processes === 1 ? '' : 'es'} at once over ${f.subtrees} subtree${f.subtrees === 1 ? '' : 's'}, records binned as they streamed in` };
+      }
+      reason = f.reason;
+    }
   } else {
     reason = 'find has no -printf (not GNU find)';
   }
-  if (want === 'find') throw new Error(`the find walk is not available: ${reason}`);
-  return { ...(await walkTree(root, opts)), method: 'node', note: `walked by the Node walker (${reason})` };
+  if (want === 'find' || want === 'parallel') throw new Error(`the find walk is not available: ${reason}`);
+  return { ...(await walkTree(root, opts)), method: 'node', note: `walk: by the Node walker (${reason})` };
 }
 
 const human = (n: number): string => {
@@ -64,7 +77,7 @@ export async function measureSizes(root: string, opts: MeasureOptions): Promise<
   ];
   notes.push(note);
   if (sizes.sparseFiles > 0) {
-    notes.push(`${sizes.sparseFiles} sparse files (${human(sizes.sparseHoleBytes)} of holes) are binned by apparent size; ZFS stores no blocks for whole-record holes, so their block counts are an upper bound`);
+    notes.push(`${sizes.sparseFiles} sparse files (${human(sizes.sparseHoleBytes)} of holes): the file histogram bins them by apparent size, the block histogram by what is allocated (st_blocks), as ZFS stores no block for a whole-record hole`);
   }
   if (stats.hardLinkDuplicates > 0) notes.push(`${stats.hardLinkDuplicates} extra hard-link names counted once (find -type f lists each name)`);
   if (stats.mountPointsSkipped > 0) notes.push(`${stats.mountPointsSkipped} mount points not entered (other filesystems): ${stats.mountPointExamples.join(', ')}`);

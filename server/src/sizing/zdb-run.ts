@@ -66,7 +66,7 @@ export async function measureWithZdb(pool: string, opts: ZdbMeasureOptions): Pro
   const problem = poolNameProblem(pool);
   if (problem) return { ok: false, message: `${JSON.stringify(pool)} is not a valid pool name (${problem})`, commands };
   const isRoot = opts.isRoot ?? (() => process.getuid?.() === 0);
-  if (!isRoot()) return { ok: false, message: 'zdb reads the pool\'s devices directly and must run as root: run again with sudo, or leave out --zdb', commands };
+  if (!isRoot()) return { ok: false, message: 'zdb reads the pool\'s devices directly and must run as root — run again with sudo, or leave out --zdb', commands };
 
   let version = opts.version ?? null;
   if (!version) {

@@ -9,6 +9,7 @@ import type { Database } from 'better-sqlite3';
 import { SizeHistogram, WorkloadFingerprint } from '../model/workload.ts';
 import type { EvidenceJobStatus, ObservationRecord, SizesRecord } from '../api/evidence-schemas.ts';
 import { packJson, unpackJson } from './compress.ts';
+import { localMachineId } from '../host-identity.ts';
 
 export type FinishedStatus = Exclude<EvidenceJobStatus, 'running'>;
 
@@ -48,18 +49,21 @@ function jsonArray(text: string | null): unknown[] {
 export const INTERRUPTED_MESSAGE = 'interrupted: the server stopped while this job was running';
 
 export function createEvidenceRepo(db: Database) {
-  const insObservation = db.prepare(`INSERT INTO workload_observations (host_id, trigger, status, started_at, duration_s, interval_s, pools_json)
-    VALUES (?, ?, 'running', ?, ?, ?, ?)`);
+  // machine_id: the machine that measured it (migration 0007); reports of other hosts leave it out.
+  const insObservation = db.prepare(`INSERT INTO workload_observations (host_id, trigger, status, started_at, duration_s, interval_s, pools_json, machine_id)
+    VALUES (?, ?, 'running', ?, ?, ?, ?, ?)`);
   const finObservation = db.prepare(`UPDATE workload_observations SET status = ?, ended_at = ?, fingerprint_gz = ?, summary_json = ?, commands_json = ?, message = ?
     WHERE id = ? AND status = 'running'`);
   const observationById = db.prepare('SELECT * FROM workload_observations WHERE id = ?');
   const observationsOf = db.prepare('SELECT * FROM workload_observations WHERE host_id = ? ORDER BY id DESC LIMIT ?');
   const newestCompletedObservation = db.prepare(`SELECT * FROM workload_observations WHERE host_id = ? AND status = 'completed' AND fingerprint_gz IS NOT NULL
     ORDER BY id DESC LIMIT 1`);
+  const newestCompletedObservationOn = db.prepare(`SELECT * FROM workload_observations WHERE host_id = ? AND status = 'completed' AND fingerprint_gz IS NOT NULL
+    AND (machine_id = ? OR machine_id IS NULL) ORDER BY id DESC LIMIT 1`);
   const newestObservationStart = db.prepare('SELECT started_at FROM workload_observations WHERE host_id = ? ORDER BY id DESC LIMIT 1');
 
-  const insSizes = db.prepare(`INSERT INTO size_measurements (host_id, status, target, path, dataset, pool, recordsize, ashift, low_priority, started_at)
-    VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insSizes = db.prepare(`INSERT INTO size_measurements (host_id, status, target, path, dataset, pool, recordsize, ashift, low_priority, started_at, machine_id)
+    VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const finSizes = db.prepare(`UPDATE size_measurements SET status = ?, ended_at = ?, histogram_gz = ?, stats_json = ?, message = ?, dataset = coalesce(?, dataset), pool = coalesce(?, pool)
     WHERE id = ? AND status = 'running'`);
   const sizesById = db.prepare('SELECT * FROM size_measurements WHERE id = ?');
@@ -103,7 +107,7 @@ export function createEvidenceRepo(db: Database) {
   return {
     // ---- observations
     addObservation(o: { hostId: string; trigger: 'manual' | 'scheduled'; startedAt: string; durationS: number; intervalS: number; pools: string[] | null }): number {
-      return Number(insObservation.run(o.hostId, o.trigger, o.startedAt, o.durationS, o.intervalS, o.pools ? JSON.stringify(o.pools) : null).lastInsertRowid);
+      return Number(insObservation.run(o.hostId, o.trigger, o.startedAt, o.durationS, o.intervalS, o.pools ? JSON.stringify(o.pools) : null, localMachineId()).lastInsertRowid);
     },
     finishObservation(id: number, f: { status: FinishedStatus; endedAt: string; fingerprint: WorkloadFingerprint | null; summary: string[]; commands: ObservationRecord['commands']; message: string | null }): void {
       finObservation.run(f.status, f.endedAt, f.fingerprint ? packJson(f.fingerprint) : null, JSON.stringify(f.summary), JSON.stringify(f.commands), f.message, id);
@@ -120,8 +124,9 @@ export function createEvidenceRepo(db: Database) {
       return (newestObservationStart.get(hostId) as { started_at: string } | undefined)?.started_at ?? null;
     },
     /** The newest completed fingerprint whose window ended less than `maxAgeMs` before `now`. */
-    freshFingerprint(hostId: string, maxAgeMs: number, now: number): WorkloadFingerprint | null {
-      const r = newestCompletedObservation.get(hostId) as ObservationRow | undefined;
+    /** `machineId`: only what that machine measured (the local host's rows; rows older than the column count as its). */
+    freshFingerprint(hostId: string, maxAgeMs: number, now: number, machineId?: string): WorkloadFingerprint | null {
+      const r = (machineId ? newestCompletedObservationOn.get(hostId, machineId) : newestCompletedObservation.get(hostId)) as ObservationRow | undefined;
       if (!r) return null;
       const fp = decode(r.fingerprint_gz, (v) => WorkloadFingerprint.safeParse(v));
       if (!fp) return null;
@@ -131,7 +136,7 @@ export function createEvidenceRepo(db: Database) {
 
     // ---- size measurements
     addSizes(s: { hostId: string; target: string; path: string | null; dataset: string | null; pool: string | null; recordsize: number | null; ashift: number | null; lowPriority: boolean; startedAt: string }): number {
-      return Number(insSizes.run(s.hostId, s.target, s.path, s.dataset, s.pool, s.recordsize, s.ashift, s.lowPriority ? 1 : 0, s.startedAt).lastInsertRowid);
+      return Number(insSizes.run(s.hostId, s.target, s.path, s.dataset, s.pool, s.recordsize, s.ashift, s.lowPriority ? 1 : 0, s.startedAt, localMachineId()).lastInsertRowid);
     },
     finishSizes(id: number, f: { status: FinishedStatus; endedAt: string; histogram: SizeHistogram | null; stats: Record<string, unknown> | null; message: string | null }): void {
       finSizes.run(f.status, f.endedAt, f.histogram ? packJson(f.histogram) : null, f.stats ? JSON.stringify(f.stats) : null, f.message,

@@ -13,9 +13,21 @@ import { z } from 'zod';
 
 export const SECRETS_FILE_NAME = 'secrets.json';
 
+/**
+ * The endpoint a secret was entered for: it is only ever sent there (remote/secret-target.ts).
+ * Files written before this was recorded have none; see secretTargetMatches for how those are read.
+ */
+export const SecretTarget = z.object({
+  address: z.string().nullable(),
+  port: z.number().int().nullable(),
+  verifyTls: z.boolean(),
+  pinnedFingerprint: z.string().nullable(),
+});
+export type SecretTarget = z.infer<typeof SecretTarget>;
+
 export const HostSecret = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('truenas'), username: z.string(), apiKey: z.string() }),
-  z.object({ kind: z.literal('proxmox'), tokenId: z.string(), tokenSecret: z.string() }),
+  z.object({ kind: z.literal('truenas'), username: z.string(), apiKey: z.string(), target: SecretTarget.optional() }),
+  z.object({ kind: z.literal('proxmox'), tokenId: z.string(), tokenSecret: z.string(), target: SecretTarget.optional() }),
 ]);
 export type HostSecret = z.infer<typeof HostSecret>;
 

@@ -62,6 +62,17 @@ describe('parseNvmeSmartLog', () => {
   it('unrelated JSON is rejected', () => {
     expect(parseNvmeSmartLog('{"foo":1}').ok).toBe(false);
   });
+  it('nvme-cli 2.11: object-shaped fields ({"value": N, bits…}) read their value', () => {
+    // The shape nvme-cli 2.11 `smart-log -o json` prints critical_warning in (issue 14): the number
+    // under "value", its bits beside it. Values here are chosen for the test, not a device's.
+    const v = ok(parseNvmeSmartLog(JSON.stringify({
+      critical_warning: { value: 16, available_spare: 0, temp_threshold: 0, reliability_degraded: 0, ro: 0, vmbu_failed: 1, pmr_ro: 0 },
+      temperature: 301, avail_spare: 100, spare_thresh: 10, percent_used: { value: 2 }, power_on_hours: 1200,
+    })));
+    expect(v).toMatchObject({ criticalWarning: 16, volatileBackupFailed: true, percentageUsed: 2, temperatureC: 28, powerOnHours: 1200 });
+    const zero = ok(parseNvmeSmartLog('{"critical_warning":{"value":0,"available_spare":0},"percent_used":1,"power_on_hours":3}'));
+    expect(zero).toMatchObject({ criticalWarning: 0, volatileBackupFailed: false });
+  });
 });
 
 describe('parseLsblk', () => {

@@ -58,7 +58,7 @@ export function narrowVerdict(v: OptaneVerdictView): OptaneVerdict {
     }),
     purchase: pairs(v.purchase, (o) => {
       const product = str(o.product); const capacityGb = num(o.capacityGb); const why = str(o.why);
-      return product && capacityGb !== null && why ? { product, capacityGb, why } : null;
+      return product && why ? { product, capacityGb, why } : null;
     }),
     layout: {
       commands: Array.isArray(layout.commands) ? layout.commands.filter((c): c is string => typeof c === 'string') : [],
@@ -76,7 +76,7 @@ export function narrowVerdict(v: OptaneVerdictView): OptaneVerdict {
   };
 }
 
-export const VERDICT_WORD: Record<OptaneVerdict['verdict'], string> = { yes: 'Yes', no: 'No', depends: 'It depends' };
+export const VERDICT_WORD: Record<OptaneVerdict['verdict'], string> = { yes: 'Yes', no: 'No', depends: 'It depends', replace: 'Replace the SLOG' };
 
 /** Rows for the chart and its table: expected sync-write IOPS now vs with an Optane SLOG. */
 export interface ExpectationRow {

@@ -4,11 +4,17 @@
  * failing that its name matched against the drive's known paths.
  */
 import type { Drive, Pool, VdevClass, VdevNode } from '../../../server/src/model/inventory.ts';
+import { isPartitionLeaf, leafSizeBytes, partitionOfLeaf } from '../../../rules/lib/partitions.ts';
+import { formatBytes } from '../format/units.ts';
 
 export interface DriveRole {
   pool: string;
   cls: VdevClass;
   vdev: string;
+  /** The partition that serves this role (one drive, several roles: reference 004), null for the whole disk. */
+  partition: string | null;
+  /** The member's size: the partition's when it is one, never the whole drive's. */
+  sizeBytes: number | null;
 }
 
 export interface DriveRow {
@@ -40,7 +46,13 @@ export function rolesOf(d: Drive, pools: readonly Pool[]): DriveRole[] {
   for (const p of pools) {
     for (const top of p.vdevs) {
       for (const { leaf } of leaves(top, top.name)) {
-        if (leafMatches(leaf, d)) out.push({ pool: p.name, cls: top.class, vdev: top.children.length ? top.name : top.class });
+        if (!leafMatches(leaf, d)) continue;
+        const part = partitionOfLeaf(leaf, d);
+        out.push({
+          pool: p.name, cls: top.class, vdev: top.children.length ? top.name : top.class,
+          partition: part?.name ?? (isPartitionLeaf(leaf, d) ? leaf.name.replace(/^.*\//, '') : null),
+          sizeBytes: leafSizeBytes(leaf, d),
+        });
       }
     }
   }
@@ -57,6 +69,12 @@ export function kindOf(d: Drive): DriveRow['kind'] {
   }
 }
 
+/** "tank · log · mirror-1 (nvme0n1p1, 16.0 GiB)": a partition role names the partition and its size. */
+export function roleWords(r: DriveRole): string {
+  const where = `${r.pool} · ${r.cls}${r.vdev !== r.cls ? ` · ${r.vdev}` : ''}`;
+  return r.partition ? `${where} (${r.partition}${r.sizeBytes !== null ? `, ${formatBytes(r.sizeBytes)}` : ''})` : where;
+}
+
 export function driveRows(drives: readonly Drive[], pools: readonly Pool[]): DriveRow[] {
   return drives.map((d) => {
     const roles = rolesOf(d, pools);
@@ -66,7 +84,7 @@ export function driveRows(drives: readonly Drive[], pools: readonly Pool[]): Dri
       kind: kindOf(d),
       optane: d.optane !== null,
       roles,
-      roleText: roles.length === 0 ? 'unused' : roles.map((r) => `${r.pool} · ${r.cls}${r.vdev !== r.cls ? ` · ${r.vdev}` : ''}`).join(', '),
+      roleText: roles.length === 0 ? 'unused' : roles.map(roleWords).join(', '),
       health: d.smartPassed === null ? 'unknown' : d.smartPassed ? 'passed' : 'FAILED',
     };
   });

@@ -42,10 +42,39 @@ export interface LayoutRow {
   randomWriteIops: number | null;
   seqReadMBps: number | null;
   seqWriteMBps: number | null;
+  /** Forecast 4K sync-write IOPS at QD1 without a SLOG (server/src/forecast). */
+  syncWriteIops: number | null;
   resilverHours: [number, number] | null;
   reasons: string[];
   warnings: string[];
+  /** Short flags from the server ("no redundancy"). */
+  flags: string[];
+  /** What the rule catalog says about the layout once built (the server's words). */
+  findings: LayoutFindingView[];
+  /** The server's reason when a warned layout ranks above an unwarned one. */
+  rankNote: string | null;
 }
+
+export interface LayoutFindingView { ruleId: string; severity: string; title: string; count: number; url: string | null }
+
+/** The candidate's findings, read defensively (the contract passes them through as-is). */
+function findingsOf(c: Candidate): LayoutFindingView[] {
+  const raw = (c as Record<string, unknown>).findings;
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((f: unknown) => {
+    if (typeof f !== 'object' || f === null) return [];
+    const o = f as Record<string, unknown>;
+    if (typeof o.ruleId !== 'string' || typeof o.severity !== 'string' || typeof o.title !== 'string') return [];
+    const cites = Array.isArray(o.citations) ? o.citations as { url?: unknown }[] : [];
+    const url = cites.map((x) => x.url).find((u): u is string => typeof u === 'string' && u.startsWith('https://')) ?? null;
+    return [{ ruleId: o.ruleId, severity: o.severity, title: o.title, count: typeof o.count === 'number' ? o.count : 1, url }];
+  });
+}
+
+const stringsAt = (c: Candidate, key: string): string[] => {
+  const v = (c as Record<string, unknown>)[key];
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+};
 
 export function layoutRow(c: Candidate): LayoutRow {
   const lo = numAt(c, 'resilver', 'hours', '0');
@@ -67,11 +96,18 @@ export function layoutRow(c: Candidate): LayoutRow {
     randomWriteIops: numAt(c, 'performance', 'randomWriteIops'),
     seqReadMBps: numAt(c, 'performance', 'seqReadMBps'),
     seqWriteMBps: numAt(c, 'performance', 'seqWriteMBps'),
+    syncWriteIops: numAt(c, 'performance', 'syncWrite4kQd1', 'iops'),
     resilverHours: lo !== null && hi !== null ? [lo, hi] : null,
     reasons: c.reasons,
     warnings: c.warnings,
+    flags: stringsAt(c, 'flags'),
+    findings: findingsOf(c),
+    rankNote: typeof (c as Record<string, unknown>).rankNote === 'string' ? (c as Record<string, unknown>).rankNote as string : null,
   };
 }
+
+/** Findings at warning level or louder draw attention in the table. */
+export const isLoud = (f: Pick<LayoutFindingView, 'severity'>): boolean => f.severity === 'warning' || f.severity === 'critical';
 
 /** Rows in rank order (the server ranks; ties keep its order). */
 export function layoutRows(plan: LayoutPlanView): LayoutRow[] {
@@ -105,13 +141,9 @@ export function unusedDevices(drives: readonly Drive[], pools: readonly Pool[]):
     .sort((a, b) => Number(b.optane) - Number(a.optane) || a.path.localeCompare(b.path));
 }
 
-/** Which devices the plan needs to be redundancy-matched (from the server's answer). */
+/** The server's redundancy sentence for the plan (one author: the planner writes it). */
 export function redundancyText(plan: AddVdevPlanView): string {
-  const r = plan.redundancy;
-  const required = numAt(r, 'requiredSides');
-  const data = numAt(r, 'dataTolerance');
-  if (r.matched) return `Redundancy matched: the new ${plan.kind === 'slog' ? 'log' : 'special'} vdev survives as many device failures as the data vdevs${data !== null ? ` (${data})` : ''}.`;
-  return `Not redundancy-matched: ${required !== null ? `pick ${required} devices (a ${required}-way mirror)` : 'pick more devices'} to survive as many failures as the data vdevs${data !== null ? ` (${data})` : ''}.`;
+  return plan.redundancy.summary;
 }
 
 /** special_small_blocks choices offered by the form, bytes (0 = metadata only). */

@@ -16,7 +16,7 @@ function isBin(x: unknown): x is SizeBin {
 
 function asHistogram(x: unknown): SizeHistogram | null {
   if (!isObj(x)) return null;
-  const ok = typeof x.target === 'string' && (x.method === 'walk' || x.method === 'zdb') && isNum(x.recordsize) && isNum(x.ashift)
+  const ok = typeof x.target === 'string' && (x.method === 'walk' || x.method === 'zdb' || x.method === 'table') && isNum(x.recordsize) && isNum(x.ashift)
     && isNum(x.files) && isNum(x.totalBytes) && Array.isArray(x.fileBins) && x.fileBins.every(isBin)
     && Array.isArray(x.blockBins) && x.blockBins.every(isBin) && Array.isArray(x.candidates)
     && x.candidates.every((c) => isObj(c) && isNum(c.specialSmallBlocks) && isNum(c.smallBlockBytes) && isNum(c.metadataBytes) && isNum(c.totalBytes));

@@ -14,3 +14,12 @@ export function applyTheme(choice: ThemeChoice, root: HTMLElement, storage: Pick
   root.dataset.theme = choice;
   try { storage?.setItem(KEY, choice); } catch { /* storage disabled: the choice lasts this page only */ }
 }
+
+/**
+ * Inside Cockpit the page follows Cockpit's own choice, which the shell keeps in localStorage
+ * (`shell:style`: auto, dark or light; the iframe shares the shell's origin and storage).
+ */
+export const COCKPIT_STYLE_KEY = 'shell:style';
+export function themeFromCockpitStyle(style: string | null): ThemeChoice {
+  return style === 'dark' || style === 'light' ? style : 'system';
+}

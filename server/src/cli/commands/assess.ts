@@ -5,26 +5,17 @@
  * Without --workload, a run on this machine uses its newest stored observation (< 7 days);
  * snapshot, demo and inventory-file runs never do (server/src/assess/load-workload.ts).
  */
-import type { CliCommand } from '../command.ts';
-import { EXIT } from '../command.ts';
-import { runAssessmentFromArgs } from '../../assess/cli-run.ts';
-import { ASSESS_OPTIONS } from '../../assess/load-inventory.ts';
+import { EXIT, type Handler } from '../command.ts';
+import type { options } from '../defs/assess.ts';
+import { inputError } from '../framework/errors.ts';
+import { assessArgsFromValues } from './assess-args.ts';
+import { runAssessment } from '../../assess/cli-run.ts';
 import { renderAssessment } from '../../assess/render-text.ts';
 
-const USAGE = `usage: zfs-advisor assess ${ASSESS_OPTIONS}\n`;
-
-const command: CliCommand = {
-  summary: 'Run every rule and print the findings (grouped by severity and pool).',
-  async run(args, io) {
-    const r = await runAssessmentFromArgs(args);
-    if (!r.ok) {
-      if (r.kind === 'usage') { io.stderr(`zfs-advisor assess: ${r.message}\n${USAGE}`); return EXIT.usage; }
-      io.stderr(`zfs-advisor assess: ${r.message}\n`);
-      return EXIT.badInput;
-    }
-    const { assessment } = r.result;
-    io.stdout(r.json ? `${JSON.stringify({ ...assessment, workloadUsed: r.workloadUsed }, null, 2)}\n` : `${r.workloadUsed}\n\n${renderAssessment(assessment, r.demoLabel)}`);
-    return EXIT.ok;
-  },
+export const run: Handler<typeof options> = async ({ values }, io) => {
+  const r = await runAssessment(assessArgsFromValues(values));
+  if (!r.ok) throw inputError(r.message, 'check the file or directory named, or see zfs-advisor assess --help');
+  const { assessment } = r.result;
+  io.stdout(r.json ? `${JSON.stringify({ ...assessment, workloadUsed: r.workloadUsed }, null, 2)}\n` : `${r.workloadUsed}\n\n${renderAssessment(assessment, r.demoLabel)}`);
+  return EXIT.ok;
 };
-export default command;

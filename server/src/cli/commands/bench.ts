@@ -3,7 +3,8 @@
  *
  *   bench PROFILE (--pool P | --path DIR | --device DEV --confirm-serial S)
  *         [--size 1G] [--runtime 30] [--wall-cap S] [--max-load L] [--dry-run] [--json] [--data-dir D]
- *   bench --list
+ *   bench --list                      (profiles and suites, as tables)
+ *   bench suite …                     (a batch of runs: commands/bench-suite.ts)
  *   bench --history [--pool P] [--profile X] [--json]
  *   bench --before-after --pool P PROFILE
  *
@@ -13,18 +14,20 @@
  * Exit codes: 0 completed (or dry run / list / history), 1 refused, aborted or failed, 2 store
  * unreadable, 64 usage. A live progress bar is drawn on stderr when stderr is a terminal.
  */
-import { parseArgs } from 'node:util';
-import { EXIT, type CliCommand, type CliIO } from '../command.ts';
-import { parseHumanNumber } from '../../parsers/common.ts';
-import { openStore, type Store } from '../../store/db.ts';
+import { EXIT, type CliIO, type Handler } from '../command.ts';
+import type { options } from '../defs/bench.ts';
+import { usageError } from '../framework/errors.ts';
+import { join } from 'node:path';
+import { DB_FILE_NAME, openStore, type Store } from '../../store/db.ts';
 import { BenchRequest, type ProgressEvent } from '../../bench/types.ts';
-import { beforeAfter, dryRun, history, listProfiles, recoverAbandoned, startBenchmark } from '../../bench/run.ts';
+import type { BenchmarkSummary } from '../../model/workload.ts';
+import { beforeAfter, dryRun, history, listProfiles, recoverAbandoned, startBenchmark, type BeforeAfter } from '../../bench/run.ts';
+import { recoverForInvocation } from '../../bench/recover.ts';
+import { SUITES, sizeLabel } from '../../bench/suites.ts';
+import { runText, seconds, table } from './bench-format.ts';
 
 export { defaultDataDir } from '../../data-dir.ts';
 import { defaultDataDir } from '../../data-dir.ts';
-
-const USAGE = 'usage: zfs-advisor bench PROFILE (--pool P | --path DIR | --device DEV --confirm-serial S) [--size 1G] [--runtime 30] [--wall-cap S] [--max-load L] [--dry-run] [--json] [--data-dir D]\n'
-  + '       zfs-advisor bench --list | --history [--pool P] [--profile X] | --before-after --pool P PROFILE\n';
 
 function bar(e: ProgressEvent): string {
   const width = 30;
@@ -32,6 +35,17 @@ function bar(e: ProgressEvent): string {
   const iops = e.iops !== null ? ` ${Math.round(e.iops)} IOPS` : '';
   const lat = e.latencyUs !== null ? ` ${e.latencyUs.toFixed(0)} µs` : '';
   return `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${e.pct.toFixed(0).padStart(3)}% ${e.phase.padEnd(7)}${iops}${lat} ${e.elapsedS.toFixed(0)}s   `;
+}
+
+function renderBeforeAfter(ba: BeforeAfter): string {
+  const line = (label: string, x: BenchmarkSummary | null) => (x
+    ? `${label} ${x.startedAt}: write ${Math.round(x.writeIops)} IOPS, read ${Math.round(x.readIops)} IOPS, write p99 ${((x.writeLatency?.p99Ns ?? 0) / 1000).toFixed(0)} µs\n`
+    : `${label} none\n`);
+  const pct = (r: number | null) => (r === null ? 'n/a' : `${r >= 1 ? '+' : ''}${((r - 1) * 100).toFixed(0)} %`);
+  let out = `${ba.profile} on ${ba.pool}: ${ba.groups.length} pool layout(s) measured\n${line('before', ba.before)}${line('after ', ba.after)}`;
+  if (ba.ratios) out += `change: write IOPS ${pct(ba.ratios.writeIops)}, read IOPS ${pct(ba.ratios.readIops)}, write p99 ${pct(ba.ratios.writeP99)}\n`;
+  else out += 'no change to compare: the before/after needs completed runs on two different pool layouts\n';
+  return out;
 }
 
 async function withStore(dataDir: string, io: CliIO, fn: (s: Store) => Promise<number>): Promise<number> {
@@ -47,34 +61,20 @@ async function withStore(dataDir: string, io: CliIO, fn: (s: Store) => Promise<n
   }
 }
 
-const command: CliCommand = {
-  summary: 'run a guarded fio benchmark (profiles, dry run, history, before/after)',
-  async run(args: string[], io: CliIO): Promise<number> {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args,
-        allowPositionals: true,
-        options: {
-          pool: { type: 'string' }, path: { type: 'string' }, device: { type: 'string' },
-          'confirm-serial': { type: 'string' }, size: { type: 'string' }, runtime: { type: 'string' },
-          'wall-cap': { type: 'string' }, 'max-load': { type: 'string' }, 'dry-run': { type: 'boolean' },
-          json: { type: 'boolean' }, 'data-dir': { type: 'string' }, list: { type: 'boolean' },
-          history: { type: 'boolean' }, profile: { type: 'string' }, 'before-after': { type: 'boolean' },
-        },
-      });
-    } catch (err) {
-      io.stderr(`zfs-advisor bench: ${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
-      return EXIT.usage;
-    }
-    const o = parsed.values;
-    const json = o.json === true || !io.isTTY;
+export const run: Handler<typeof options> = async ({ values: o, positionals }, io) => {
+    // Human text by default; JSON only with --json.
+    const json = o.json === true;
     const dataDir = o['data-dir'] ?? defaultDataDir();
+    // Every invocation first cleans up after dead runs (orphaned fio, files) and stale host-wide locks.
+    for (const r of await recoverForInvocation(join(dataDir, DB_FILE_NAME))) io.stderr(`recovered abandoned run ${r.runId} (pid ${r.pid}): ${r.messages.join('; ') || 'nothing left behind'}\n`);
 
     if (o.list) {
       const profiles = listProfiles();
-      if (json) io.stdout(`${JSON.stringify(profiles, null, 2)}\n`);
-      else for (const p of profiles) io.stdout(`${p.id.padEnd(20)} ${p.question}\n${' '.repeat(21)}ref: ${p.reference}\n`);
+      if (json) io.stdout(`${JSON.stringify({ profiles, suites: SUITES }, null, 2)}\n`);
+      else {
+        io.stdout(`profiles (bench PROFILE …):\n${table(['profile', 'rw', 'bs', 'QD', 'sync', 'question'], profiles.map((p) => [p.id, p.rw, sizeLabel(p.blockSize), p.iodepth, p.sync ? 'yes' : 'no', p.question]))}\n`);
+        io.stdout(`suites (bench suite NAME …):\n${table(['suite', 'runs', 'runtime', 'pause', 'cap', 'question'], SUITES.map((x) => [x.id, `${x.profiles.join(', ')} × ${Object.entries(x.matrix).map(([k, v]) => `${k}=${(v as (string | number)[]).map((n) => (k === 'bs' ? sizeLabel(Number(n)) : n)).join(',')}`).join(' ') || 'profile defaults'}`, seconds(x.runtimeS), seconds(x.pauseS), seconds(x.maxTotalS), x.question]))}`);
+      }
       return EXIT.ok;
     }
 
@@ -83,59 +83,53 @@ const command: CliCommand = {
         await recoverAbandoned(s.db);
         const runs = history(s.db, { pool: o.pool, profile: o.profile });
         if (json) io.stdout(`${JSON.stringify(runs, null, 2)}\n`);
-        else for (const r of runs) {
-          const sum = r.summary;
-          const nums = sum ? ` w ${Math.round(sum.writeIops)} IOPS r ${Math.round(sum.readIops)} IOPS${sum.wallTimeMismatch ? ' [wall≠runtime]' : ''}` : '';
-          io.stdout(`${r.startedAt} ${r.id} ${r.status.padEnd(9)} ${r.profile.padEnd(20)} ${r.target}${nums}${r.message ? ` — ${r.message}` : ''}\n`);
+        else if (runs.length === 0) io.stdout('no benchmark has been run yet\n');
+        else {
+          io.stdout(table(['started', 'id', 'status', 'profile', 'target', 'write IOPS', 'read IOPS', 'wall', 'message'], runs.map((r) => [
+            r.startedAt, r.id, r.status, r.profile, r.target, r.summary ? Math.round(r.summary.writeIops) : null, r.summary ? Math.round(r.summary.readIops) : null,
+            r.summary ? `${seconds(r.summary.wallSeconds)}${r.summary.wallTimeMismatch ? ' (≠ fio)' : ''}` : null, r.message,
+          ])));
         }
         return EXIT.ok;
       });
     }
 
-    const profile = parsed.positionals[0];
-    if (!profile || parsed.positionals.length > 1) {
-      io.stderr(`zfs-advisor bench: give exactly one profile (see bench --list)\n${USAGE}`);
-      return EXIT.usage;
-    }
+    const profile = positionals[0];
+    if (!profile) throw usageError('PROFILE is missing', 'give one profile, e.g. zfs-advisor bench sync-write-4k-qd1 --pool tank (see zfs-advisor bench --list)');
 
     if (o['before-after']) {
-      if (!o.pool) { io.stderr(`zfs-advisor bench: --before-after needs --pool\n${USAGE}`); return EXIT.usage; }
+      if (!o.pool) throw usageError('--before-after needs --pool', 'add --pool POOL, e.g. --pool tank');
       return withStore(dataDir, io, async (s) => {
-        io.stdout(`${JSON.stringify(beforeAfter(s.db, o.pool!, profile), null, 2)}\n`);
+        const ba = beforeAfter(s.db, o.pool!, profile);
+        io.stdout(json ? `${JSON.stringify(ba, null, 2)}\n` : renderBeforeAfter(ba));
         return EXIT.ok;
       });
     }
 
     const targets = [o.pool, o.path, o.device].filter((x) => x !== undefined).length;
-    if (targets !== 1) { io.stderr(`zfs-advisor bench: give exactly one of --pool, --path, --device\n${USAGE}`); return EXIT.usage; }
+    if (targets !== 1) throw usageError(targets === 0 ? 'the target is missing' : 'more than one target given', 'give exactly one of --pool POOL, --path DIR, --device DEV');
     if (o.device !== undefined && o['confirm-serial'] === undefined) {
-      io.stderr(`zfs-advisor bench: --device needs --confirm-serial, typed by you: the device's serial number; for a device without one its WWN; without a WWN either its kernel name and exact size in bytes as NAME:BYTES (e.g. loop3:67108864)\n${USAGE}`);
-      return EXIT.usage;
+      throw usageError('--device needs --confirm-serial', "type the device's serial number; for a device without one its WWN; without a WWN either its kernel name and exact size in bytes as NAME:BYTES (e.g. loop3:67108864)");
     }
-    const size = o.size !== undefined ? parseHumanNumber(o.size) : undefined;
-    const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
     const input = {
       profile,
       target: o.pool !== undefined ? { kind: 'dataset', pool: o.pool }
         : o.path !== undefined ? { kind: 'path', dir: o.path }
           : { kind: 'device', device: o.device, confirmSerial: o['confirm-serial'] },
-      sizeBytes: size === null ? Number.NaN : size,
-      runtimeS: num(o.runtime),
-      wallCapS: num(o['wall-cap']),
-      maxLoad1: num(o['max-load']),
+      sizeBytes: o.size,
+      runtimeS: o.runtime,
+      wallCapS: o['wall-cap'],
+      maxLoad1: o['max-load'],
     };
     const req = BenchRequest.safeParse(input);
     if (!req.success) {
       const issue = req.error.issues[0];
-      io.stderr(`zfs-advisor bench: invalid ${issue?.path.join('.') || 'request'}: ${issue?.message ?? 'bad request'}\n${USAGE}`);
-      return EXIT.usage;
+      throw usageError(`invalid ${issue?.path.join('.') || 'request'}: ${issue?.message ?? 'bad request'}`, issue?.path[0] === 'profile' ? 'give a profile from zfs-advisor bench --list' : 'see zfs-advisor bench --help');
     }
 
     if (o['dry-run']) {
       // Reads the lock if a store already exists, but never creates or writes one.
       const { existsSync } = await import('node:fs');
-      const { join } = await import('node:path');
-      const { DB_FILE_NAME } = await import('../../store/db.ts');
       let result;
       if (existsSync(join(dataDir, DB_FILE_NAME))) {
         const opened = await openStore(dataDir);
@@ -146,7 +140,7 @@ const command: CliCommand = {
       }
       if (json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
       else {
-        io.stdout(`profile ${result.profile.id} (sync mode: ${result.syncMode})\n\nguards:\n`);
+        io.stdout(`profile ${result.profile.id} (sync=${result.sync}, ${result.io} I/O, sync mode: ${result.syncMode})\n\nguards:\n`);
         for (const g of result.guards) io.stdout(`  ${g.ok ? 'ok     ' : 'REFUSED'} ${g.id.padEnd(14)} ${g.message}\n`);
         io.stdout('\ncommands:\n');
         for (const c of result.commands) io.stdout(`  ${c.join(' ')}\n`);
@@ -171,24 +165,11 @@ const command: CliCommand = {
         });
         if (io.isTTY && !o.json) io.stderr('\n');
         if (json) io.stdout(`${JSON.stringify(run, null, 2)}\n`);
-        else {
-          const x = run.summary;
-          io.stdout(`${x.status}: ${x.profile} on ${x.target} (${x.syncMode})\n`);
-          if (run.message) io.stdout(`  ${run.message}\n`);
-          if (x.status === 'completed' || x.writeIops + x.readIops > 0) {
-            io.stdout(`  write ${x.writeIops.toFixed(0)} IOPS ${(x.writeBytesPerSec / 1048576).toFixed(1)} MiB/s p99 ${((x.writeLatency?.p99Ns ?? 0) / 1000).toFixed(0)} µs\n`);
-            io.stdout(`  read  ${x.readIops.toFixed(0)} IOPS ${(x.readBytesPerSec / 1048576).toFixed(1)} MiB/s p99 ${((x.readLatency?.p99Ns ?? 0) / 1000).toFixed(0)} µs\n`);
-            io.stdout(`  wall ${x.wallSeconds?.toFixed(2)} s, fio runtime ${x.fioRuntimeSeconds?.toFixed(2)} s${x.wallTimeMismatch ? ' (FLAGGED: differ by > 10 %)' : ''}\n`);
-          }
-          for (const n of x.notes) io.stdout(`  note: ${n}\n`);
-        }
+        else io.stdout(runText(run.summary, run.message));
         return run.summary.status === 'completed' ? EXIT.ok : EXIT.failure;
       } finally {
         process.removeListener('SIGINT', onSignal);
         process.removeListener('SIGTERM', onSignal);
       }
     });
-  },
 };
-
-export default command;

@@ -2,8 +2,10 @@
  * `zfs-advisor inventory [--snapshot DIR] [--demo [NAME]] [--json]`: the inventory of this host,
  * a snapshot directory or the bundled demo; a human summary unless --json.
  */
-import { EXIT, type CliCommand } from '../command.ts';
-import { InventoryLoadError, loadInventory, DEMO_SNAPSHOTS } from '../../gather/load.ts';
+import { EXIT, type Handler } from '../command.ts';
+import type { options } from '../defs/inventory.ts';
+import { firstLine, inputError, usageError } from '../framework/errors.ts';
+import { InventoryLoadError, loadInventory } from '../../gather/load.ts';
 import { formatBytes, layoutLines } from '../../gather/layout-words.ts';
 import type { Inventory } from '../../model/inventory.ts';
 
@@ -31,28 +33,14 @@ export function summarise(inv: Inventory): string {
   return `${lines.join('\n')}\n`;
 }
 
-const command: CliCommand = {
-  summary: 'inventory of this host, a snapshot (--snapshot DIR) or the demo (--demo); --json for the model',
-  async run(args, io) {
-    let snapshot: string | undefined;
-    let demo = false;
-    let demoName: string | undefined;
-    let json = false;
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i]!;
-      if (a === '--json') json = true;
-      else if (a === '--snapshot' && args[i + 1]) snapshot = args[++i];
-      else if (a === '--demo') { demo = true; if (args[i + 1] && (DEMO_SNAPSHOTS as readonly string[]).includes(args[i + 1]!)) demoName = args[++i]; }
-      else { io.stderr(`usage: zfs-advisor inventory [--snapshot DIR] [--demo [${DEMO_SNAPSHOTS.join('|')}]] [--json]\n`); return EXIT.usage; }
-    }
-    try {
-      const { inventory } = await loadInventory({ snapshot, demo, demoName });
-      io.stdout(json ? `${JSON.stringify(inventory, null, 2)}\n` : summarise(inventory));
-      return EXIT.ok;
-    } catch (e) {
-      if (e instanceof InventoryLoadError) { io.stderr(`${e.message}\n`); return EXIT.badInput; }
-      throw e;
-    }
-  },
+export const run: Handler<typeof options> = async ({ values: o }, io) => {
+  if (o.snapshot !== undefined && o.demo !== undefined) throw usageError('--snapshot and --demo exclude each other', 'give one');
+  try {
+    const { inventory } = await loadInventory({ snapshot: o.snapshot, demo: o.demo !== undefined, demoName: typeof o.demo === 'string' ? o.demo : undefined });
+    io.stdout(o.json ? `${JSON.stringify(inventory, null, 2)}\n` : summarise(inventory));
+    return EXIT.ok;
+  } catch (e) {
+    if (e instanceof InventoryLoadError) throw inputError(firstLine(e), o.snapshot ? 'give a directory written by `zfs-advisor capture`' : 'see zfs-advisor inventory --help');
+    throw e;
+  }
 };
-export default command;

@@ -1,26 +1,28 @@
 /**
- * `zfs-advisor report [--snapshot DIR | --demo] --format md|html|json|pdf [--redact] [--redact-names]
- *   [--benchmarks FILE] [--data-dir D] [--generated-at ISO] [-o FILE]`
+ * `zfs-advisor report [--snapshot DIR | --demo] [--format md|html|json|pdf] [--redact] [--redact-names]
+ *   [--benchmarks FILE] [--data-dir D] [--generated-at ISO] [-o FILE]` (options: defs/report.ts)
  *
  * The recommendations report, through the same `renderReport` the API uses. Text formats go to
- * stdout unless `-o FILE`; PDF needs `-o FILE` (binary). With `-o`, stdout gets one JSON line
- * describing the file written. Benchmarks: `--benchmarks FILE` (what `bench --history --json`
+ * stdout unless `-o FILE`; PDF needs `-o FILE` (binary). With `-o`, stdout gets one line saying
+ * what was written. Benchmarks: `--benchmarks FILE` (what `bench --history --json`
  * prints), else, for this host only, the history in the data directory when it exists.
+ * Raw command outputs stay out of the Markdown and PDF body (one forum post, a few pages):
+ * `--appendix` writes them beside a Markdown report (`X.appendix.md`) or appends them to the PDF.
  */
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import type { CliCommand, CliIO } from '../command.ts';
-import { EXIT } from '../command.ts';
+import { basename, join } from 'node:path';
+import { EXIT, type Handler } from '../command.ts';
+import type { options } from '../defs/report.ts';
+import { firstLine, inputError, refusal, usageError } from '../framework/errors.ts';
+import { defaultDataDir } from '../../data-dir.ts';
 import { assess } from '../../assess/assess.ts';
 import { loadInventory } from '../../gather/load.ts';
 import { reportBenchmarks } from '../../report/benchmarks.ts';
-import { REPORT_FORMATS, renderReport, type ReportFormat } from '../../report/render.ts';
+import { evidenceMachineOf, runsForReport } from '../../report/evidence-scope.ts';
+import type { Inventory } from '../../model/inventory.ts';
+import { renderAppendix, renderReport, type ReportFormat } from '../../report/render.ts';
 import { APP_VERSION } from '../../version.ts';
-
-const USAGE = 'usage: zfs-advisor report [--snapshot DIR | --demo] --format md|html|json|pdf [--redact] [--redact-names] [--benchmarks FILE] [--data-dir D] [--generated-at ISO] [-o FILE]\n';
-const DEFAULT_DATA_DIR = '/var/lib/zfs-advisor';
 
 type Loaded<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -38,68 +40,84 @@ async function benchmarksFromFile(file: string): Promise<Loaded<unknown[]>> {
   }
 }
 
-/** This host's stored history, when a store exists (never creates one). */
-async function benchmarksFromStore(dataDir: string): Promise<Loaded<unknown[]>> {
+/**
+ * The stored runs measured on the host this report describes: this machine's for a live
+ * inventory of it, none for the demo, a snapshot or a remote host (evidence-scope.ts). Never
+ * creates a store.
+ */
+export async function benchmarksFromStore(dataDir: string, inventory: Pick<Inventory, 'source'>): Promise<Loaded<unknown[]>> {
+  if (!evidenceMachineOf(inventory)) return { ok: true, value: [] };
   const { DB_FILE_NAME, openStore } = await import('../../store/db.ts');
   if (!existsSync(join(dataDir, DB_FILE_NAME))) return { ok: true, value: [] };
   const opened = await openStore(dataDir);
   if (!opened.ok) return { ok: false, message: `${join(dataDir, DB_FILE_NAME)}: ${opened.error.message}` };
   try {
     const { history } = await import('../../bench/run.ts');
-    return { ok: true, value: history(opened.store.db, {}) };
+    return { ok: true, value: runsForReport(opened.store.db, inventory, history(opened.store.db, {})) };
   } finally {
     opened.store.close();
   }
 }
 
-async function run(args: string[], io: CliIO): Promise<number> {
-  let o;
+/** The latest benchmark suite of this machine (bench/report-suite.ts), when the report is of this machine. */
+async function suiteFromStore(dataDir: string, inventory: Pick<Inventory, 'source'>): Promise<import('../../bench/suite-types.ts').SuiteView | null> {
+  if (!evidenceMachineOf(inventory)) return null;
+  const { DB_FILE_NAME, openStore } = await import('../../store/db.ts');
+  if (!existsSync(join(dataDir, DB_FILE_NAME))) return null;
+  const opened = await openStore(dataDir);
+  if (!opened.ok) return null;
   try {
-    o = parseArgs({
-      args,
-      options: {
-        snapshot: { type: 'string' }, demo: { type: 'boolean' }, format: { type: 'string' }, redact: { type: 'boolean' },
-        'redact-names': { type: 'boolean' }, benchmarks: { type: 'string' }, 'data-dir': { type: 'string' },
-        'generated-at': { type: 'string' }, output: { type: 'string', short: 'o' },
-      },
-      allowPositionals: false,
-    }).values;
-  } catch (e) {
-    io.stderr(`zfs-advisor report: ${e instanceof Error ? e.message : String(e)}\n${USAGE}`);
-    return EXIT.usage;
-  }
-  const format = o.format as ReportFormat | undefined;
-  if (!format || !REPORT_FORMATS.includes(format)) { io.stderr(`zfs-advisor report: --format must be one of ${REPORT_FORMATS.join(', ')}\n${USAGE}`); return EXIT.usage; }
-  if (o.snapshot && o.demo) { io.stderr(`zfs-advisor report: give --snapshot or --demo, not both\n${USAGE}`); return EXIT.usage; }
-  if (format === 'pdf' && !o.output) { io.stderr(`zfs-advisor report: --format pdf writes a binary file: add -o FILE\n${USAGE}`); return EXIT.usage; }
+    return (await import('../../bench/report-suite.ts')).latestSuiteView(opened.store.db);
+  } finally { opened.store.close(); }
+}
+
+/** `report.md` → `report.appendix.md` (beside it). */
+export function appendixPathFor(output: string): string {
+  return /\.md$/i.test(output) ? output.replace(/\.md$/i, '.appendix.md') : `${output}.appendix.md`;
+}
+
+export const run: Handler<typeof options> = async ({ values: o }, io) => {
+  const format: ReportFormat = o.format ?? 'md';
+  if (o.snapshot !== undefined && o.demo !== undefined) throw usageError('--snapshot and --demo exclude each other', 'give one');
+  if (o.appendix && format === 'md' && !o.output) throw usageError('--appendix with --format md writes the raw outputs beside the report', 'add -o FILE, e.g. -o report.md');
+  if (format === 'pdf' && !o.output) throw usageError('--format pdf writes a binary file', 'add -o FILE, e.g. -o report.pdf');
   const generatedAt = o['generated-at'] ?? new Date().toISOString();
-  if (Number.isNaN(Date.parse(generatedAt))) { io.stderr(`zfs-advisor report: --generated-at must be an ISO 8601 time\n${USAGE}`); return EXIT.usage; }
+  const demo = o.demo !== undefined;
+  const demoName = typeof o.demo === 'string' ? o.demo : undefined;
 
   let loaded;
   try {
-    loaded = await loadInventory({ snapshot: o.snapshot, demo: o.demo });
+    loaded = await loadInventory({ snapshot: o.snapshot, demo, demoName });
   } catch (e) {
-    const where = o.snapshot ?? (o.demo ? 'demo snapshot' : 'local host');
-    const message = e instanceof Error ? e.message.split('\n')[0]! : String(e);
-    io.stderr(`zfs-advisor report: ${message.startsWith(where) ? message : `${where}: ${message}`}\n`);
-    return EXIT.badInput;
+    const where = o.snapshot ?? (demo ? 'demo snapshot' : 'local host');
+    const message = firstLine(e);
+    throw inputError(message.startsWith(where) ? message : `${where}: ${message}`, o.snapshot ? 'give a directory written by `zfs-advisor capture`' : 'see zfs-advisor report --help');
   }
 
   const bench = o.benchmarks
     ? await benchmarksFromFile(o.benchmarks)
-    : o.snapshot || o.demo ? { ok: true as const, value: [] } : await benchmarksFromStore(o['data-dir'] ?? process.env.ZFS_ADVISOR_DATA_DIR ?? DEFAULT_DATA_DIR);
-  if (!bench.ok) { io.stderr(`zfs-advisor report: ${bench.message}\n`); return EXIT.badInput; }
+    : await benchmarksFromStore(defaultDataDir(o['data-dir']), loaded.inventory);
+  if (!bench.ok) throw inputError(bench.message, o.benchmarks ? 'give the JSON that `zfs-advisor bench --history --json` prints' : 'check the data directory (--data-dir)');
 
   // The Optane verdict reads measured QD1 sync IOPS from the completed runs.
   const summaries = reportBenchmarks(bench.value).benchmarks.map((b) => b.summary);
   const { assessment, optane } = assess(loaded.inventory, { Benchmarks: summaries.length ? summaries : undefined }, new Date(generatedAt));
-  const out = await renderReport(
-    {
-      inventory: loaded.inventory, raw: loaded.raw, assessment, optane, benchmarks: bench.value,
-      appVersion: APP_VERSION, ruleCatalogVersion: assessment.ruleCatalogVersion, generatedAt,
-    },
-    { format, redact: o['redact-names'] ? { poolNames: true } : Boolean(o.redact) },
-  );
+  const input = {
+    inventory: loaded.inventory, raw: loaded.raw, assessment, optane, benchmarks: bench.value,
+    suite: o.benchmarks ? null : await suiteFromStore(defaultDataDir(o['data-dir']), loaded.inventory),
+    appVersion: APP_VERSION, ruleCatalogVersion: assessment.ruleCatalogVersion, generatedAt,
+  };
+  const redact = o['redact-names'] ? { poolNames: true } : Boolean(o.redact);
+  // Markdown stays one forum post: the raw outputs go to a file of their own beside it.
+  const appendixFile = o.appendix && format === 'md' && o.output ? appendixPathFor(o.output) : null;
+  const out = await renderReport(input, { format, redact, appendix: appendixFile ? { file: basename(appendixFile) } : Boolean(o.appendix) });
+  if (appendixFile) {
+    try {
+      await writeFile(appendixFile, renderAppendix(input, redact));
+    } catch (e) {
+      throw refusal(`${appendixFile}: cannot write (${(e as NodeJS.ErrnoException).code ?? 'error'})`, 'give a writable file name with -o');
+    }
+  }
   if (!o.output) {
     io.stdout(typeof out.body === 'string' ? out.body : out.body.toString('utf8'));
     return EXIT.ok;
@@ -107,15 +125,9 @@ async function run(args: string[], io: CliIO): Promise<number> {
   try {
     await writeFile(o.output, out.body);
   } catch (e) {
-    io.stderr(`zfs-advisor report: ${o.output}: cannot write (${(e as NodeJS.ErrnoException).code ?? 'error'})\n`);
-    return EXIT.failure;
+    throw refusal(`${o.output}: cannot write (${(e as NodeJS.ErrnoException).code ?? 'error'})`, 'give a writable file name with -o');
   }
-  io.stdout(`${JSON.stringify({ file: o.output, format, contentType: out.contentType, bytes: Buffer.byteLength(out.body), suggestedName: out.fileName })}\n`);
+  // What was written, one line (the body went to the file).
+  io.stdout(`Wrote ${format} report to ${o.output} (${Buffer.byteLength(out.body)} bytes, ${out.contentType})${appendixFile ? ` and its raw outputs to ${appendixFile}` : ''}.\n`);
   return EXIT.ok;
-}
-
-const command: CliCommand = {
-  summary: 'The recommendations report (Markdown, HTML, JSON or PDF), optionally redacted.',
-  run,
 };
-export default command;

@@ -1,17 +1,16 @@
 /**
- * `zfs-advisor serve [--host 127.0.0.1] [--port 8080] [--data-dir DIR] [--base-path /prefix] [--demo]
- *                    [--bench-dir DIR] [--no-demo]`
- * Runs the API + UI until SIGINT/SIGTERM. Binding off loopback requires the bearer token, which
- * is generated on first start and printed once.
+ * `zfs-advisor serve` and `start` (options: defs/serve.ts, defs/start.ts). Runs the API + UI until
+ * SIGINT/SIGTERM. Binding off loopback requires the bearer token, which is generated on first
+ * start and printed once.
  *
  * Container mode: `--bench-dir DIR` (or `ZFS_ADVISOR_BENCH_DIR`, e.g. the dataset mounted at
  * /bench) gives the server a local host even without `zpool`, and confines benchmarks to path
  * targets inside DIR. `--no-demo` (or `ZFS_ADVISOR_NO_DEMO=1`) never adds the Demo host.
  * Flags win over the environment.
  */
-import { parseArgs } from 'node:util';
-import type { CliCommand, CliIO } from '../command.ts';
-import { EXIT } from '../command.ts';
+import { EXIT, type CliIO, type Handler } from '../command.ts';
+import type { options } from '../defs/serve.ts';
+import { refusal, usageError } from '../framework/errors.ts';
 import { defaultDataDir, startServer } from '../../api/server.ts';
 
 export interface ServeDefaults {
@@ -19,8 +18,8 @@ export interface ServeDefaults {
   port: number;
 }
 
-const USAGE = 'usage: zfs-advisor serve [--host 127.0.0.1] [--port 8080] [--data-dir DIR] [--base-path /prefix] [--demo] [--bench-dir DIR] [--no-demo]\n'
-  + '  environment: ZFS_ADVISOR_BENCH_DIR (as --bench-dir), ZFS_ADVISOR_NO_DEMO=1 (as --no-demo)\n';
+/** A comma-separated list from the environment (ZFS_ADVISOR_PUBLIC_NAMES, ZFS_ADVISOR_TRUSTED_ORIGINS). */
+const listFromEnv = (v: string | undefined): string[] => (v ?? '').split(',').map((x) => x.trim()).filter((x) => x !== '');
 
 /** Container-mode options from the environment (flags, when given, win). */
 export function containerOptionsFromEnv(env: Readonly<Record<string, string | undefined>>): { benchDir: string | null; noDemo: boolean } {
@@ -28,50 +27,35 @@ export function containerOptionsFromEnv(env: Readonly<Record<string, string | un
   return { benchDir: dir ? dir : null, noDemo: /^(1|true|yes|on)$/i.test(env.ZFS_ADVISOR_NO_DEMO?.trim() ?? '') };
 }
 
-export async function runServe(args: string[], io: CliIO, defaults: ServeDefaults = { host: '127.0.0.1', port: 8080 }): Promise<number> {
-  let values: { host?: string; port?: string; 'data-dir'?: string; 'base-path'?: string; demo?: boolean; 'bench-dir'?: string; 'no-demo'?: boolean; help?: boolean };
-  try {
-    values = parseArgs({
-      args,
-      options: {
-        host: { type: 'string' }, port: { type: 'string' }, 'data-dir': { type: 'string' }, 'base-path': { type: 'string' },
-        demo: { type: 'boolean' }, 'bench-dir': { type: 'string' }, 'no-demo': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }).values;
-  } catch (err) {
-    io.stderr(`zfs-advisor serve: ${(err as Error).message}\n`);
-    return EXIT.usage;
-  }
-  if (values.help) {
-    io.stderr(USAGE);
-    return EXIT.ok;
-  }
-  if (values.demo && values['no-demo']) {
-    io.stderr('zfs-advisor serve: --demo and --no-demo contradict each other\n');
-    return EXIT.usage;
-  }
+/** A listen failure in words: which address, what to do (EADDRINUSE names the port and --port). */
+export function listenFailure(message: string, host: string, port: number): Error {
+  if (/EADDRINUSE/.test(message)) return refusal(`port ${port} on ${host} is already in use by another program`, `stop that program, or choose another port with --port, e.g. --port ${port === 65535 ? 8081 : port + 1}`);
+  if (/EACCES/.test(message)) return refusal(`not allowed to listen on port ${port}${port < 1024 ? ' (ports below 1024 need root)' : ''}`, 'choose a port from 1024 up with --port, e.g. --port 8080');
+  if (/EADDRNOTAVAIL|ENOTFOUND/.test(message)) return refusal(`${host} is not an address of this machine`, 'give one of its addresses with --host, or 0.0.0.0 for all');
+  return refusal(message, 'check --host, --port and --data-dir');
+}
+
+type ServeValues = Parameters<Handler<typeof options>>[0]['values'];
+
+async function serve(o: ServeValues, io: CliIO, defaults: ServeDefaults): Promise<number> {
+  if (o.demo && o['no-demo']) throw usageError('--demo and --no-demo contradict each other', 'give one');
   const fromEnv = containerOptionsFromEnv(process.env);
-  const port = values.port === undefined ? defaults.port : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    io.stderr(`zfs-advisor serve: --port must be 0..65535, got "${values.port}"\n`);
-    return EXIT.usage;
-  }
+  const port = o.port ?? defaults.port;
+  const host = o.host ?? defaults.host;
   const started = await startServer({
-    host: values.host ?? defaults.host,
+    host,
     port,
-    dataDir: values['data-dir'] ?? defaultDataDir(),
-    basePath: values['base-path'],
-    demo: values.demo ? true : undefined,
-    benchDir: values['bench-dir'] ?? fromEnv.benchDir,
-    noDemo: values['no-demo'] ?? fromEnv.noDemo,
+    dataDir: o['data-dir'] ?? defaultDataDir(),
+    basePath: o['base-path'],
+    demo: o.demo ? true : undefined,
+    benchDir: o['bench-dir'] ?? fromEnv.benchDir,
+    noDemo: o['no-demo'] ?? fromEnv.noDemo,
+    publicNames: o['public-name'] ?? listFromEnv(process.env.ZFS_ADVISOR_PUBLIC_NAMES),
+    trustedOrigins: o['trusted-origin'] ?? listFromEnv(process.env.ZFS_ADVISOR_TRUSTED_ORIGINS),
+    sizesAllow: o['sizes-allow'] ?? listFromEnv(process.env.ZFS_ADVISOR_SIZES_ALLOW),
     announce: (line) => io.stdout(`${line}\n`),
   });
-  if (!started.ok) {
-    io.stderr(`zfs-advisor serve: ${started.message}\n`);
-    return EXIT.failure;
-  }
+  if (!started.ok) throw /cannot listen/.test(started.message) ? listenFailure(started.message, host, port) : refusal(started.message, 'check the options named in the message');
   const server = started.server;
   await new Promise<void>((resolve) => {
     const stop = () => {
@@ -86,8 +70,12 @@ export async function runServe(args: string[], io: CliIO, defaults: ServeDefault
   return EXIT.ok;
 }
 
-const serve: CliCommand = {
-  summary: 'Run the web UI and API (127.0.0.1:8080 by default; a token is required off loopback)',
-  run: (args, io) => runServe(args, io),
+export const run: Handler<typeof options> = ({ values }, io) => serve(values, io, { host: '127.0.0.1', port: 8080 });
+
+/** `start`: serve with the defaults; the port from $ZFS_ADVISOR_PORT when --port is not given. */
+export const runStart: Handler<typeof options> = ({ values }, io) => {
+  const envPort = process.env.ZFS_ADVISOR_PORT;
+  const port = envPort === undefined ? 8080 : Number(envPort);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw usageError(`ZFS_ADVISOR_PORT "${envPort}" is not a TCP port from 0 to 65535`, 'set it to a port number, e.g. 8080, or unset it');
+  return serve(values, io, { host: '127.0.0.1', port });
 };
-export default serve;

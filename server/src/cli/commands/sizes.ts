@@ -9,13 +9,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import type { CliCommand } from '../command.ts';
-import { EXIT } from '../command.ts';
+import { EXIT, type Handler } from '../command.ts';
+import def, { type options } from '../defs/sizes.ts';
+import { CliError, firstLine, inputError, refusal, usageError } from '../framework/errors.ts';
+import { bindCommand } from '../framework/run.ts';
 import { defaultDataDir } from '../../data-dir.ts';
 import { runCommand } from '../../exec/runner.ts';
 import type { SizeHistogram } from '../../model/workload.ts';
-import { parseHumanNumber } from '../../parsers/common.ts';
 import { parseZdbBlockStats } from '../../parsers/zdb-block-stats.ts';
 import { histogramFromZdb } from '../../sizing/from-zdb.ts';
 import { measureSizes } from '../../sizing/measure.ts';
@@ -24,8 +24,12 @@ import { datasetOfPath, lowerOwnPriority, resolveTarget } from '../../sizing/res
 import { saveMeasurements, type MeasurementToSave } from '../../sizing/stored.ts';
 import { measureWithZdb, type RecordedCommand } from '../../sizing/zdb-run.ts';
 
-const USAGE = 'usage: zfs-advisor sizes PATH|DATASET [--recordsize 128K] [--ashift 12] [--json] [--low-priority] '
-  + '[--zdb [--pool P] [--zfs-version 2.3.4]] [--zdb-file FILE [--zfs-version 2.3.4]] [--save [--data-dir D]]\n';
+function checkedRecordsize(rs: number | undefined): number | null {
+  if (rs !== undefined && (rs < 512 || (rs & (rs - 1)) !== 0)) {
+    throw usageError(`--recordsize ${rs} bytes is not a power of two of at least 512 bytes`, 'give a ZFS record size, e.g. --recordsize 128K');
+  }
+  return rs ?? null;
+}
 
 export interface SizesDeps {
   /** The runner for zfs/zdb (tests inject recorded output). */
@@ -34,39 +38,22 @@ export interface SizesDeps {
   now: () => Date;
 }
 
-export function createSizesCommand(deps: SizesDeps): CliCommand {
-  return {
-    summary: 'Size histograms of a dataset (files, blocks) and special-vdev usage per special_small_blocks.',
-    async run(args, io) {
-      let p;
-      try {
-        p = parseArgs({
-          args, allowPositionals: true, strict: true,
-          options: {
-            recordsize: { type: 'string' }, ashift: { type: 'string' }, json: { type: 'boolean' },
-            'low-priority': { type: 'boolean' }, 'zdb-file': { type: 'string' }, 'zfs-version': { type: 'string' },
-            zdb: { type: 'boolean' }, pool: { type: 'string' }, save: { type: 'boolean' }, 'data-dir': { type: 'string' },
-          },
-        });
-      } catch (err) {
-        io.stderr(`zfs-advisor sizes: ${(err as Error).message}\n${USAGE}`);
-        return EXIT.usage;
+export function createSizesHandler(deps: SizesDeps): Handler<typeof options> {
+  return async ({ values: o, positionals }, io) => {
+      if (o['from-histogram'] !== undefined) {
+        if (positionals.length > 0 || o.zdb || o['zdb-file'] || o.save || o['low-priority']) throw usageError('--from-histogram reads a table instead of walking a path', 'give --from-histogram FILE alone (with --recordsize, --ashift, --zfs-version, --json)');
+        const { runFromHistogram } = await import('./sizes-from-histogram.ts');
+        return runFromHistogram({ file: o['from-histogram'], recordsize: checkedRecordsize(o.recordsize) ?? 131072, ashift: o.ashift ?? 12, zfsVersion: o['zfs-version'] ?? null, json: Boolean(o.json), now: deps.now }, io);
       }
-      const o = p.values;
-      if (p.positionals.length !== 1) { io.stderr(`zfs-advisor sizes: give one PATH or DATASET\n${USAGE}`); return EXIT.usage; }
-      if (o.zdb && o['zdb-file']) { io.stderr(`zfs-advisor sizes: --zdb runs zdb, --zdb-file reads its saved output: give one\n${USAGE}`); return EXIT.usage; }
-      if (o.pool !== undefined && !o.zdb) { io.stderr(`zfs-advisor sizes: --pool only names the pool for --zdb\n${USAGE}`); return EXIT.usage; }
-      if (o['data-dir'] !== undefined && !o.save) { io.stderr(`zfs-advisor sizes: --data-dir only applies with --save\n${USAGE}`); return EXIT.usage; }
-      const rsArg = o.recordsize !== undefined ? parseHumanNumber(o.recordsize) : null;
-      if (o.recordsize !== undefined && (rsArg === null || rsArg < 512 || (rsArg & (rsArg - 1)) !== 0)) {
-        io.stderr(`zfs-advisor sizes: --recordsize must be a power of two ≥ 512 (got ${o.recordsize})\n`);
-        return EXIT.usage;
-      }
-      const ashift = o.ashift !== undefined ? Number(o.ashift) : 12;
-      if (!Number.isInteger(ashift) || ashift < 9 || ashift > 16) { io.stderr('zfs-advisor sizes: --ashift must be 9…16\n'); return EXIT.usage; }
+      if (positionals.length === 0) throw usageError('give one PATH or DATASET to walk', 'or --from-histogram FILE for a size table made elsewhere');
+      if (o.zdb && o['zdb-file']) throw usageError('--zdb runs zdb and --zdb-file reads its saved output', 'give one of them');
+      if (o.pool !== undefined && !o.zdb) throw usageError('--pool only names the pool for --zdb', 'add --zdb, or leave out --pool');
+      if (o['data-dir'] !== undefined && !o.save) throw usageError('--data-dir only applies with --save', 'add --save, or leave out --data-dir');
+      const rsArg = checkedRecordsize(o.recordsize);
+      const ashift = o.ashift ?? 12;
 
-      const target = await resolveTarget(p.positionals[0]!, { run: deps.run });
-      if (!target.ok) { io.stderr(`zfs-advisor sizes: ${target.message}\n`); return EXIT.badInput; }
+      const target = await resolveTarget(positionals[0]!, { run: deps.run });
+      if (!target.ok) throw inputError(target.message, 'give a directory, or a mounted dataset name such as tank/media');
       // A directory given by path: name its dataset when it is on ZFS, so a saved result reaches the
       // rules (they match histograms by dataset) and --zdb knows the pool.
       let { dataset, recordsize: datasetRecordsize } = target.value;
@@ -75,7 +62,7 @@ export function createSizesCommand(deps: SizesDeps): CliCommand {
         if (of) { dataset = of.dataset; datasetRecordsize = of.recordsize; }
       }
       const pool = o.pool ?? (dataset ? dataset.split('/')[0]! : null);
-      if (o.zdb && !pool) { io.stderr(`zfs-advisor sizes: --zdb needs the pool: ${target.value.path} is not on a dataset zfs knows; add --pool POOL\n`); return EXIT.usage; }
+      if (o.zdb && !pool) throw usageError(`--zdb needs the pool: ${target.value.path} is not on a dataset zfs knows`, 'add --pool POOL');
       const recordsize = rsArg ?? datasetRecordsize ?? 131072;
       const priorityNotes = o['low-priority'] ? await lowerOwnPriority() : [];
 
@@ -98,9 +85,9 @@ export function createSizesCommand(deps: SizesDeps): CliCommand {
         if (o['zdb-file']) {
           const file = o['zdb-file'];
           let text: string;
-          try { text = readFileSync(file, 'utf8'); } catch (err) { io.stderr(`zfs-advisor sizes: ${file}: ${(err as NodeJS.ErrnoException).code ?? 'unreadable'}\n`); return EXIT.badInput; }
+          try { text = readFileSync(file, 'utf8'); } catch (err) { throw inputError(`${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? 'unreadable'})`, 'give the file `zdb -Lbbbs POOL` output was saved to'); }
           const z = parseZdbBlockStats(text, { version: o['zfs-version'] ?? null });
-          if (!z.ok) { io.stderr(`zfs-advisor sizes: ${file}${z.error.line ? `:${z.error.line}` : ''}: ${z.error.message}\n`); return EXIT.badInput; }
+          if (!z.ok) throw inputError(`${file}${z.error.line ? `:${z.error.line}` : ''}: ${z.error.message}`, 'give the saved output of `zdb -Lbbbs POOL`');
           zdb = histogramFromZdb(pool ?? 'pool', z.value, recordsize, ashift, histogram.capturedAt);
         } else if (o.zdb) {
           if (tty) io.stderr(`running zdb -Lbbbs ${pool} at low priority (it reads every block pointer of the pool; Ctrl-C cancels)\n`);
@@ -109,8 +96,10 @@ export function createSizesCommand(deps: SizesDeps): CliCommand {
           });
           zdbCommands = z.commands;
           if (!z.ok) {
-            io.stderr(`zfs-advisor sizes: --zdb: ${z.message}\n`);
-            return ac.signal.aborted ? 130 : EXIT.failure;
+            if (ac.signal.aborted) return 130;
+            // The root message carries its own advice after " — ".
+            const [what, todo] = z.message.split(' — ');
+            throw refusal(`--zdb: ${what}`, todo ?? 'leave out --zdb to measure by the walk alone');
           }
           zdb = z.histogram;
         }
@@ -121,7 +110,7 @@ export function createSizesCommand(deps: SizesDeps): CliCommand {
           const toSave: MeasurementToSave[] = [{ histogram, stats: { ...stats }, path, lowPriority: Boolean(o['low-priority']), startedAt, endedAt: walkEndedAt }];
           if (zdb) toSave.push({ histogram: zdb, stats: { commands: zdbCommands }, path: null, lowPriority: true, startedAt: walkEndedAt, endedAt: deps.now().toISOString() });
           const s = await saveMeasurements(o['data-dir'] ?? defaultDataDir(), toSave);
-          if (!s.ok) { io.stderr(`zfs-advisor sizes: --save: ${s.message}\n`); return EXIT.failure; }
+          if (!s.ok) throw refusal(`--save: ${s.message}`, 'give a writable --data-dir, or leave out --save');
           saved = { ids: s.ids, hostId: s.hostId, file: s.file };
         }
 
@@ -134,14 +123,17 @@ export function createSizesCommand(deps: SizesDeps): CliCommand {
         }
         return EXIT.ok;
       } catch (err) {
-        io.stderr(`zfs-advisor sizes: ${err instanceof Error ? err.message : String(err)}\n`);
-        return ac.signal.aborted ? 130 : EXIT.failure;
+        if (ac.signal.aborted) { io.stderr('zfs-advisor sizes: cancelled (Ctrl-C) — nothing was saved\n'); return 130; }
+        if (err instanceof CliError) throw err;
+        throw refusal(`the walk of ${target.value.path} failed: ${firstLine(err)}`, 'check the path and its permissions');
       } finally {
         process.removeListener('SIGINT', onSigint);
       }
-    },
   };
 }
 
-const command: CliCommand = createSizesCommand({ run: runCommand, isRoot: () => process.getuid?.() === 0, now: () => new Date() });
-export default command;
+const realDeps: SizesDeps = { run: runCommand, isRoot: () => process.getuid?.() === 0, now: () => new Date() };
+export const run = createSizesHandler(realDeps);
+
+/** `sizes` with injected dependencies, parsed and checked by the framework as from the command line (tests). */
+export const createSizesCommand = (deps: SizesDeps) => bindCommand(def, 'sizes', createSizesHandler(deps));

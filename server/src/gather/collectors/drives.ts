@@ -12,6 +12,8 @@ import { filesUnder, usable, type RawSet } from '../../snapshot/raw-set.ts';
 import { gap, issueGaps, missingGap } from '../gaps.ts';
 import { parentDiskName, parseGlabelStatus, parseLinkListing, stripDev } from '../device-names.ts';
 import { cmd, deviceFileName, type Collector, type GatherContext, type RawRequest } from '../request.ts';
+import { partitionsFromGpart, partitionsFromLsblk } from '../partitions.ts';
+import { parseGpartList } from '../../parsers/gpart-list.ts';
 
 const A = 'Drives';
 /** Block devices that are not drives we give advice about. */
@@ -87,6 +89,8 @@ export const drivesCollector: Collector<Drive[]> = {
       reqs.push(
         { file: 'disks.txt', commands: [cmd('sysctl', '-n', 'kern.disks')] },
         { file: 'glabel-status.txt', commands: [cmd('geom', 'label', 'status')] },
+        // The partition tables (= `gpart list`): partition sizes for vdevs built on partitions.
+        { file: 'gpart-list.txt', commands: [cmd('geom', 'part', 'list')] },
       );
     }
     for (const name of diskNames(raw)) {
@@ -195,6 +199,25 @@ export const drivesCollector: Collector<Drive[]> = {
     for (const [label, provider] of labels) {
       const o = owner(provider);
       if (o) { addAlias(o, `/dev/${label}`); addAlias(o, `/dev/${provider}`); }
+    }
+
+    // Partition tables: lsblk's `part` children (Linux), `gpart list` (FreeBSD).
+    if (usable(ls)) {
+      const r = parseLsblk(ls.text);
+      if (r.ok) for (const d of r.value) if (drives.has(d.name)) drives.set(d.name, { ...drives.get(d.name)!, partitions: partitionsFromLsblk(d, links) });
+    }
+    const gl = raw['gpart-list.txt'];
+    if (usable(gl) && gl.text.trim() !== '') {
+      const r = parseGpartList(gl.text);
+      if (r.ok) {
+        gaps.push(...issueGaps(A, 'gpart-list.txt', r.issues, 'info'));
+        for (const g of r.value) {
+          const d = drives.get(g.name);
+          if (!d) continue;
+          const parts = partitionsFromGpart(g);
+          drives.set(g.name, { ...d, partitions: parts, aliases: [...new Set([...d.aliases, ...parts.flatMap((p) => p.aliases)])] });
+        }
+      } else gaps.push(gap(A, 'gpart-list.txt', `unreadable gpart list: ${r.error.message}: partition sizes unknown`, 'info', r.error.line));
     }
 
     const out: Drive[] = [];

@@ -28,6 +28,9 @@ export const zilCollector: Collector<ZilStats> = {
     const gaps: Gap[] = issueGaps(A, FILE, r.issues, 'info');
     if (r.value.wrapped.length) gaps.push(gap(A, FILE, `counters that wrapped below zero (not trusted): ${r.value.wrapped.join(', ')}`, 'info'));
     if (Object.keys(r.value.counters).length === 0) return { value: null, gaps: [...gaps, gap(A, FILE, 'no counters in kstat output', 'error')] };
-    return { value: { counters: r.value.counters, perDataset: {} }, gaps };
+    const { crtimeNs, snaptimeNs } = r.value;
+    // snaptime − crtime: how long these counters have been counting (commits/s since load).
+    const windowSeconds = crtimeNs !== null && snaptimeNs !== null && snaptimeNs > crtimeNs ? (snaptimeNs - crtimeNs) / 1e9 : null;
+    return { value: { counters: r.value.counters, perDataset: {}, windowSeconds }, gaps };
   },
 };

@@ -1,0 +1,201 @@
+/**
+ * What every router of the API shares: the repositories, the background jobs and a few helpers
+ * (look a host up or 404, refuse remote hosts for benchmarks, …). Built once per app by
+ * `createAppContext(deps)` from explicit dependencies — nothing global — and handed to each
+ * router factory in `routes/`.
+ */
+import type { Store } from '../store/db.ts';
+import type { SecretStore } from '../store/secrets.ts';
+import { createHostsRepo, type HostRow } from '../store/hosts-repo.ts';
+import { createHistoryRepo, type StoredAssessment } from '../store/history-repo.ts';
+import { createSettingsRepo } from '../store/settings-repo.ts';
+import { createReportsRepo } from '../store/reports-repo.ts';
+import { createEvidenceRepo } from '../store/evidence-repo.ts';
+import { createAssessmentJob } from '../jobs/assessment-job.ts';
+import { createScheduler } from '../jobs/scheduler.ts';
+import { createBenchRuns, type BenchRuns } from '../jobs/bench-runs.ts';
+import { createBenchSuites } from '../jobs/bench-suites.ts';
+import { createObserveJob, type Observer } from '../jobs/observe-job.ts';
+import { createSizesJob } from '../jobs/sizes-job.ts';
+import { evidenceArtifacts } from '../jobs/evidence-artifacts.ts';
+import type { RemoteClients } from '../remote/clients.ts';
+import { routes, type AssessmentRecord, type HostView } from './contract.ts';
+import { OptaneVerdictView, type BenchRequest } from './schemas.ts';
+import { createFindingsCache } from './findings-cache.ts';
+import { HttpError, notFound } from './errors.ts';
+import type { Logger } from './logger.ts';
+import type { LoadedInventory, Services } from './services.ts';
+import { createRateLimiter } from './security.ts';
+import { lazyRemoteClients } from './lazy-remote.ts';
+import { confineToBenchDir } from './bench-confinement.ts';
+import { minimalLocalInventory } from './container-inventory.ts';
+import { mountedZfsMountpoints, sizeWalkRefusal } from './sizes-confinement.ts';
+
+export interface AppConfig {
+  /** '/' or '/prefix' (no trailing slash). */
+  basePath: string;
+  /** Bearer token required on every route but the gate's public list; null = no auth (loopback only). */
+  token: string | null;
+  /** Built UI directory (ui/dist), or null. */
+  uiDir: string | null;
+  /** The machine has no ZFS: the local host shows the demo snapshot. */
+  demo: boolean;
+  /**
+   * Whether this machine answers `zpool` (default `!demo`). False while `demo` is false means no
+   * demo either (container mode or `--no-demo`): the local host gets a minimal inventory that says
+   * there is no zpool here, or the inventory of the configured TrueNAS host.
+   */
+  localZfs?: boolean;
+  /**
+   * Container mode: benchmarks are confined to this directory (a realpath; the dataset mounted at
+   * /bench) — path targets only, at or below it. A local host exists even without ZFS.
+   */
+  benchDir?: string | null;
+  /** Never add the Demo host (`--no-demo` / ZFS_ADVISOR_NO_DEMO=1). */
+  noDemo?: boolean;
+  /** Benchmark starts allowed per client per minute. */
+  benchStartsPerMinute?: number;
+  /** Failed token attempts allowed per client per minute. */
+  authFailuresPerMinute?: number;
+  jsonLimit?: string;
+  /** The address the server listens on (default 127.0.0.1): which Host names it answers to (origin-policy.ts). */
+  boundAddress?: string;
+  /** Names clients use to reach the server besides loopback and the bound address (`--public-name`). */
+  publicNames?: readonly string[];
+  /** Origins of trusted front ends allowed to send state-changing requests (`--trusted-origin`). */
+  trustedOrigins?: readonly string[];
+  /** Directories (realpaths) size walks may measure besides mounted ZFS datasets (`--sizes-allow`). */
+  sizesAllow?: readonly string[];
+  /** Replaces the `zfs list` read of mounted datasets' mountpoints (tests). */
+  zfsMountpoints?: () => Promise<string[]>;
+}
+
+export interface AppDeps {
+  store: Store;
+  secrets: SecretStore;
+  services: Services;
+  logger: Logger;
+  config: AppConfig;
+  remote?: RemoteClients;
+  /** Replaces the live counter reader of workload observations (tests replay recorded counters). */
+  observe?: Observer;
+}
+
+export type AppContext = ReturnType<typeof createAppContext>;
+
+export function createAppContext(deps: AppDeps, basePath: string) {
+  const { store, secrets, services, logger, config } = deps;
+  const remote = deps.remote ?? lazyRemoteClients();
+  const hosts = createHostsRepo(store.db);
+  const history = createHistoryRepo(store.db);
+  const settings = createSettingsRepo(store.db);
+  const reports = createReportsRepo(store.db);
+  const evidence = createEvidenceRepo(store.db);
+  const benchDir = config.benchDir ?? null;
+  const localZfs = config.localZfs ?? !config.demo;
+
+  /**
+   * The local host on a machine without `zpool` (a container): the pools are the hosting
+   * machine's, so its TrueNAS host's inventory is used when one is configured; otherwise (or when
+   * it cannot be reached) a minimal inventory whose gaps say so. Never the demo data.
+   */
+  const localWithoutZfs = async (): Promise<LoadedInventory> => {
+    const capturedAt = new Date().toISOString();
+    const nas = hosts.list().find((h) => h.kind === 'truenas' && h.hasSecret);
+    const secret = nas ? secrets.get(nas.id) : null;
+    if (!nas || !secret) return { inventory: minimalLocalInventory({ capturedAt, benchDir }), raw: {} };
+    try {
+      const loaded = await remote.collect(nas, secret);
+      loaded.inventory.gaps.unshift({
+        artifact: 'Host', source: `TrueNAS host "${nas.id}"`, line: null, severity: 'info',
+        message: `this container has no zpool: the inventory is the TrueNAS host "${nas.name}" read through its API`,
+      });
+      return loaded;
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      logger.warn('local inventory through the TrueNAS host failed', { host: nas.id, error: why });
+      return {
+        inventory: minimalLocalInventory({
+          capturedAt, benchDir,
+          extraGaps: [{ artifact: 'Host', source: `TrueNAS host "${nas.id}"`, line: null, severity: 'warning', message: `the TrueNAS host "${nas.name}" could not be read: ${why}` }],
+        }),
+        raw: {},
+      };
+    }
+  };
+
+  const collect = async (host: HostRow): Promise<LoadedInventory> => {
+    if (host.kind === 'local' && !config.demo && !localZfs) return localWithoutZfs();
+    if (host.kind === 'local' || host.kind === 'demo') {
+      if (!services.loadInventory) throw new HttpError('unavailable', `collecting inventories is not available in this build (${services.missing.loadInventory ?? 'loadInventory() missing'})`);
+      return services.loadInventory(host.kind === 'demo' || config.demo ? { demo: true } : {});
+    }
+    const secret = secrets.get(host.id);
+    if (!secret) throw new HttpError('conflict', `host "${host.id}" has no stored credentials; set them with PATCH ${routes.updateHost.path}`);
+    return remote.collect(host, secret);
+  };
+
+  const interrupted = evidence.interruptRunning(new Date().toISOString());
+  if (interrupted > 0) logger.warn('evidence jobs interrupted by a restart', { count: interrupted });
+  const observeJob = createObserveJob({ evidence, logger, observe: deps.observe });
+  const sizesJob = createSizesJob({
+    evidence, logger, inventoryOf: (id) => history.latestSnapshot(id)?.inventory ?? null,
+    refusal: (path) => sizeWalkRefusal(path, { benchDir, allow: config.sizesAllow ?? [], zfsMountpoints: config.zfsMountpoints ?? mountedZfsMountpoints }),
+  });
+  const job = createAssessmentJob({
+    history, services, collect, retention: () => settings.get().retention,
+    evidence: (host) => evidenceArtifacts(host, {
+      evidence, bench: services.bench, observation: () => settings.get().observation, demo: config.demo,
+      onError: (what, err) => logger.warn(`${what} unavailable for the assessment`, { error: err instanceof Error ? err.message : String(err) }),
+    }),
+  });
+  const scheduler = createScheduler({
+    hosts, history, job, intervalMinutes: () => settings.get().assessmentIntervalMinutes, logger,
+    alsoOnTick: () => observeJob.scheduledTick(hosts.list(), settings.get().observation, { demo: config.demo }),
+  });
+  const benchRuns: BenchRuns | null = services.bench
+    ? createBenchRuns({ bench: services.bench, logger, maxRuntimeSeconds: () => settings.get().benchmark.maxRuntimeSeconds })
+    : null;
+  const benchSuites = createBenchSuites({ db: store.db, logger, isHostBusy: (id) => benchRuns?.busy(id) ?? false });
+
+  const getHost = (id: string): HostRow => {
+    const h = hosts.get(id);
+    if (!h) throw notFound(`host "${id}"`);
+    return h;
+  };
+
+  return {
+    config, basePath, benchDir, localZfs, store, secrets, services, logger, remote,
+    hosts, history, settings, reports, evidence, job, scheduler, benchRuns, benchSuites, observeJob, sizesJob,
+    findingsCache: createFindingsCache(),
+    benchLimiter: createRateLimiter(config.benchStartsPerMinute ?? 6, 60_000),
+    authLimiter: createRateLimiter(config.authFailuresPerMinute ?? 20, 60_000),
+    getHost,
+    hostView: (h: HostRow): HostView => ({ ...h, lastAssessment: history.latestAssessmentSummary(h.id) }),
+    recordView: (r: StoredAssessment): AssessmentRecord => {
+      const optane = OptaneVerdictView.safeParse(r.optane);
+      return { ...r, optane: optane.success ? optane.data : null };
+    },
+    requireBench: () => {
+      if (!services.bench || !benchRuns) throw new HttpError('unavailable', `benchmarks are not available in this build (${services.missing.bench ?? 'runner missing'})`);
+      return { bench: services.bench, runs: benchRuns };
+    },
+    requireLocal: (h: HostRow) => {
+      if (h.kind !== 'local') throw new HttpError('conflict', `benchmarks run only on the machine the server runs on; host "${h.id}" is ${h.kind}`);
+    },
+    /** In container mode the request is rewritten to the resolved directory (or refused). */
+    confine: (request: BenchRequest): BenchRequest => {
+      if (benchDir === null) return request;
+      const c = confineToBenchDir(request, benchDir);
+      if (!c.ok) throw new HttpError('bad-request', c.message);
+      return c.request;
+    },
+    /** Stored benchmark runs, or none (logged) when the store cannot be read. */
+    safeHistory: (bench: NonNullable<Services['bench']>) => {
+      try { return bench.history({}); } catch (err) {
+        logger.warn('benchmark history unavailable', { error: err instanceof Error ? err.message : String(err) });
+        return [];
+      }
+    },
+  };
+}

@@ -1,0 +1,21 @@
+/** The service routes: health (public), info, the OpenAPI document. */
+import { APP_VERSION } from '../../version.ts';
+import type { AppContext } from '../context.ts';
+import { routes } from '../contract.ts';
+import { lazy } from '../lazy.ts';
+import { apiRouter, bindRoute } from '../route.ts';
+
+export function serviceRoutes(ctx: AppContext) {
+  const r = apiRouter();
+  const { config, services, basePath, benchDir } = ctx;
+  bindRoute(r, routes.health, () => ({ status: 'ok', version: APP_VERSION, uptimeSeconds: Math.round(process.uptime()) }));
+  bindRoute(r, routes.info, () => ({
+    version: APP_VERSION, basePath, authRequired: config.token !== null, demo: config.demo, benchDir,
+    features: { assess: services.assess !== null && services.loadInventory !== null, bench: services.bench !== null, reports: services.renderReport !== null, optane: services.assess !== null },
+  }));
+  // Generated from the zod schemas on first request (then kept): building it at start costs memory
+  // on every server, and most never serve it.
+  const openapi = lazy(async () => (await import('../openapi.ts')).buildOpenApiDocument({ basePath }));
+  bindRoute(r, routes.openapi, () => openapi());
+  return r;
+}

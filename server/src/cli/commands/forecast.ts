@@ -1,0 +1,40 @@
+/**
+ * `zfs-advisor forecast` (options: defs/forecast.ts): sync-write IOPS of a workload on a pool now
+ * and with a log device (server/src/forecast/).
+ */
+import { EXIT, type Handler } from '../command.ts';
+import type { options } from '../defs/forecast.ts';
+import { inputError, usageError } from '../framework/errors.ts';
+import { loadForAssessment, type LoadOptions } from '../../assess/load-inventory.ts';
+import { artifactsFromInventory } from '../../model/artifacts.ts';
+import { BLOCK_SIZES, ForecastRequest, renderForecast, runForecast } from '../../forecast/request.ts';
+
+export const run: Handler<typeof options> = async ({ values: v }, io) => {
+  if ([v.snapshot, v.demo, v.inventory].filter((x) => x !== undefined).length > 1) throw usageError('--snapshot, --demo and --inventory exclude each other', 'choose one');
+  if (v.pool === undefined) throw usageError('--pool is required', 'name the pool to forecast, e.g. --pool tank');
+  const load: LoadOptions = {
+    ...(v.snapshot !== undefined ? { snapshot: v.snapshot } : {}),
+    ...(v.demo !== undefined ? { demo: true, ...(typeof v.demo === 'string' ? { demoName: v.demo } : {}) } : {}),
+    ...(v.inventory !== undefined ? { inventoryFile: v.inventory } : {}),
+  };
+  const workload: Record<string, unknown> = {};
+  if (v.rw !== undefined) workload['rw'] = v.rw;
+  if (v.sync !== undefined) workload['sync'] = v.sync;
+  if (v.bs !== undefined) workload['bs'] = BLOCK_SIZES[v.bs];
+  if (v.iodepth !== undefined) workload['iodepth'] = v.iodepth;
+  if (v.numjobs !== undefined) workload['numjobs'] = v.numjobs;
+  const req = ForecastRequest.safeParse({
+    pool: v.pool, workload,
+    ...(v.slog !== undefined ? { slog: v.slog } : {}), ...(v['slog-model'] !== undefined ? { slogModel: v['slog-model'] } : {}), ...(v.mirrored ? { mirrored: true } : {}),
+  });
+  if (!req.success) {
+    const issue = req.error.issues[0]!;
+    throw usageError(`${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`, 'see zfs-advisor forecast --help');
+  }
+  const loaded = await loadForAssessment(load);
+  if (!loaded.ok) throw inputError(loaded.message, 'check the snapshot directory or inventory file named');
+  const r = runForecast(artifactsFromInventory(loaded.inventory), req.data);
+  if (!r.ok) throw inputError(r.message, 'check --pool and --slog against `zfs-advisor inventory`');
+  io.stdout(v.json ? `${JSON.stringify(r.result, null, 2)}\n` : renderForecast(r.result));
+  return EXIT.ok;
+};

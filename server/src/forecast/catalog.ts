@@ -1,0 +1,169 @@
+/**
+ * The device catalog (device-catalog.json): what a log device or a data-vdev medium costs per
+ * synchronous write, per product family, each figure with its source or labelled a class
+ * estimate. Matching is by model text — a smartctl model string ("INTEL SSDPEK1A058GA") or what
+ * a person types ("Samsung 980", "Micron 7450 PRO"). A text it does not know falls back to a
+ * class (from the Drive's media/PLP classification when there is a Drive) with a wide range that
+ * says it is an estimate.
+ */
+import { z } from 'zod';
+import raw from './device-catalog.json' with { type: 'json' };
+import type { Drive } from '../model/inventory.ts';
+import { mdLink } from './cite.ts';
+import { isHdd, isNvme, isOptane, normaliseModel, qlcOrDramless, syncWriteLatency } from '../../../rules/lib/device-class.ts';
+
+const Figure = z.object({
+  typical: z.number().positive(),
+  low: z.number().positive(),
+  high: z.number().positive(),
+  kind: z.enum(['measured', 'spec', 'secondary', 'class-estimate']),
+  source: z.string().nullable().optional(),
+  quote: z.string().optional(),
+  reasoning: z.string().optional(),
+}).refine((f) => f.low <= f.typical && f.typical <= f.high, 'low ≤ typical ≤ high')
+  .refine((f) => f.kind === 'class-estimate' ? Boolean(f.reasoning) : Boolean(f.source && f.quote), 'a sourced figure needs source + quote; an estimate needs reasoning');
+export type Figure = z.infer<typeof Figure>;
+
+const PoolShapeKey = z.object({ layout: z.string(), vdevs: z.number(), width: z.number(), media: z.string() });
+const SlogMeasurement = z.object({
+  id: z.string(), bs: z.number(), iodepth: z.number(), numjobs: z.number(), iops: z.number().positive(),
+  pool: PoolShapeKey, source: z.string(), quote: z.string(),
+});
+export type SlogMeasurement = z.infer<typeof SlogMeasurement>;
+
+export const DEVICE_CLASSES = ['optane-dc', 'optane-consumer', 'plp-nvme', 'plp-sata', 'consumer-nvme', 'consumer-nvme-dramless', 'consumer-sata', 'qlc-sata', 'hdd', 'unknown'] as const;
+export type DeviceClassId = (typeof DEVICE_CLASSES)[number];
+
+const ClassInfo = z.object({
+  label: z.string(),
+  syncWrite4kUs: Figure,
+  syncWriteMBps: Figure,
+  queueScaling: z.object({ penaltyFactor: z.number().positive(), absolutePenalty: z.number().positive().optional(), kind: z.string(), reasoning: z.string().optional(), source: z.string().optional(), quote: z.string().optional() }),
+});
+
+const Entry = z.object({
+  id: z.string(),
+  product: z.string(),
+  vendor: z.string(),
+  class: z.enum(DEVICE_CLASSES),
+  match: z.array(z.string()).min(1),
+  interface: z.string(),
+  formFactor: z.string(),
+  plp: z.enum(['capacitor', 'no-volatile-cache', 'none']),
+  status: z.enum(['in-production', 'discontinued']),
+  syncWrite4kUs: Figure,
+  syncWriteMBps: Figure,
+  endurance: z.object({ dwpd: z.number().nullable(), tbw: z.number().nullable(), source: z.string().nullable(), note: z.string() }),
+  slogMeasurements: z.array(SlogMeasurement).optional(),
+  note: z.string(),
+});
+export type CatalogEntry = z.infer<typeof Entry>;
+
+const Catalog = z.object({
+  sources: z.record(z.string(), z.string()),
+  classes: z.record(z.enum(DEVICE_CLASSES), ClassInfo),
+  entries: z.array(Entry),
+});
+
+export const CATALOG = Catalog.parse(raw);
+const PATTERNS = CATALOG.entries.map((e) => ({ e, res: e.match.map((m) => new RegExp(m)) }));
+
+/** A source key's public address (or the key itself when it names a project reference). */
+export const sourceUrl = (key: string | null | undefined): string | null => (key ? CATALOG.sources[key] ?? key : null);
+
+/** What the forecast knows about one device: its figures and where they come from. */
+export interface DeviceProfile {
+  /** Catalog entry id, or `class:<id>` for a class estimate. */
+  id: string;
+  product: string;
+  cls: DeviceClassId;
+  classLabel: string;
+  matched: 'catalog' | 'class';
+  lat4kUs: Figure;
+  mbps: Figure;
+  queuePenaltyFactor: number;
+  /** A measured queue penalty for this class (hard disks, 000), used instead of the fitted one. */
+  queuePenaltyAbsolute: number | null;
+  status: CatalogEntry['status'] | null;
+  plp: CatalogEntry['plp'] | null;
+  slogMeasurements: SlogMeasurement[];
+  /** One sentence: which entry and which source, or which class and why. */
+  basis: string;
+}
+
+function figureText(f: Figure, unit: string): string {
+  const v = `${f.typical} ${unit} (${f.low}–${f.high})`;
+  if (f.kind === 'class-estimate') return `${v}, class estimate: ${(f.reasoning ?? '').replace(/\.$/, '')}`;
+  const url = sourceUrl(f.source);
+  return `${v}, ${f.kind}: ${url && /^https?:/.test(url) ? mdLink(new URL(url).hostname.replace(/^www\./, ''), url) : url}`;
+}
+
+export function profileForEntry(e: CatalogEntry): DeviceProfile {
+  const cls = CATALOG.classes[e.class];
+  return {
+    id: e.id, product: e.product, cls: e.class, classLabel: cls.label, matched: 'catalog', lat4kUs: e.syncWrite4kUs, mbps: e.syncWriteMBps,
+    queuePenaltyFactor: cls.queueScaling.penaltyFactor, queuePenaltyAbsolute: cls.queueScaling.absolutePenalty ?? null, status: e.status, plp: e.plp, slogMeasurements: e.slogMeasurements ?? [],
+    basis: `device catalog "${e.product}": 4 KiB sync write ${figureText(e.syncWrite4kUs, 'µs')}`,
+  };
+}
+
+export function classProfile(cls: DeviceClassId, why: string): DeviceProfile {
+  const c = CATALOG.classes[cls];
+  return {
+    id: `class:${cls}`, product: c.label, cls, classLabel: c.label, matched: 'class', lat4kUs: c.syncWrite4kUs, mbps: c.syncWriteMBps,
+    queuePenaltyFactor: c.queueScaling.penaltyFactor, queuePenaltyAbsolute: c.queueScaling.absolutePenalty ?? null, status: null, plp: null, slogMeasurements: [],
+    basis: `class estimate "${c.label}" (${why}): 4 KiB sync write ${figureText(c.syncWrite4kUs, 'µs')}`,
+  };
+}
+
+/** The catalog entry a model text names, or null. */
+export function findEntry(text: string | null | undefined): CatalogEntry | null {
+  const m = normaliseModel(text);
+  if (!m) return null;
+  return PATTERNS.find((p) => p.res.some((r) => r.test(m)))?.e ?? null;
+}
+
+/** Free text with no catalog entry: guess the class from words in it, with a wide range. */
+function classFromText(text: string): { cls: DeviceClassId; why: string } {
+  const m = normaliseModel(text);
+  if (/OPTANE/.test(m)) return { cls: 'optane-consumer', why: `"${text}" names Optane but no known model` };
+  if (/\bHDD\b|RPM|\bHARD DISK\b/.test(m)) return { cls: 'hdd', why: `"${text}" reads as a hard disk` };
+  if (/QLC|QVO/.test(m)) return { cls: 'qlc-sata', why: `"${text}" names QLC` };
+  if (/ZEUSRAM|PERSISTENT MEMORY|PMEM|RAM ?DISK|NVDIMM/.test(m)) return { cls: 'optane-dc', why: `"${text}" is RAM- or persistent-memory-backed: assumed at least as fast as data-centre Optane` };
+  if (/CONSUMER/.test(m) && /NVME/.test(m)) return { cls: 'consumer-nvme', why: `"${text}" names a consumer NVMe drive` };
+  if (/SATA|SAS/.test(m) && /ENTERPRISE|\bPLP\b|POWER.LOSS/.test(m)) return { cls: 'plp-sata', why: `"${text}" names an enterprise SATA/SAS drive` };
+  return { cls: 'unknown', why: `"${text}" is not in the device catalog` };
+}
+
+/** A device named by the user (`--slog-model "…"`). */
+export function profileForText(text: string): DeviceProfile {
+  const e = findEntry(text);
+  if (e) return profileForEntry(e);
+  const g = classFromText(text);
+  return classProfile(g.cls, g.why);
+}
+
+/** The class a Drive falls in when its model is not in the catalog (rules/lib/device-class.ts). */
+function classForDrive(d: Drive): DeviceClassId {
+  if (isHdd(d)) return 'hdd';
+  if (isOptane(d)) return syncWriteLatency(d).cls === 'optane-dc' ? 'optane-dc' : 'optane-consumer';
+  const cheap = qlcOrDramless(d);
+  if (cheap) return isNvme(d) ? 'consumer-nvme-dramless' : 'qlc-sata';
+  switch (syncWriteLatency(d).cls) {
+    case 'plp-nvme': return 'plp-nvme';
+    case 'plp-sata': return 'plp-sata';
+    case 'consumer-flash': return isNvme(d) ? 'consumer-nvme' : 'consumer-sata';
+    default: return 'unknown';
+  }
+}
+
+/** A drive of the inventory: its catalog entry by model, else its class. */
+export function profileForDrive(d: Drive): DeviceProfile {
+  const e = findEntry(d.model);
+  if (e) return profileForEntry(e);
+  const cls = classForDrive(d);
+  return classProfile(cls, `${d.model ?? d.id}: not in the catalog; ${syncWriteLatency(d).basis}`);
+}
+
+/** Catalog entries of current, in-production PLP NVMe drives: what to buy when Optane cannot be had. */
+export const currentPlpNvme = (): CatalogEntry[] => CATALOG.entries.filter((e) => e.class === 'plp-nvme' && e.status === 'in-production');

@@ -1,0 +1,106 @@
+/**
+ * One forecast: sync-write IOPS of a workload on a pool now, and with a given log device. This is
+ * the number `zfs-advisor forecast`, the API, the Optane verdict and `plan add-slog` show.
+ *
+ * Where a published ZFS measurement of the same device as SLOG exists for the same pool shape and
+ * workload (device-catalog.json `slogMeasurements`), it is the typical value and the model's range
+ * stays around it; otherwise the model (model.ts) gives both.
+ */
+import { z } from 'zod';
+import type { Artifacts } from '../model/artifacts.ts';
+import type { Pool } from '../model/inventory.ts';
+import { sourceUrl, type DeviceProfile, type SlogMeasurement } from './catalog.ts';
+import { factLink, mdLink } from './cite.ts';
+import { DEFAULT_PARAMS, estimate, isAsync, writeState, type DataVdevs, type DatasetSide, type Estimate, type LogTarget, type ModelParams, type Workload } from './model.ts';
+import { currentLog, dataVdevs, datasetSide, slogTarget } from './pool-shape.ts';
+
+export const WorkloadSpec = z.object({
+  rw: z.enum(['randwrite', 'write']).default('randwrite'),
+  bs: z.number().int().min(512).max(16 * 2 ** 20).default(4096),
+  iodepth: z.number().int().min(1).max(1024).default(1),
+  numjobs: z.number().int().min(1).max(256).default(1),
+  sync: z.enum(['always', 'fsync', 'none']).default('always'),
+});
+export type WorkloadSpec = z.infer<typeof WorkloadSpec>;
+
+const Side = z.object({
+  iops: z.number(), low: z.number(), high: z.number(),
+  /** IOPS the ZIL path's latency alone allows, before the pool's sustained (async) ceiling. */
+  latencyIops: z.number(),
+  basis: z.string(),
+});
+export const ForecastResult = z.object({
+  pool: z.string(),
+  workload: WorkloadSpec.extend({ dataset: z.string().nullable(), datasetSync: z.string(), logbias: z.string(), blockSize: z.number(), target: z.enum(['dataset', 'zvol']) }),
+  now: Side.extend({ zil: z.string() }),
+  with: Side.extend({
+    device: z.string(), catalogId: z.string(), status: z.string().nullable(),
+    /** The published measurement "iops" is, when the pool shape and workload match one. */
+    measured: z.string().nullable(),
+  }).nullable(),
+  gain: z.number().nullable(),
+});
+export type ForecastResult = z.infer<typeof ForecastResult>;
+
+export interface Candidate {
+  /** What to call it in the output ("/dev/nvd1 (Intel Optane SSD P1600X 58GB)"). */
+  label: string;
+  profile: DeviceProfile;
+  mirrored: boolean;
+}
+
+export interface ForecastOptions {
+  params?: ModelParams;
+  /** Calibration: ids of catalog measurements that must not be used (the record being scored). */
+  excludeMeasurements?: ReadonlySet<string>;
+  /** What this pool's current ZIL device was measured to do (an observation or a benchmark), replacing its catalog figures. */
+  nowDevice?: DeviceProfile;
+}
+
+const sameShape = (m: SlogMeasurement, data: DataVdevs, w: Workload): boolean =>
+  m.bs === w.bs && m.iodepth === w.iodepth && m.numjobs === w.numjobs && w.sync !== 'none'
+  && m.pool.layout === data.layout && m.pool.vdevs === data.vdevs && m.pool.width === data.width && m.pool.media === data.media.cls;
+
+/** The model estimate, or the published measurement of this device on this pool shape when there is one. */
+export function estimateWith(data: DataVdevs, log: LogTarget, ds: DatasetSide, w: Workload, opts: ForecastOptions = {}): Estimate {
+  const e = estimate(data, log, ds, w, opts.params ?? DEFAULT_PARAMS);
+  if (log.kind !== 'slog' || isAsync(ds, w) || ds.logbias === 'throughput' || writeState(ds, log, w.bs) !== 'copied') return e;
+  const m = log.device.slogMeasurements.find((x) => !opts.excludeMeasurements?.has(x.id) && sameShape(x, data, w));
+  if (!m) return e;
+  return {
+    iops: m.iops, latencyIops: m.iodepth === 1 ? m.iops : Math.max(m.iops, e.latencyIops), low: Math.min(e.low, Math.round(m.iops * 0.9)), high: Math.max(e.high, Math.round(m.iops * 1.1)),
+    measured: `Measured: this device as SLOG on the same pool shape and workload did ${m.iops.toLocaleString('en-US')} IOPS (${mdLink('published test', sourceUrl(m.source))}: "${m.quote}"); the range is the model's.`,
+    basis: e.basis,
+  };
+}
+
+const join = (e: Estimate): string => [...(e.measured ? [e.measured] : []), ...e.basis].join(' ');
+
+export function workloadOf(spec: WorkloadSpec): Workload {
+  return { rw: spec.rw, bs: spec.bs, iodepth: spec.iodepth, numjobs: spec.numjobs, sync: spec.sync };
+}
+
+/** Forecast for `pool` of the artifacts, now and (when a candidate is given) with it as SLOG. */
+export function forecastPool(a: Artifacts, pool: Pool, spec: WorkloadSpec, candidate: Candidate | null, opts: ForecastOptions = {}): ForecastResult {
+  const drives = a.Drives ?? [];
+  const data = dataVdevs(pool, drives);
+  const { side, dataset } = datasetSide(pool, a.Datasets, a.Host);
+  const w = workloadOf(spec);
+  const current = currentLog(pool, drives, a.Host);
+  const log = opts.nowDevice ? { ...current, device: opts.nowDevice } : current;
+  const now = estimateWith(data, log, side, w, opts);
+  const withE = candidate ? estimateWith(data, slogTarget(candidate.profile, candidate.mirrored), side, w, opts) : null;
+  if (withE && side.logbias === 'throughput') withE.basis.push(`logbias=throughput keeps data off the SLOG: little or no gain (${factLink('A9')}).`);
+  if (withE && isAsync(side, w)) withE.basis.push(`No sync writes: a SLOG changes nothing (${factLink('A1')}).`);
+  const zil = log.kind === 'slog' ? 'log vdev' : log.kind === 'special' ? 'special vdev' : 'data vdevs';
+  return {
+    pool: pool.name,
+    workload: { ...spec, dataset, datasetSync: side.sync, logbias: side.logbias, blockSize: side.blockSize, target: side.target },
+    now: { iops: now.iops, low: now.low, high: now.high, latencyIops: now.latencyIops, basis: join(now), zil },
+    with: withE && candidate ? {
+      device: candidate.label, catalogId: candidate.profile.id, status: candidate.profile.status, measured: withE.measured ?? null,
+      iops: withE.iops, low: withE.low, high: withE.high, latencyIops: withE.latencyIops, basis: join(withE),
+    } : null,
+    gain: withE ? Math.round((withE.iops / now.iops) * 100) / 100 : null,
+  };
+}

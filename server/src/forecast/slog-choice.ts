@@ -1,0 +1,43 @@
+/**
+ * Which log device a pool's forecast is for: the unused candidate in the box with the highest
+ * QD1 forecast on this pool (Optane or PLP NVMe: rules/lib/slog-devices.ts), else the one to buy
+ * (a P1600X 118 GB). Shared by the Optane verdict and the slog-benefit rule, so both show the
+ * same numbers.
+ */
+import type { Artifacts } from '../model/artifacts.ts';
+import type { Drive, Pool } from '../model/inventory.ts';
+import { productName } from '../../../rules/lib/device-class.ts';
+import { drivePath, slogCandidates } from '../../../rules/lib/slog-devices.ts';
+import { profileForDrive, profileForText, type DeviceProfile } from './catalog.ts';
+import { forecastPool, WorkloadSpec, type Candidate, type ForecastResult } from './forecast.ts';
+
+export const P1600X_MODEL = 'INTEL SSDPEK1A118GA';
+export const QD1 = WorkloadSpec.parse({ iodepth: 1 });
+export const QD16 = WorkloadSpec.parse({ iodepth: 16 });
+
+export interface SlogTarget { candidate: Candidate; drive: Drive | null }
+
+export interface SlogChoice {
+  target: SlogTarget;
+  /** Every unused candidate in the box, best first. */
+  inBox: SlogTarget[];
+  qd1: ForecastResult;
+  qd16: ForecastResult;
+  /** QD1 latency ratio with/now (the pool's sustained ceiling caps throughput, not the wait per write). */
+  gain: number;
+}
+
+export const purchaseTarget = (): SlogTarget => ({ drive: null, candidate: { label: 'Intel Optane SSD P1600X 118GB (to buy)', profile: profileForText(P1600X_MODEL), mirrored: false } });
+
+export function chooseSlog(a: Artifacts, pool: Pool, nowDevice?: DeviceProfile): SlogChoice {
+  const drives = a.Drives ?? [];
+  const opts = nowDevice ? { nowDevice } : {};
+  const scored = slogCandidates(a.Pools ?? [], drives)
+    .map((d): SlogTarget => ({ drive: d, candidate: { label: `${drivePath(d, a.Host)} (${productName(d)})`, profile: profileForDrive(d), mirrored: false } }))
+    .map((t) => ({ t, f: forecastPool(a, pool, QD1, t.candidate, opts) }))
+    .sort((x, y) => y.f.with!.latencyIops - x.f.with!.latencyIops);
+  const target = scored[0]?.t ?? purchaseTarget();
+  const qd1 = scored[0]?.f ?? forecastPool(a, pool, QD1, target.candidate, opts);
+  const qd16 = forecastPool(a, pool, QD16, target.candidate, opts);
+  return { target, inBox: scored.map((s) => s.t), qd1, qd16, gain: qd1.with!.latencyIops / qd1.now.latencyIops };
+}

@@ -1,0 +1,48 @@
+/**
+ * kill -9 of `zfs-advisor bench suite` in the middle of its second run, then the next start:
+ * no benchmark directory, no fio, the run marked aborted and the suite closed as aborted.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCommand, runStreaming } from '../../server/src/exec/runner.ts';
+import { fioAvailable, fioProcessesFor, removeTempDirs, tmpDir } from './support.ts';
+
+afterAll(() => removeTempDirs(), 60_000);
+const live = fioAvailable();
+const CLI = join(import.meta.dirname, '..', '..', 'server', 'bin', 'zfs-advisor.js');
+
+describe('kill -9 during a suite', () => {
+  it.runIf(live)('the next start leaves nothing behind and closes the suite as aborted', async () => {
+    const dataDir = tmpDir('zfs-advisor-suite-crash-');
+    const dir = tmpDir();
+    let pid: number | null = null;
+    let killedAt: { runIndex: number; step: string } | null = null;
+    const r = await runStreaming(process.execPath, [CLI, 'bench', 'suite', '--profiles', 'sync-write-4k-qd1,async-write-4k,seq-write-1m', '--path', dir,
+      '--runtime', '8s', '--size', '8M', '--pause', '0', '--max-load', '1000000', '--json', '--data-dir', dataDir], {
+      timeoutMs: 120_000,
+      onSpawn: (p) => { pid = p; },
+      onStderrLine: (line) => {
+        if (killedAt || pid === null) return;
+        let p: { runIndex: number; step: string; iops: number | null } | undefined;
+        try { p = (JSON.parse(line) as { progress?: { runIndex: number; step: string; iops: number | null } }).progress; } catch { return; }
+        // Killed during the second run's measured phase.
+        if (p && p.runIndex === 1 && p.step === 'run' && p.iops !== null) { killedAt = p; process.kill(pid, 'SIGKILL'); }
+      },
+    });
+    expect(r.signal).toBe('SIGKILL');
+    expect(killedAt).toMatchObject({ runIndex: 1, step: 'run' });
+    // The kill left the run's directory (and possibly its fio) behind; the next start removes them.
+    const h = await runCommand(process.execPath, [CLI, 'bench', 'suite', '--history', '--json', '--data-dir', dataDir], { timeoutMs: 60_000 });
+    expect(h.exitCode, h.stderr).toBe(0);
+    const suites = JSON.parse(h.stdout) as { status: string; message: string | null }[];
+    expect(suites).toHaveLength(1);
+    expect(suites[0]!.status).toBe('aborted');
+    expect(suites[0]!.message).toMatch(/^abandoned: process \d+ ended during the suite/);
+    expect(readdirSync(dir)).toEqual([]);
+    expect(fioProcessesFor(dir)).toEqual([]);
+    const runs = await runCommand(process.execPath, [CLI, 'bench', '--history', '--json', '--data-dir', dataDir], { timeoutMs: 60_000 });
+    const statuses = (JSON.parse(runs.stdout) as { status: string }[]).map((x) => x.status).sort();
+    expect(statuses).toEqual(['aborted', 'completed']);
+  }, 180_000);
+});

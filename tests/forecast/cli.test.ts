@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { main } from '../../server/src/cli/main.ts';
+import type { CliIO } from '../../server/src/cli/command.ts';
+import { ForecastResult } from '../../server/src/forecast/forecast.ts';
+
+function capture(): { io: CliIO; out: () => string; err: () => string } {
+  let o = '';
+  let e = '';
+  return { io: { stdout: (s) => { o += s; }, stderr: (s) => { e += s; }, stdin: async () => '', isTTY: false }, out: () => o, err: () => e };
+}
+
+describe('zfs-advisor forecast', () => {
+  it('--demo with the P1600X in the box at QD16: the measured 39.2k as SLOG, JSON in the documented shape', async () => {
+    const c = capture();
+    expect(await main(['forecast', '--demo', '--pool', 'bench-pool', '--slog', '/dev/nvd1', '--iodepth', '16', '--json'], c.io)).toBe(0);
+    const r = ForecastResult.parse(JSON.parse(c.out()));
+    expect(r.pool).toBe('bench-pool');
+    expect(r.with!.iops).toBe(39_200);
+    expect(r.with!.device).toContain('P1600X');
+    expect(r.gain).toBeGreaterThan(10);
+    expect(Object.keys(r).sort()).toEqual(['gain', 'now', 'pool', 'with', 'workload']);
+  });
+
+  it('--slog-model for a device not in the box, text output', async () => {
+    const c = capture();
+    expect(await main(['forecast', '--demo', '--pool', 'bench-pool', '--slog-model', 'Micron 7450 PRO', '--bs', '16k'], c.io)).toBe(0);
+    expect(c.out()).toContain('with Micron 7450 PRO / MAX as SLOG');
+    expect(c.out()).toContain('bs=16k');
+  });
+
+  it('--sync none: gain 1', async () => {
+    const c = capture();
+    expect(await main(['forecast', '--demo', '--pool', 'bench-pool', '--slog-model', 'P1600X', '--sync', 'none', '--json'], c.io)).toBe(0);
+    expect(JSON.parse(c.out()).gain).toBe(1);
+  });
+
+  it.each([
+    [['--demo'], /--pool is required/],
+    [['--demo', '--pool', 'bench-pool', '--bs', '3k'], /--bs "3k" is not one of the choices — give one of 4k, 8k/],
+    [['--demo', '--pool', 'bench-pool', '--iodepth', '-1'], /--iodepth "-1" is not a whole number from 1 to 1024/],
+    [['--demo', '--pool', 'bench-pool', '--iodepth', '0'], /iodepth/],
+    [['--demo', '--pool', 'bench-pool', '--sync', 'sometimes'], /sync/],
+    [['--demo', '--pool', 'bench-pool', '--slog', 'x', '--slog-model', 'y'], /either slog or slogModel/],
+    [['--demo', '--pool', 'bench-pool', '--frobnicate'], /unknown option/],
+  ])('usage error %j → exit 64 with one clear line', async (args, msg) => {
+    const c = capture();
+    expect(await main(['forecast', ...args], c.io)).toBe(64);
+    expect(c.err()).toMatch(msg);
+    expect(c.out()).toBe('');
+  });
+
+  it.each([
+    [['--demo', '--pool', 'nope'], /no pool "nope"/],
+    [['--demo', '--pool', 'bench-pool', '--slog', '/dev/da1'], /already part of a pool/],
+    [['--demo', '--pool', 'bench-pool', '--slog', '/dev/sdz'], /no drive "\/dev\/sdz"/],
+  ])('bad input %j → exit 2', async (args, msg) => {
+    const c = capture();
+    expect(await main(['forecast', ...args], c.io)).toBe(2);
+    expect(c.err()).toMatch(msg);
+  });
+});
