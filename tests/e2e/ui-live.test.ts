@@ -76,7 +76,7 @@ describe.runIf(live)('UI on a live zfs-fuse pool (Chromium)', () => {
     await page.getByLabel('Runtime (s)').fill('3');
     await page.getByLabel('File size (MiB)').fill('16');
     // The CI machine is shared: accept a busy host here (the load guard itself is tested in tests/bench).
-    await page.getByLabel('Max load (1 min)').fill('64');
+    await page.getByRole('region', { name: 'New run' }).getByLabel('Max load (1 min)').fill('64');
     await page.click('[data-testid="dry-run"]');
     await page.waitForSelector('[data-testid="guards"], main .state.error', { timeout: 120_000 });
     await screenshot(page, 'live-benchmarks-guards-desktop');
