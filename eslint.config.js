@@ -12,7 +12,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['server/bin/**/*.js', 'scripts/**/*.js', 'scripts/**/*.mjs', 'plugin/**/*.mjs', '*.js'],
+    files: ['server/bin/**/*.js', 'server/src/**/*.mjs', 'scripts/**/*.js', 'scripts/**/*.mjs', 'plugin/**/*.mjs', '*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', fetch: 'readonly', Buffer: 'readonly' } },
   },
 );

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Bundles the app with esbuild into two entries sharing their chunks: dist/server.mjs (what
 // `npm start`, the .deb's service and the container run: `node dist/server.mjs serve|start`) and
-// dist/cli.mjs (every `zfs-advisor` command: server/bin/zfs-advisor.js runs it when it is fresh).
+// dist/cli.mjs (every `zfs-advisor` command: server/bin/zfs-advisor.js runs it when it is fresh),
+// and dist/assess-worker.mjs + dist/read-worker.mjs (the server's worker threads).
 // Plain JavaScript instead of compiling TypeScript through tsx at startup (measured: see
 // BENCHMARKS.md, server and CLI sections); tsx only runs the sources when the bundle is stale.
 //
@@ -29,6 +30,8 @@ const out = join(root, 'dist', 'server.mjs');
 export const BUNDLE_FILE = out;
 /** The CLI entry: `node dist/cli.mjs COMMAND …` is `zfs-advisor COMMAND …`. */
 export const CLI_BUNDLE_FILE = join(root, 'dist', 'cli.mjs');
+/** A worker thread entry (server/src/jobs/thread-url.ts); built with the others, so one stands for all. */
+export const WORKER_BUNDLE_FILE = join(root, 'dist', 'read-worker.mjs');
 const srcDirs = [join(root, 'server', 'src'), join(root, 'rules')];
 const MIGRATIONS_DIR = join(root, 'server', 'src', 'store', 'migrations');
 const CHUNK_DIR = 'server-chunks';
@@ -47,8 +50,8 @@ function newest(path) {
 
 /** Both entries exist and are newer than every server/rules source, package.json and the lockfile. */
 export function bundleIsFresh() {
-  if (!existsSync(out) || !existsSync(CLI_BUNDLE_FILE)) return false;
-  const built = Math.min(statSync(out).mtimeMs, statSync(CLI_BUNDLE_FILE).mtimeMs);
+  if (!existsSync(out) || !existsSync(CLI_BUNDLE_FILE) || !existsSync(WORKER_BUNDLE_FILE)) return false;
+  const built = Math.min(statSync(out).mtimeMs, statSync(CLI_BUNDLE_FILE).mtimeMs, statSync(WORKER_BUNDLE_FILE).mtimeMs);
   const files = [join(root, 'package.json'), join(root, 'package-lock.json')].filter((f) => existsSync(f));
   return srcDirs.every((d) => !existsSync(d) || newest(d) <= built) && files.every((f) => statSync(f).mtimeMs <= built);
 }
@@ -87,8 +90,12 @@ export async function buildServer({ entry = join(root, 'server', 'src', 'api', '
   rmSync(join(outdir, CHUNK_DIR), { recursive: true, force: true });
   rmSync(join(outdir, 'server.mjs'), { force: true });
   rmSync(join(outdir, 'cli.mjs'), { force: true });
+  rmSync(join(outdir, 'assess-worker.mjs'), { force: true });
+  rmSync(join(outdir, 'read-worker.mjs'), { force: true });
   const result = await build({
-    entryPoints: { server: entry, cli: cliEntry },
+    entryPoints: { server: entry, cli: cliEntry, 'assess-worker': join(root, 'server', 'src', 'jobs', 'assess-worker.ts'), 'read-worker': join(root, 'server', 'src', 'api', 'read-worker.ts') },
+    // thread-url.ts starts dist/<worker>.mjs instead of the tsx boot file when bundled.
+    define: { __ZFSA_BUNDLED__: 'true' },
     outdir,
     absWorkingDir: root,
     outExtension: { '.js': '.mjs' },

@@ -11,7 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type RunningServer } from '../../server/src/api/server.ts';
 import { FindingsList, routes } from '../../server/src/api/contract.ts';
-import { createFindingsCache } from '../../server/src/api/findings-cache.ts';
+import { createReader } from '../../server/src/api/read-thread.ts';
+import type { ReadRequest } from '../../server/src/api/read-views.ts';
+import { packJson } from '../../server/src/store/compress.ts';
+import { createLogger } from '../../server/src/api/logger.ts';
 import { PreparedJson, prepareJson } from '../../server/src/api/route.ts';
 import { lazy } from '../../server/src/api/lazy.ts';
 import { lazyRemoteClients } from '../../server/src/api/lazy-remote.ts';
@@ -46,7 +49,7 @@ describe('findings list served from the cache', () => {
   it('before any assessment: the empty list; after one: its findings, without a restart', async () => {
     const empty = await get(s, '/api/hosts/demo/findings');
     expect(empty.status).toBe(200);
-    expect(JSON.parse(empty.text)).toEqual({ assessmentId: null, generatedAt: null, demo: false, findings: [] });
+    expect(JSON.parse(empty.text)).toEqual({ assessmentId: null, generatedAt: null, demo: false, findings: [], total: 0, nextCursor: null });
     const run = await send(s, 'POST', '/api/hosts/demo/assessments');
     expect(run.status).toBe(201);
     const id = (JSON.parse(run.text) as { id: number }).id;
@@ -141,36 +144,49 @@ describe('findings list served from the cache', () => {
   });
 });
 
-describe('findings cache (unit)', () => {
-  const prepared = (n: number) => prepareJson(routes.listFindings, { assessmentId: n, generatedAt: null, demo: false, findings: [] });
-
-  it('builds once per host state and query; a new assessment, an invalidation or another query builds again', () => {
-    const cache = createFindingsCache();
-    let builds = 0;
-    const build = (n: number) => () => { builds++; return prepared(n); };
-    const a1 = { id: 1, generatedAt: '2026-01-01T00:00:00.000Z' };
-    const x = cache.get('h', a1, { status: 'all' }, build(1));
-    expect(cache.get('h', a1, { status: 'all' }, build(99))).toBe(x);
-    expect(builds).toBe(1);
-    cache.get('h', a1, { status: 'open' }, build(1));
-    expect(builds).toBe(2);
-    cache.get('other', a1, { status: 'all' }, build(1));
-    expect(builds).toBe(3);
-    cache.invalidate('h');
-    cache.get('h', a1, { status: 'all' }, build(1));
-    expect(builds).toBe(4);
-    cache.get('h', { id: 2, generatedAt: '2026-01-02T00:00:00.000Z' }, { status: 'all' }, build(2));
-    expect(builds).toBe(5);
-    // The same id with another generation time (SQLite reused a deleted row's id): not the same list.
-    cache.get('h', { id: 2, generatedAt: '2026-01-03T00:00:00.000Z' }, { status: 'all' }, build(2));
-    expect(builds).toBe(6);
+describe('read answers kept per stored row and query (unit)', () => {
+  const prepared = (n: number) => prepareJson(routes.listFindings, { assessmentId: n, generatedAt: null, demo: false, findings: [], total: 0, nextCursor: null });
+  const assessmentGz = packJson({ assessment: { generatedAt: '2026-01-01T00:00:00.000Z', ruleCatalogVersion: '1', results: [], findings: [], summary: { counts: { critical: 0, warning: 0, suggestion: 0, info: 0 }, pools: [] } }, optane: null });
+  const findingsRequest = (id: number): ReadRequest => ({
+    op: 'findings', ref: { assessmentId: id, generatedAt: '2026-01-01T00:00:00.000Z', demo: false }, gz: assessmentGz,
+    filter: { status: 'all' }, offset: 0, limit: null, acks: [], firstSeen: [],
   });
+
+  for (const inThread of [true, false]) {
+    it(`builds once per key, again after forget(prefix); a failed build is not kept (${inThread ? 'main thread' : 'worker thread'})`, async () => {
+      const logged: string[] = [];
+      const reader = createReader({ logger: createLogger({ sink: (l) => { logged.push(l); } }), inThread });
+      try {
+        let requests = 0;
+        const req = (id: number) => () => { requests++; return findingsRequest(id); };
+        const a = await reader.get('h/f/1', req(1));
+        expect(await reader.get('h/f/1', req(99))).toBe(a);
+        expect(requests).toBe(1);
+        expect(JSON.parse(a.text())).toMatchObject({ assessmentId: 1, findings: [], total: 0, nextCursor: null });
+        await reader.get('other/f/1', req(1));
+        expect(requests).toBe(2);
+        reader.forget('h/f/');
+        const again = await reader.get('h/f/1', req(1));
+        expect(requests).toBe(3);
+        expect(again.text()).toBe(a.text());
+        expect(again.etag).toBe(a.etag);
+        // A build that fails (here: an unknown pool) answers with its error and is tried again next time.
+        const inv = (): ReadRequest => ({ op: 'inventory', snap: { snapshotId: 5, hostId: 'h', capturedAt: '2026-01-01T00:00:00.000Z' }, gz: packJson({}), pool: 'nope' });
+        await expect(reader.get('h/i/5/nope', inv)).rejects.toThrow();
+        await expect(reader.get('h/i/5/nope', inv)).rejects.toThrow();
+        // The worker really ran (no fallback to this thread was needed).
+        expect(logged.filter((l) => l.includes('read worker unavailable'))).toEqual([]);
+      } finally {
+        reader.close();
+      }
+    });
+  }
 
   it('prepareJson validates against the route schema and keeps what the schema outputs', () => {
     expect(() => prepareJson(routes.listFindings, { assessmentId: 'one', generatedAt: null, demo: false, findings: [] })).toThrow(/does not match the contract/);
     const p = prepared(7);
     expect(p).toBeInstanceOf(PreparedJson);
-    expect(JSON.parse(p.body)).toEqual({ assessmentId: 7, generatedAt: null, demo: false, findings: [] });
+    expect(JSON.parse(p.text())).toEqual({ assessmentId: 7, generatedAt: null, demo: false, findings: [], total: 0, nextCursor: null });
   });
 });
 

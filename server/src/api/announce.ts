@@ -20,6 +20,8 @@ export interface AnnounceInput {
   demo: boolean;
   benchDir: string | null;
   localZfs: boolean;
+  /** `serve --snapshot DIR`: the captured snapshot the local host shows. */
+  snapshot?: string | null;
 }
 
 export function isAllInterfaces(host: string): boolean {
@@ -63,9 +65,10 @@ export function announceLines(i: AnnounceInput): string[] {
   } else {
     lines.push('Bound to loopback: only this machine can connect, and no token is needed.');
   }
-  if (i.demo) lines.push('This machine has no usable ZFS: showing the bundled DEMO snapshot (labelled as demo everywhere).');
+  if (i.snapshot) lines.push(`Showing the captured snapshot ${i.snapshot} as the local host; benchmarks and size walks are off (they would measure this machine).`);
+  else if (i.demo) lines.push('This machine has no usable ZFS: showing the bundled DEMO snapshot (labelled as demo everywhere).');
   if (i.benchDir && !i.localZfs) lines.push(`Container mode: no zpool here; the local host runs benchmarks only in ${i.benchDir} (path targets).`);
   else if (i.benchDir) lines.push(`Benchmarks are confined to ${i.benchDir} (path targets only).`);
-  if (!i.localZfs && !i.demo && !i.benchDir) lines.push('This machine has no usable ZFS and the demo is off: add a TrueNAS or Proxmox VE host to see pools.');
+  if (!i.localZfs && !i.demo && !i.benchDir && !i.snapshot) lines.push('This machine has no usable ZFS and the demo is off: add a TrueNAS or Proxmox VE host to see pools.');
   return lines;
 }

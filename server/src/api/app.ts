@@ -129,6 +129,7 @@ export function createApp(deps: AppDeps) {
       ctx.observeJob.abortAll();
       ctx.sizesJob.abortAll();
       ctx.remote.closeAll();
+      ctx.reader.close();
     },
   };
 }

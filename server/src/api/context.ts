@@ -7,7 +7,7 @@
 import type { Store } from '../store/db.ts';
 import type { SecretStore } from '../store/secrets.ts';
 import { createHostsRepo, type HostRow } from '../store/hosts-repo.ts';
-import { createHistoryRepo, type StoredAssessment } from '../store/history-repo.ts';
+import { createHistoryRepo } from '../store/history-repo.ts';
 import { createSettingsRepo } from '../store/settings-repo.ts';
 import { createReportsRepo } from '../store/reports-repo.ts';
 import { createEvidenceRepo } from '../store/evidence-repo.ts';
@@ -19,9 +19,9 @@ import { createObserveJob, type Observer } from '../jobs/observe-job.ts';
 import { createSizesJob } from '../jobs/sizes-job.ts';
 import { evidenceArtifacts } from '../jobs/evidence-artifacts.ts';
 import type { RemoteClients } from '../remote/clients.ts';
-import { routes, type AssessmentRecord, type HostView } from './contract.ts';
-import { OptaneVerdictView, type BenchRequest } from './schemas.ts';
-import { createFindingsCache } from './findings-cache.ts';
+import { routes, type HostView } from './contract.ts';
+import type { BenchRequest } from './schemas.ts';
+import { createReader } from './read-thread.ts';
 import { HttpError, notFound } from './errors.ts';
 import type { Logger } from './logger.ts';
 import type { LoadedInventory, Services } from './services.ts';
@@ -66,6 +66,12 @@ export interface AppConfig {
   trustedOrigins?: readonly string[];
   /** Directories (realpaths) size walks may measure besides mounted ZFS datasets (`--sizes-allow`). */
   sizesAllow?: readonly string[];
+  /**
+   * `serve --snapshot DIR`: the local host shows this captured snapshot (from `zfs-advisor
+   * capture`) instead of this machine; benchmarks and size walks, which would measure this
+   * machine, are off.
+   */
+  snapshot?: string | null;
   /** Replaces the `zfs list` read of mounted datasets' mountpoints (tests). */
   zfsMountpoints?: () => Promise<string[]>;
 }
@@ -82,6 +88,8 @@ export interface AppDeps {
 }
 
 export type AppContext = ReturnType<typeof createAppContext>;
+
+const SNAPSHOT_ONLY = 'this server shows a captured snapshot (serve --snapshot), and measuring would measure this machine instead';
 
 export function createAppContext(deps: AppDeps, basePath: string) {
   const { store, secrets, services, logger, config } = deps;
@@ -124,11 +132,20 @@ export function createAppContext(deps: AppDeps, basePath: string) {
     }
   };
 
+  /** How gather/load.ts reads this host (this machine, the demo, a snapshot), or null when it cannot. */
+  const loadOptions = (host: HostRow): { demo?: boolean; snapshot?: string } | null => {
+    if (host.kind === 'local' && config.snapshot) return { snapshot: config.snapshot };
+    if (host.kind === 'local' && !config.demo && !localZfs) return null;
+    if (host.kind === 'local' || host.kind === 'demo') return host.kind === 'demo' || config.demo ? { demo: true } : {};
+    return null;
+  };
+
   const collect = async (host: HostRow): Promise<LoadedInventory> => {
-    if (host.kind === 'local' && !config.demo && !localZfs) return localWithoutZfs();
-    if (host.kind === 'local' || host.kind === 'demo') {
+    if (host.kind === 'local' && !config.demo && !localZfs && !config.snapshot) return localWithoutZfs();
+    const load = loadOptions(host);
+    if (load) {
       if (!services.loadInventory) throw new HttpError('unavailable', `collecting inventories is not available in this build (${services.missing.loadInventory ?? 'loadInventory() missing'})`);
-      return services.loadInventory(host.kind === 'demo' || config.demo ? { demo: true } : {});
+      return services.loadInventory(load);
     }
     const secret = secrets.get(host.id);
     if (!secret) throw new HttpError('conflict', `host "${host.id}" has no stored credentials; set them with PATCH ${routes.updateHost.path}`);
@@ -140,10 +157,10 @@ export function createAppContext(deps: AppDeps, basePath: string) {
   const observeJob = createObserveJob({ evidence, logger, observe: deps.observe });
   const sizesJob = createSizesJob({
     evidence, logger, inventoryOf: (id) => history.latestSnapshot(id)?.inventory ?? null,
-    refusal: (path) => sizeWalkRefusal(path, { benchDir, allow: config.sizesAllow ?? [], zfsMountpoints: config.zfsMountpoints ?? mountedZfsMountpoints }),
+    refusal: (path) => config.snapshot ? Promise.resolve(SNAPSHOT_ONLY) : sizeWalkRefusal(path, { benchDir, allow: config.sizesAllow ?? [], zfsMountpoints: config.zfsMountpoints ?? mountedZfsMountpoints }),
   });
   const job = createAssessmentJob({
-    history, services, collect, retention: () => settings.get().retention,
+    history, services, collect, loadOptions, inThread: services.inThread ?? null, retention: () => settings.get().retention,
     evidence: (host) => evidenceArtifacts(host, {
       evidence, bench: services.bench, observation: () => settings.get().observation, demo: config.demo,
       onError: (what, err) => logger.warn(`${what} unavailable for the assessment`, { error: err instanceof Error ? err.message : String(err) }),
@@ -167,16 +184,13 @@ export function createAppContext(deps: AppDeps, basePath: string) {
   return {
     config, basePath, benchDir, localZfs, store, secrets, services, logger, remote,
     hosts, history, settings, reports, evidence, job, scheduler, benchRuns, benchSuites, observeJob, sizesJob,
-    findingsCache: createFindingsCache(),
+    reader: createReader({ logger }),
     benchLimiter: createRateLimiter(config.benchStartsPerMinute ?? 6, 60_000),
     authLimiter: createRateLimiter(config.authFailuresPerMinute ?? 20, 60_000),
     getHost,
     hostView: (h: HostRow): HostView => ({ ...h, lastAssessment: history.latestAssessmentSummary(h.id) }),
-    recordView: (r: StoredAssessment): AssessmentRecord => {
-      const optane = OptaneVerdictView.safeParse(r.optane);
-      return { ...r, optane: optane.success ? optane.data : null };
-    },
     requireBench: () => {
+      if (config.snapshot) throw new HttpError('unavailable', `benchmarks are off: ${SNAPSHOT_ONLY}`);
       if (!services.bench || !benchRuns) throw new HttpError('unavailable', `benchmarks are not available in this build (${services.missing.bench ?? 'runner missing'})`);
       return { bench: services.bench, runs: benchRuns };
     },

@@ -14,7 +14,7 @@ import { BenchmarkSummary } from '../model/workload.ts';
 import {
   Ack, AckBody, AppInfo, AssessmentParams, AssessmentRecord, AssessmentSummary, BeforeAfterView, BenchHistoryQuery,
   BenchProgress, BenchRequestBody, BenchRunParams, BenchRunView, ConnectionTest, DryRunView, FindingParams, FindingsList,
-  FindingsQuery, Health, HostCreate, HostParams, HostUpdate, HostView, InventoryRecord, OptaneVerdictView, ReportFormat,
+  DatasetsPage, DatasetsQuery, FindingsQuery, Health, HostCreate, HostParams, HostUpdate, HostView, InventoryQuery, InventoryRecord, OptaneVerdictView, ReportFormat,
   ReportQuery, RunRecord, Settings, SettingsPatch, StoredReportParams, StoredReportView,
 } from './schemas.ts';
 import { evidenceRoutes } from './contract-evidence.ts';
@@ -68,7 +68,8 @@ export const routes = {
   deleteHost: { method: 'delete', path: '/api/hosts/:hostId', summary: 'Remove a host, its history and its stored secret', tag: 'hosts', auth: true, params: HostParams, response: { kind: 'empty', status: 204 }, errors: [400, 404] },
   testHost: { method: 'post', path: '/api/hosts/:hostId/test', summary: 'Try to reach a remote host with its stored credentials', tag: 'hosts', auth: true, params: HostParams, response: json(ConnectionTest), errors: [400, 404] },
 
-  getInventory: { method: 'get', path: '/api/hosts/:hostId/inventory', summary: 'The latest inventory snapshot of a host', tag: 'assessments', auth: true, params: HostParams, response: json(InventoryRecord), errors: [400, 404] },
+  getInventory: { method: 'get', path: '/api/hosts/:hostId/inventory', summary: 'The latest inventory snapshot of a host (?pool= for one pool and its datasets)', tag: 'assessments', auth: true, params: HostParams, query: InventoryQuery, response: json(InventoryRecord), errors: [400, 404] },
+  listDatasets: { method: 'get', path: '/api/hosts/:hostId/datasets', summary: 'The datasets and zvols of the latest inventory, a page at a time (?pool=, ?limit=, ?cursor=)', tag: 'assessments', auth: true, params: HostParams, query: DatasetsQuery, response: json(DatasetsPage), errors: [400, 404] },
   runAssessment: { method: 'post', path: '/api/hosts/:hostId/assessments', summary: 'Collect the inventory now and run every rule', tag: 'assessments', auth: true, params: HostParams, response: json(AssessmentRecord, 201), errors: [400, 404, 409, 502, 503] },
   listAssessments: { method: 'get', path: '/api/hosts/:hostId/assessments', summary: 'Past assessments of a host, newest first', tag: 'assessments', auth: true, params: HostParams, response: json(z.array(AssessmentSummary)), errors: [400, 404] },
   latestAssessment: { method: 'get', path: '/api/hosts/:hostId/assessments/latest', summary: 'The newest assessment of a host', tag: 'assessments', auth: true, params: HostParams, response: json(AssessmentRecord), errors: [400, 404] },

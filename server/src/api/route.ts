@@ -44,10 +44,18 @@ function parsePart(schema: z.ZodType | undefined, value: unknown, where: string)
  * so sending it skips nothing: it was checked when it was made.
  */
 export class PreparedJson {
+  /** UTF-8 bytes, so sending it many times never re-encodes it. */
+  readonly body: Buffer;
   /** Same weak ETag format as Express computes for a body (`W/"<length hex>-<sha1 base64 27>"`). */
   readonly etag: string;
-  constructor(readonly body: string) {
-    this.etag = `W/"${Buffer.byteLength(body).toString(16)}-${createHash('sha1').update(body, 'utf8').digest('base64').slice(0, 27)}"`;
+  /** `etag`: when it was computed where the body was made (the read worker). */
+  constructor(body: string | Buffer, etag?: string) {
+    this.body = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+    this.etag = etag ?? `W/"${this.body.length.toString(16)}-${createHash('sha1').update(this.body).digest('base64').slice(0, 27)}"`;
+  }
+  /** The body as text (tests, logs). */
+  text(): string {
+    return this.body.toString('utf8');
   }
 }
 

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { Assessment, Finding, Severity } from '../model/finding.ts';
-import { Inventory } from '../model/inventory.ts';
+import { Dataset, Inventory } from '../model/inventory.ts';
 import { BenchmarkSummary } from '../model/workload.ts';
 import { Profile } from '../bench/profiles.ts';
 import { BenchRequest as RunnerBenchRequest, GuardVerdict as RunnerGuardVerdict, ProgressEvent } from '../bench/types.ts';
@@ -172,6 +172,37 @@ export const InventoryRecord = z.object({
 });
 export type InventoryRecord = z.infer<typeof InventoryRecord>;
 
+/** A pool's name as zpool(8) allows it: a letter, then letters, digits, `_-:.` and spaces. */
+const PoolName = z.string().regex(/^[A-Za-z][A-Za-z0-9_.: -]{0,255}$/, 'a pool name');
+/** An opaque page position this server handed out in `nextCursor`. */
+const Cursor = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a cursor from nextCursor');
+export const PAGE_LIMIT_MAX = 1000;
+const PageLimit = z.coerce.number().int().min(1).max(PAGE_LIMIT_MAX);
+
+export const InventoryQuery = z.object({
+  /** Only this pool and its datasets (drives, ARC and ZIL stay whole). */
+  pool: PoolName.optional(),
+});
+
+export const DatasetsQuery = z.object({
+  pool: PoolName.optional(),
+  limit: PageLimit.default(500),
+  cursor: Cursor.optional(),
+});
+
+/** One page of a snapshot's datasets (and zvols), in `zfs get` order. */
+export const DatasetsPage = z.object({
+  snapshotId: z.number().int(),
+  hostId: z.string(),
+  capturedAt: IsoTime,
+  /** Datasets matching the query in the whole snapshot. */
+  total: z.number().int().nonnegative(),
+  datasets: z.array(Dataset),
+  /** Pass as `cursor` for the next page; null on the last. Pages always come from the same snapshot. */
+  nextCursor: Cursor.nullable(),
+});
+export type DatasetsPage = z.infer<typeof DatasetsPage>;
+
 /**
  * The Optane verdict as the API passes it through from `server/src/optane/verdict.ts`
  * (key fields named here, nested detail kept as sent).
@@ -216,6 +247,9 @@ export const FindingsQuery = z.object({
   pool: z.string().max(256).optional(),
   /** open = without acknowledgement or dismissal (default: all, each with its `ack`). */
   status: z.enum(['all', 'open', 'acknowledged', 'dismissed']).default('all'),
+  /** At most this many findings (default: all). */
+  limit: PageLimit.optional(),
+  cursor: Cursor.optional(),
 });
 
 export const FindingsList = z.object({
@@ -223,6 +257,10 @@ export const FindingsList = z.object({
   generatedAt: IsoTime.nullable(),
   demo: z.boolean(),
   findings: z.array(FindingView),
+  /** Findings matching the query in the whole assessment (more than `findings` when paged). */
+  total: z.number().int().nonnegative(),
+  /** Pass as `cursor` for the next page; null on the last. Pages always come from the same assessment. */
+  nextCursor: Cursor.nullable(),
 });
 export type FindingsList = z.infer<typeof FindingsList>;
 

@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openStore } from '../store/db.ts';
 import { openSecretStore } from '../store/secrets.ts';
@@ -41,6 +41,8 @@ export interface ServeOptions {
   benchDir?: string | null;
   /** Never add the Demo host (`--no-demo` / `ZFS_ADVISOR_NO_DEMO=1`). */
   noDemo?: boolean;
+  /** `--snapshot DIR`: the local host shows this captured snapshot (no benchmarks, no size walks). */
+  snapshot?: string | null;
   services?: Services;
   remote?: RemoteClients;
   /** Log sink (default stderr). */
@@ -136,15 +138,22 @@ export async function startServer(opts: ServeOptions): Promise<{ ok: true; serve
   const services = opts.services ?? (await loadServices({ db: store.db }));
   for (const [name, why] of Object.entries(services.missing)) logger.warn('service unavailable', { service: name, why });
   // Demo only when nothing else can be shown: no ZFS here, no benchmark directory, demo allowed.
-  const localZfs = opts.demo !== undefined ? !opts.demo : opts.zfs ?? (await hasLocalZfs());
-  const demo = opts.demo ?? (!localZfs && benchDir === null && !opts.noDemo);
+  let snapshot: string | null = null;
+  if (opts.snapshot) {
+    if (opts.demo) return { ok: false, message: '--snapshot and --demo contradict each other: give one' };
+    snapshot = resolve(opts.snapshot);
+    if (!existsSync(join(snapshot, 'meta.json'))) return { ok: false, message: `--snapshot ${opts.snapshot}: no meta.json there; give a directory written by \`zfs-advisor capture\`` };
+  }
+  // A snapshot stands in for this machine's pools: the local host shows it.
+  const localZfs = snapshot !== null || (opts.demo !== undefined ? !opts.demo : opts.zfs ?? (await hasLocalZfs()));
+  const demo = snapshot === null && (opts.demo ?? (!localZfs && benchDir === null && !opts.noDemo));
   if (services.bench) {
     // A benchmark that was running when the process died leaves a dataset or files: remove them now.
     await services.bench.recover().catch((err: unknown) => logger.warn('benchmark recovery failed', { error: err instanceof Error ? err.message : String(err) }));
   }
   const uiDir = opts.uiDir === undefined ? (existsSync(join(DEFAULT_UI_DIR, 'index.html')) ? DEFAULT_UI_DIR : null) : opts.uiDir;
 
-  const handle = createApp({ store, secrets, services, logger, remote: opts.remote, config: { basePath, token, uiDir, demo, localZfs, benchDir, noDemo: opts.noDemo ?? false,
+  const handle = createApp({ store, secrets, services, logger, remote: opts.remote, config: { basePath, token, uiDir, demo, localZfs, benchDir, snapshot, noDemo: opts.noDemo ?? false,
     authFailuresPerMinute: opts.authFailuresPerMinute, boundAddress: opts.host, publicNames, trustedOrigins, sizesAllow: allow.dirs,
   } });
   const created = handle.ensureDefaultHost();
@@ -173,7 +182,7 @@ export async function startServer(opts: ServeOptions): Promise<{ ok: true; serve
   const announce = opts.announce ?? (() => {});
   for (const line of announceLines({
     host: opts.host, port, basePath, interfaces: networkInterfaces(), tokenFile: token ? join(opts.dataDir, 'api-token') : null,
-    newToken: token && tokenCreated ? token : null, demo, benchDir, localZfs,
+    newToken: token && tokenCreated ? token : null, demo, benchDir, localZfs, snapshot,
   })) announce(line);
 
   return {

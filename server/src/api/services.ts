@@ -18,6 +18,8 @@ import type { Profile } from '../bench/profiles.ts';
 import type { Database } from 'better-sqlite3';
 import * as bench from '../bench/run.ts';
 import { HttpError } from './errors.ts';
+import { assessInThread } from '../jobs/assess-thread.ts';
+import type { ThreadOutcome, ThreadRequest } from '../jobs/assess-thread-protocol.ts';
 import type { BeforeAfterView, BenchProgress, BenchRequest, DryRunView, ReportFormat } from './schemas.ts';
 
 export interface LoadedInventory {
@@ -67,6 +69,11 @@ export interface Services {
   assess: ((inventory: Inventory, extra?: Artifacts) => Promise<AssessOutcome> | AssessOutcome) | null;
   bench: BenchService | null;
   renderReport: ((input: ReportInput, opts: { format: ReportFormat; redact?: boolean | { poolNames?: boolean } }) => Promise<RenderedReport>) | null;
+  /**
+   * Runs whole assessments (collect, rules, compression) in a worker thread, with the real
+   * gather/assess modules; absent (tests' own services): they run on the server's thread.
+   */
+  inThread?: { run: (request: ThreadRequest) => Promise<ThreadOutcome> } | null;
   /** Why a service is null (said in the 503 and at startup). */
   missing: Record<string, string>;
 }
@@ -137,6 +144,7 @@ export async function loadServices(benchContext: { db: Database }): Promise<Serv
   else missing.renderReport = reportAvailable;
 
   services.bench = benchService(benchContext.db);
+  if (services.loadInventory && services.assess) services.inThread = { run: assessInThread };
 
   return services;
 }

@@ -9,6 +9,9 @@ import type { HostRow } from '../store/hosts-repo.ts';
 import type { LoadedInventory, Services } from '../api/services.ts';
 import { HttpError } from '../api/errors.ts';
 import type { Artifacts } from '../model/artifacts.ts';
+import type { ThreadOutcome, ThreadRequest } from './assess-thread-protocol.ts';
+
+type ThreadLoad = Extract<ThreadRequest, { kind: 'load' }>['load'];
 
 export type Collector = (host: HostRow) => Promise<LoadedInventory>;
 
@@ -17,6 +20,10 @@ export interface AssessmentJobDeps {
   services: Pick<Services, 'assess' | 'missing'>;
   collect: Collector;
   retention: () => { snapshotsPerHost: number; assessmentsPerHost: number; scheduledRunsPerHost: number };
+  /** Where the worker thread loads this host from (gather/load.ts options), or null: `collect` here, assess there. */
+  loadOptions?: (host: HostRow) => ThreadLoad | null;
+  /** Runs assessments in a worker thread (assess-thread.ts); absent: everything runs on this thread. */
+  inThread?: { run: (request: ThreadRequest) => Promise<ThreadOutcome> } | null;
   /** Measured artifacts of the host (workload fingerprint, size histograms, benchmarks), see jobs/evidence-artifacts.ts. */
   evidence?: (host: HostRow) => Partial<Artifacts>;
 }
@@ -30,6 +37,27 @@ export interface AssessmentOutcome {
 export function createAssessmentJob(deps: AssessmentJobDeps) {
   const running = new Set<string>();
 
+  /** Collect, assess and store on this thread (injected services, tests). */
+  const runHere = async (host: HostRow, trigger: AssessmentTrigger, assess: NonNullable<Services['assess']>) => {
+    const loaded = await deps.collect(host);
+    const outcome = await assess(loaded.inventory, deps.evidence?.(host));
+    const snapshotId = deps.history.addSnapshot(host.id, loaded.inventory, loaded.raw);
+    return { id: deps.history.addAssessment(host.id, snapshotId, outcome.assessment, outcome.optane, trigger), assessment: outcome.assessment };
+  };
+  /**
+   * Rules and compression (and the collection itself, for this machine, the demo and snapshots)
+   * in a worker thread; this thread only stores the bytes it gets back.
+   */
+  const runInThread = async (host: HostRow, trigger: AssessmentTrigger, inThread: NonNullable<AssessmentJobDeps['inThread']>) => {
+    const extra = deps.evidence?.(host) ?? {};
+    const load = deps.loadOptions?.(host) ?? null;
+    const outcome = load
+      ? await inThread.run({ kind: 'load', load, extra })
+      : await inThread.run({ kind: 'inventory', ...(await deps.collect(host)), extra });
+    const snapshotId = deps.history.addPackedSnapshot(host.id, outcome.snapshot);
+    return { id: deps.history.addPackedAssessment(host.id, snapshotId, trigger, outcome), assessment: outcome.assessment };
+  };
+
   return {
     isRunning: (hostId: string) => running.has(hostId),
     async run(host: HostRow, trigger: AssessmentTrigger): Promise<AssessmentOutcome> {
@@ -39,15 +67,12 @@ export function createAssessmentJob(deps: AssessmentJobDeps) {
       running.add(host.id);
       try {
         const previous = deps.history.latestAssessment(host.id);
-        const loaded = await deps.collect(host);
-        const outcome = await assess(loaded.inventory, deps.evidence?.(host));
-        const snapshotId = deps.history.addSnapshot(host.id, loaded.inventory, loaded.raw);
-        const id = deps.history.addAssessment(host.id, snapshotId, outcome.assessment, outcome.optane, trigger);
+        const stored = deps.inThread ? await runInThread(host, trigger, deps.inThread) : await runHere(host, trigger, assess);
         deps.history.prune(host.id, deps.retention());
-        const record = deps.history.getAssessment(id);
-        if (!record) throw new Error(`assessment ${id} vanished right after it was stored`);
+        const record = deps.history.getAssessment(stored.id);
+        if (!record) throw new Error(`assessment ${stored.id} vanished right after it was stored`);
         const before = new Set(previous?.assessment.findings.map((f) => f.fingerprint) ?? []);
-        const after = new Set(outcome.assessment.findings.map((f) => f.fingerprint));
+        const after = new Set(stored.assessment.findings.map((f) => f.fingerprint));
         return {
           record,
           newFingerprints: [...after].filter((f) => !before.has(f)),

@@ -8,6 +8,7 @@ import { Assessment, Finding, SEVERITY_ORDER, type Severity } from '../model/fin
 import { Inventory } from '../model/inventory.ts';
 import type { Ack, AssessmentSummary, Counts, RunRecord } from '../api/schemas.ts';
 import { packJson, unpackJson } from './compress.ts';
+import type { PackedFinding, ThreadOutcome } from '../jobs/assess-thread-protocol.ts';
 
 export type AssessmentTrigger = 'manual' | 'scheduled' | 'startup';
 
@@ -39,6 +40,11 @@ export function createHistoryRepo(db: Database) {
   const insSnapshot = db.prepare(`INSERT INTO inventory_snapshots (host_id, captured_at, source_kind, demo, inventory_gz, raw_gz, created_at)
     VALUES (?, ?, ?, ?, ?, ?, ?)`);
   const latestSnapshot = db.prepare('SELECT id, host_id, captured_at, inventory_gz FROM inventory_snapshots WHERE host_id = ? ORDER BY id DESC LIMIT 1');
+  const latestSnapshotRef = db.prepare('SELECT id, captured_at FROM inventory_snapshots WHERE host_id = ? ORDER BY id DESC LIMIT 1');
+  const snapshotBlob = db.prepare('SELECT captured_at, inventory_gz FROM inventory_snapshots WHERE id = ? AND host_id = ?');
+  const assessmentBlob = db.prepare('SELECT generated_at, snapshot_id, assessment_gz FROM assessments WHERE id = ? AND host_id = ?');
+  const assessmentMeta = db.prepare('SELECT id, host_id, snapshot_id, generated_at, rule_catalog_version, trigger, counts_json FROM assessments WHERE id = ?');
+  const latestAssessmentRef = db.prepare('SELECT id, generated_at FROM assessments WHERE host_id = ? ORDER BY id DESC LIMIT 1');
   const snapshotById = db.prepare('SELECT id, host_id, captured_at, inventory_gz, raw_gz FROM inventory_snapshots WHERE id = ?');
   const insAssessment = db.prepare(`INSERT INTO assessments (host_id, snapshot_id, generated_at, rule_catalog_version, trigger, counts_json, assessment_gz)
     VALUES (?, ?, ?, ?, ?, ?, ?)`);
@@ -46,6 +52,7 @@ export function createHistoryRepo(db: Database) {
     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
   const listAssessments = db.prepare('SELECT id, host_id, snapshot_id, generated_at, rule_catalog_version, trigger, counts_json FROM assessments WHERE host_id = ? ORDER BY id DESC LIMIT ?');
   const assessmentById = db.prepare('SELECT * FROM assessments WHERE id = ?');
+  const assessmentExists = db.prepare('SELECT 1 FROM assessments WHERE id = ?');
   const demoOfSnapshot = db.prepare('SELECT demo FROM inventory_snapshots WHERE id = ?');
   const findingsOf = db.prepare('SELECT finding_json FROM findings WHERE assessment_id = ? ORDER BY id');
   const firstSeen = db.prepare(`SELECT f.fingerprint AS fingerprint, min(a.generated_at) AS first FROM findings f JOIN assessments a ON a.id = f.assessment_id
@@ -76,17 +83,20 @@ export function createHistoryRepo(db: Database) {
   // Stored assessments never change: keep the few newest parsed ones (inflate + zod parse of a
   // whole assessment is the cost of every findings request otherwise).
   const parsed = new Map<number, StoredAssessment>();
+  const parsedSnapshots = new Map<string, StoredSnapshot>();
+  const SNAPSHOT_CACHE_SIZE = 4;
   const CACHE_SIZE = 16;
   const latestId = db.prepare('SELECT id FROM assessments WHERE host_id = ? ORDER BY id DESC LIMIT 1');
+  const remember = (full: StoredAssessment): StoredAssessment => {
+    parsed.set(full.id, full);
+    if (parsed.size > CACHE_SIZE) parsed.delete(parsed.keys().next().value!);
+    return full;
+  };
   const cached = (id: number): StoredAssessment | null => {
     const hit = parsed.get(id);
     if (hit) return hit;
     const r = assessmentById.get(id) as AssessmentRowDb | undefined;
-    if (!r) return null;
-    const full = fullOf(r);
-    parsed.set(id, full);
-    if (parsed.size > CACHE_SIZE) parsed.delete(parsed.keys().next().value!);
-    return full;
+    return r ? remember(fullOf(r)) : null;
   };
 
   const fullOf = (r: AssessmentRowDb): StoredAssessment => {
@@ -97,17 +107,73 @@ export function createHistoryRepo(db: Database) {
     };
   };
 
+  function addPackedSnapshot(hostId: string, p: ThreadOutcome['snapshot']): number {
+    const info = insSnapshot.run(hostId, p.capturedAt, p.sourceKind, p.demo ? 1 : 0, p.inventoryGz, p.rawGz, new Date().toISOString());
+    return Number(info.lastInsertRowid);
+  }
+  function addPackedAssessment(hostId: string, snapshotId: number | null, trigger: AssessmentTrigger,
+    p: Pick<ThreadOutcome, 'assessment' | 'optane' | 'counts' | 'assessmentGz' | 'findings'>): number {
+    const id = db.transaction(() => {
+      const info = insAssessment.run(hostId, snapshotId, p.assessment.generatedAt, p.assessment.ruleCatalogVersion, trigger,
+        JSON.stringify(p.counts), p.assessmentGz);
+      const newId = Number(info.lastInsertRowid);
+      for (const f of p.findings) insFinding.run(newId, hostId, f.fingerprint, f.ruleId, f.severity, f.pool, f.title, f.json);
+      return newId;
+    })();
+    remember({
+      id, hostId, generatedAt: p.assessment.generatedAt, trigger, counts: { ...emptyCounts(), ...p.counts }, demo: isDemo(snapshotId),
+      snapshotId, ruleCatalogVersion: p.assessment.ruleCatalogVersion, assessment: p.assessment, optane: p.optane ?? null,
+    });
+    return id;
+  }
+
   return {
     addSnapshot(hostId: string, inventory: Inventory, raw: unknown): number {
-      const now = new Date().toISOString();
-      const info = insSnapshot.run(hostId, inventory.source.capturedAt, inventory.source.kind, inventory.source.demo ? 1 : 0,
-        packJson(inventory), raw === undefined || raw === null ? null : packJson(raw), now);
-      return Number(info.lastInsertRowid);
+      return addPackedSnapshot(hostId, {
+        capturedAt: inventory.source.capturedAt, sourceKind: inventory.source.kind, demo: inventory.source.demo,
+        inventoryGz: packJson(inventory), rawGz: raw === undefined || raw === null ? null : packJson(raw),
+      });
     },
+    /** As addSnapshot, with the JSON already compressed (by the assessment worker). */
+    addPackedSnapshot,
+    /** The newest snapshot, parsed (the last few parsed ones are kept: snapshots never change). */
     latestSnapshot(hostId: string): StoredSnapshot | null {
+      const ref = latestSnapshotRef.get(hostId) as { id: number; captured_at: string } | undefined;
+      if (!ref) return null;
+      const key = `${ref.id}@${ref.captured_at}`;
+      const hit = parsedSnapshots.get(key);
+      if (hit) return hit;
       const r = latestSnapshot.get(hostId) as { id: number; host_id: string; captured_at: string; inventory_gz: Buffer } | undefined;
       if (!r) return null;
-      return { id: r.id, hostId: r.host_id, capturedAt: r.captured_at, inventory: Inventory.parse(unpackJson(r.inventory_gz)) };
+      const snap = { id: r.id, hostId: r.host_id, capturedAt: r.captured_at, inventory: Inventory.parse(unpackJson(r.inventory_gz)) };
+      parsedSnapshots.set(key, snap);
+      if (parsedSnapshots.size > SNAPSHOT_CACHE_SIZE) parsedSnapshots.delete(parsedSnapshots.keys().next().value!);
+      return snap;
+    },
+    /** The newest snapshot's id and time, without reading its inventory. */
+    latestSnapshotRef(hostId: string): { id: number; capturedAt: string } | null {
+      const r = latestSnapshotRef.get(hostId) as { id: number; captured_at: string } | undefined;
+      return r ? { id: r.id, capturedAt: r.captured_at } : null;
+    },
+    /** A snapshot of this host: its time and stored (compressed) inventory JSON, or null. */
+    snapshotBlob(hostId: string, snapshotId: number): { capturedAt: string; inventoryGz: Buffer } | null {
+      const r = snapshotBlob.get(snapshotId, hostId) as { captured_at: string; inventory_gz: Buffer } | undefined;
+      return r ? { capturedAt: r.captured_at, inventoryGz: r.inventory_gz } : null;
+    },
+    /** An assessment of this host: its time, demo flag and stored (compressed) JSON, or null. */
+    assessmentBlob(hostId: string, assessmentId: number): { generatedAt: string; demo: boolean; assessmentGz: Buffer } | null {
+      const r = assessmentBlob.get(assessmentId, hostId) as { generated_at: string; snapshot_id: number | null; assessment_gz: Buffer } | undefined;
+      return r ? { generatedAt: r.generated_at, demo: isDemo(r.snapshot_id), assessmentGz: r.assessment_gz } : null;
+    },
+    /** An assessment's summary, snapshot and rule catalog, without reading the assessment. */
+    assessmentSummary(assessmentId: number): (AssessmentSummary & { snapshotId: number | null; ruleCatalogVersion: string }) | null {
+      const r = assessmentMeta.get(assessmentId) as Omit<AssessmentRowDb, 'assessment_gz'> | undefined;
+      return r ? { ...summaryOf(r), snapshotId: r.snapshot_id, ruleCatalogVersion: r.rule_catalog_version } : null;
+    },
+    /** The newest assessment's id and time, without reading it. */
+    latestAssessmentRef(hostId: string): { id: number; generatedAt: string } | null {
+      const r = latestAssessmentRef.get(hostId) as { id: number; generated_at: string } | undefined;
+      return r ? { id: r.id, generatedAt: r.generated_at } : null;
     },
     snapshotRaw(snapshotId: number): unknown {
       const r = snapshotById.get(snapshotId) as { raw_gz: Buffer | null } | undefined;
@@ -116,17 +182,16 @@ export function createHistoryRepo(db: Database) {
 
     /** Stores an assessment and its findings in one transaction; returns its id. */
     addAssessment(hostId: string, snapshotId: number | null, assessment: Assessment, optane: unknown, trigger: AssessmentTrigger): number {
-      const counts = countBySeverity(assessment.findings);
-      return db.transaction(() => {
-        const info = insAssessment.run(hostId, snapshotId, assessment.generatedAt, assessment.ruleCatalogVersion, trigger,
-          JSON.stringify(counts), packJson({ assessment, optane: optane ?? null }));
-        const id = Number(info.lastInsertRowid);
-        for (const f of assessment.findings) {
-          insFinding.run(id, hostId, f.fingerprint, f.ruleId, f.severity, f.subject.pool, f.title, JSON.stringify(f));
-        }
-        return id;
-      })();
+      return addPackedAssessment(hostId, snapshotId, trigger, {
+        assessment, optane, counts: countBySeverity(assessment.findings),
+        assessmentGz: packJson({ assessment, optane: optane ?? null }), findings: packFindings(assessment),
+      });
     },
+    /**
+     * As addAssessment, with the JSON already compressed and serialised (by the assessment
+     * worker). `assessment` was validated there, so it is kept as the parsed copy as it is.
+     */
+    addPackedAssessment,
     listAssessments(hostId: string, limit = 100): AssessmentSummary[] {
       return (listAssessments.all(hostId, limit) as Omit<AssessmentRowDb, 'assessment_gz'>[]).map(summaryOf);
     },
@@ -186,16 +251,22 @@ export function createHistoryRepo(db: Database) {
 
     /** Applies the retention settings to one host. */
     prune(hostId: string, keep: { snapshotsPerHost: number; assessmentsPerHost: number; scheduledRunsPerHost: number }): void {
-      parsed.clear();
       db.transaction(() => {
         pruneAssessments.run(hostId, hostId, keep.assessmentsPerHost);
         pruneSnapshots.run(hostId, hostId, keep.snapshotsPerHost);
         pruneRuns.run(hostId, hostId, keep.scheduledRunsPerHost);
       })();
+      // Forget only what was deleted: the newest assessment stays parsed.
+      for (const [id, a] of parsed) if (a.hostId === hostId && assessmentExists.get(id) === undefined) parsed.delete(id);
     },
   };
 }
 export type HistoryRepo = ReturnType<typeof createHistoryRepo>;
+
+/** The findings rows of an assessment, serialised once. */
+export function packFindings(assessment: Assessment): PackedFinding[] {
+  return assessment.findings.map((f) => ({ fingerprint: f.fingerprint, ruleId: f.ruleId, severity: f.severity, pool: f.subject.pool, title: f.title, json: JSON.stringify(f) }));
+}
 
 export function countBySeverity(findings: readonly Finding[]): Counts {
   const c = emptyCounts();

@@ -100,7 +100,7 @@ export function hostRoutes(ctx: AppContext) {
   bindRoute(r, routes.deleteHost, ({ params }) => {
     getHost(params.hostId);
     hosts.delete(params.hostId);
-    ctx.findingsCache.invalidate(params.hostId);
+    ctx.reader.forget(`${params.hostId}/`);
     secrets.delete(params.hostId);
     remote.forget(params.hostId);
     logger.info('host removed', { host: params.hostId });

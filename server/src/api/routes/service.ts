@@ -11,7 +11,7 @@ export function serviceRoutes(ctx: AppContext) {
   bindRoute(r, routes.health, () => ({ status: 'ok', version: APP_VERSION, uptimeSeconds: Math.round(process.uptime()) }));
   bindRoute(r, routes.info, () => ({
     version: APP_VERSION, basePath, authRequired: config.token !== null, demo: config.demo, benchDir,
-    features: { assess: services.assess !== null && services.loadInventory !== null, bench: services.bench !== null, reports: services.renderReport !== null, optane: services.assess !== null },
+    features: { assess: services.assess !== null && services.loadInventory !== null, bench: services.bench !== null && !config.snapshot, reports: services.renderReport !== null, optane: services.assess !== null },
   }));
   // Generated from the zod schemas on first request (then kept): building it at start costs memory
   // on every server, and most never serve it.

@@ -50,6 +50,7 @@ async function serve(o: ServeValues, io: CliIO, defaults: ServeDefaults): Promis
     demo: o.demo ? true : undefined,
     benchDir: o['bench-dir'] ?? fromEnv.benchDir,
     noDemo: o['no-demo'] ?? fromEnv.noDemo,
+    snapshot: o.snapshot ?? null,
     publicNames: o['public-name'] ?? listFromEnv(process.env.ZFS_ADVISOR_PUBLIC_NAMES),
     trustedOrigins: o['trusted-origin'] ?? listFromEnv(process.env.ZFS_ADVISOR_TRUSTED_ORIGINS),
     sizesAllow: o['sizes-allow'] ?? listFromEnv(process.env.ZFS_ADVISOR_SIZES_ALLOW),

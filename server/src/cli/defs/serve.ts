@@ -8,6 +8,7 @@ export const SERVE_OPTIONS = [
   { name: 'base-path', type: 'string', value: '/PREFIX', example: '/zfs', description: 'Serve under this path prefix (behind a reverse proxy)' },
   { name: 'demo', type: 'flag', description: 'Show the bundled demo system even when this host has ZFS' },
   { name: 'no-demo', type: 'flag', description: 'Never add the demo host' },
+  { name: 'snapshot', type: 'path', value: 'DIR', example: './snap', description: 'Show a snapshot written by `zfs-advisor capture` as the local host (a capture from another machine); benchmarks and size walks are off' },
   { name: 'bench-dir', type: 'path', value: 'DIR', example: '/bench', description: 'Container mode: a local host without zpool, benchmarks confined to path targets inside DIR' },
   { name: 'public-name', type: 'string', value: 'NAME', example: 'nas.example.lan', multiple: true, description: 'A name clients use in the Host header besides loopback, this machine\'s name and the bound address (a reverse proxy that keeps Host, the NAS\'s DNS name); other names get 421' },
   { name: 'sizes-allow', type: 'path', value: 'DIR', example: '/srv/data', multiple: true, description: 'A directory size walks from the API may measure besides mounted ZFS datasets (the only way on a machine without ZFS)' },
