@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { HOW_TO_GET, type ArtifactName, type Artifacts } from '../../server/src/model/artifacts.ts';
 import {
-  SEVERITY_ORDER, type Assessment, type Finding, type RuleResult, type Severity,
+  SEVERITY_ORDER, type Assessment, type Finding, type RuleResult, type RuleRun, type Severity,
 } from '../../server/src/model/finding.ts';
 import { compareVersions } from './version.ts';
 import type { AnyRule, FindingDraft } from './types.ts';
@@ -50,7 +50,7 @@ function versionApplies(rule: AnyRule, artifacts: Artifacts): boolean {
   return true;
 }
 
-export function runRule(rule: AnyRule, artifacts: Artifacts): RuleResult {
+export function runRule(rule: AnyRule, artifacts: Artifacts): RuleRun {
   const base = { ruleId: rule.meta.id, title: rule.meta.title, category: rule.meta.category };
   const missing = rule.meta.requiredArtifacts.filter((n) => artifacts[n] === undefined);
   if (missing.length > 0) {
@@ -95,8 +95,11 @@ export function compareFindings(a: Finding, b: Finding): number {
 const zeroCounts = (): Record<Severity, number> => ({ critical: 0, warning: 0, suggestion: 0, info: 0 });
 
 export function runRules(rules: readonly AnyRule[], artifacts: Artifacts, now: Date = new Date()): Assessment {
-  const results = [...rules].sort((a, b) => a.meta.id.localeCompare(b.meta.id)).map((r) => runRule(r, artifacts));
-  const findings = results.flatMap((r) => r.findings).sort(compareFindings);
+  const runs = [...rules].sort((a, b) => a.meta.id.localeCompare(b.meta.id)).map((r) => runRule(r, artifacts));
+  const findings = runs.flatMap((r) => r.findings).sort(compareFindings);
+  const byRule = new Map<string, string[]>();
+  for (const f of findings) (byRule.get(f.ruleId) ?? byRule.set(f.ruleId, []).get(f.ruleId)!).push(f.fingerprint);
+  const results: RuleResult[] = runs.map(({ findings: _mine, ...r }) => ({ ...r, fingerprints: byRule.get(r.ruleId) ?? [] }));
   const counts = zeroCounts();
   const perPool = new Map<string, Record<Severity, number>>();
   for (const p of artifacts.Pools ?? []) perPool.set(p.name, zeroCounts());

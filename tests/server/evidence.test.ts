@@ -123,7 +123,11 @@ async function observeToEnd(body: unknown): Promise<{ record: ObservationRecord;
   return { record: ObservationRecord.parse(last[1]), stream };
 }
 
-const slogBenefit = (rec: AssessmentRecord) => rec.assessment.results.find((r) => r.ruleId === 'slog-benefit')!;
+const slogBenefit = (rec: AssessmentRecord) => {
+  const r = rec.assessment.results.find((x) => x.ruleId === 'slog-benefit')!;
+  // A rule's result names its findings by fingerprint; the findings are in assessment.findings.
+  return { ...r, findings: r.fingerprints.map((fp) => rec.assessment.findings.find((f) => f.fingerprint === fp)!) };
+};
 
 describe('workload observations', () => {
   it('a sync-heavy window is stored with its summary, and the next assessment decides slog-benefit from it', async () => {

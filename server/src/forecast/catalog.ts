@@ -120,8 +120,15 @@ export function classProfile(cls: DeviceClassId, why: string): DeviceProfile {
 export function findEntry(text: string | null | undefined): CatalogEntry | null {
   const m = normaliseModel(text);
   if (!m) return null;
-  return PATTERNS.find((p) => p.res.some((r) => r.test(m)))?.e ?? null;
+  // A large host has hundreds of drives of a few models, each looked up per forecast.
+  const hit = entryByModel.get(m);
+  if (hit !== undefined) return hit;
+  const e = PATTERNS.find((p) => p.res.some((r) => r.test(m)))?.e ?? null;
+  if (entryByModel.size > 4096) entryByModel.clear();
+  entryByModel.set(m, e);
+  return e;
 }
+const entryByModel = new Map<string, CatalogEntry | null>();
 
 /** Free text with no catalog entry: guess the class from words in it, with a wide range. */
 function classFromText(text: string): { cls: DeviceClassId; why: string } {
@@ -159,11 +166,15 @@ function classForDrive(d: Drive): DeviceClassId {
 
 /** A drive of the inventory: its catalog entry by model, else its class. */
 export function profileForDrive(d: Drive): DeviceProfile {
+  const kept = profileByDrive.get(d);
+  if (kept) return kept;
   const e = findEntry(d.model);
-  if (e) return profileForEntry(e);
-  const cls = classForDrive(d);
-  return classProfile(cls, `${d.model ?? d.id}: not in the catalog; ${syncWriteLatency(d).basis}`);
+  const p = e ? profileForEntry(e) : classProfile(classForDrive(d), `${d.model ?? d.id}: not in the catalog; ${syncWriteLatency(d).basis}`);
+  profileByDrive.set(d, p);
+  return p;
 }
+/** Per drive object of an inventory (a drive's profile does not change while it is read). */
+const profileByDrive = new WeakMap<Drive, DeviceProfile>();
 
 /** Catalog entries of current, in-production PLP NVMe drives: what to buy when Optane cannot be had. */
 export const currentPlpNvme = (): CatalogEntry[] => CATALOG.entries.filter((e) => e.class === 'plp-nvme' && e.status === 'in-production');

@@ -68,16 +68,31 @@ export type Finding = z.infer<typeof Finding>;
 export const RuleStatus = z.enum(['fired', 'passed', 'not-applicable', 'needs-artifact', 'error']);
 export type RuleStatus = z.infer<typeof RuleStatus>;
 
-export const RuleResult = z.object({
+const RuleResultFields = {
   ruleId: z.string(),
   title: z.string(),
   category: RuleCategory,
   status: RuleStatus,
-  findings: z.array(Finding),
   /** Why it passed / did not apply / failed, in a sentence. */
   message: z.string().nullable(),
   missing: z.array(z.object({ artifact: z.string(), howToGet: z.string() })),
-});
+};
+
+/** One rule's run with its findings (what `runRule` returns; rule tests read these). */
+export const RuleRun = z.object({ ...RuleResultFields, findings: z.array(Finding) });
+export type RuleRun = z.infer<typeof RuleRun>;
+
+/**
+ * One rule's result inside an assessment: its findings by fingerprint, in `Assessment.findings`
+ * order. (Each finding is stored once: on a large host the findings are most of an assessment.)
+ * Assessments stored before this had the findings here; they read as their fingerprints.
+ */
+export const RuleResult = z.preprocess(
+  (v) => (v !== null && typeof v === 'object' && !('fingerprints' in v) && Array.isArray((v as { findings?: unknown }).findings)
+    ? { ...v, fingerprints: ((v as { findings: { fingerprint?: unknown }[] }).findings).map((f) => f.fingerprint) }
+    : v),
+  z.object({ ...RuleResultFields, fingerprints: z.array(z.string()) }),
+);
 export type RuleResult = z.infer<typeof RuleResult>;
 
 export const PoolSummary = z.object({

@@ -16,10 +16,18 @@ const A = 'Datasets';
  * fields below, the sources the rules read (where a value is set), the sharing properties (exports
  * with sync=disabled) and `creation` (a pool's age). The raw output keeps everything else.
  */
+/**
+ * Properties a dataset keeps in `properties` (value and source as printed): the ones rules and the
+ * forecast read there — where a setting comes from (local, inherited, default) and the raw values
+ * with no typed copy (creation, the share properties).
+ */
+export const STORED_DATASET_PROPERTIES: ReadonlySet<string> = new Set([
+  'creation', 'recordsize', 'volblocksize', 'compression', 'sync', 'logbias', 'special_small_blocks',
+  'primarycache', 'dedup', 'sharenfs', 'sharesmb', 'shareiscsi',
+]);
+/** What the parser keeps of `zfs get all` (57 properties a filesystem): the stored ones and those with a typed copy. */
 export const KEPT_DATASET_PROPERTIES: ReadonlySet<string> = new Set([
-  'type', 'creation', 'used', 'available', 'referenced', 'compressratio', 'quota', 'recordsize', 'volblocksize', 'volsize',
-  'mountpoint', 'mounted', 'sharenfs', 'sharesmb', 'shareiscsi', 'compression', 'sync', 'logbias', 'primarycache',
-  'secondarycache', 'dedup', 'special_small_blocks', 'atime', 'xattr', 'copies', 'encryption',
+  ...STORED_DATASET_PROPERTIES, 'type', 'used', 'available', 'referenced', 'compressratio', 'quota', 'volsize', 'mountpoint',
 ]);
 const keep = (property: string): boolean => KEPT_DATASET_PROPERTIES.has(property);
 
@@ -46,6 +54,13 @@ function oneOf<T extends string>(pv: PropertyValue | undefined, values: readonly
   return (values as readonly string[]).includes(v ?? '') ? (v as T) : null;
 }
 
+/** The properties kept with the dataset: values with a typed copy are not kept twice. */
+function storedOnly(p: Record<string, PropertyValue>): Record<string, PropertyValue> {
+  const out: Record<string, PropertyValue> = {};
+  for (const k in p) if (STORED_DATASET_PROPERTIES.has(k)) out[k] = p[k]!;
+  return out;
+}
+
 export function toDataset(d: ZfsGetDataset): Dataset {
   const p = d.properties;
   const quota = bytes(p.quota);
@@ -69,7 +84,7 @@ export function toDataset(d: ZfsGetDataset): Dataset {
     // quota 0 / none means "no quota".
     quotaBytes: quota === 0 ? null : quota,
     mountpoint: text(p.mountpoint),
-    properties: p,
+    properties: storedOnly(p),
   };
 }
 
