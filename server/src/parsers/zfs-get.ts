@@ -83,6 +83,7 @@ export class ZfsGetStream {
   private tail = '';
   private lineNo = 0;
   private rows = 0;
+  private last: ZfsGetDataset | null = null;
 
   /** `type` is always read (it types the dataset) even when it is not stored. */
   private readonly wanted = (property: string): boolean => property === 'type' || this.keep(property);
@@ -114,9 +115,16 @@ export class ZfsGetStream {
     if (r === null) return;
     this.rows++;
     // A skipped row is scripted: its name runs to the first tab. The dataset still exists.
-    const name = r === SKIPPED ? line.slice(0, line.indexOf('\t')) : r.name;
-    let ds = this.byName.get(name);
-    if (ds === undefined) { ds = { name, type: null, properties: {} }; this.byName.set(name, ds); }
+    // Rows come grouped by dataset: most lines belong to the dataset of the line before.
+    const last = this.last;
+    let ds: ZfsGetDataset | undefined;
+    if (last !== null && line.charCodeAt(last.name.length) === 9 && line.startsWith(last.name)) ds = last;
+    else {
+      const name = r === SKIPPED ? line.slice(0, line.indexOf('\t')) : r.name;
+      ds = this.byName.get(name);
+      if (ds === undefined) { ds = { name, type: null, properties: {} }; this.byName.set(name, ds); }
+    }
+    this.last = ds;
     if (r === SKIPPED) return;
     if (r.property === 'type') ds.type = datasetType(r.value);
     if (!this.keep(r.property)) return;
