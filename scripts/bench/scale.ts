@@ -76,7 +76,16 @@ const PROBE = `const base = process.argv[1]; let stop = false; process.stdin.on(
   lat.push(performance.now() - t); await new Promise((r) => setTimeout(r, 10)); }
 console.log(JSON.stringify({ lat, errors })); process.exit(0); })();`;
 
-interface Round { label: string; health: number[]; healthErrors: number; load: number[]; loadErrors: number; loadMiB: number; wallMs: number }
+interface Round { label: string; health: number[]; healthErrors: number; load: number[]; loadErrors: number; loadMiB: number; wallMs: number; loop: { p99: number; max: number } | null }
+
+/** The server's own event-loop delay since the previous scrape (its /metrics), in ms. */
+async function loopDelay(url: string): Promise<{ p99: number; max: number } | null> {
+  const text = await (await fetch(new URL('metrics', url))).text();
+  const q = (x: string) => Number(new RegExp(`zfs_advisor_event_loop_delay_seconds\\{quantile="${x}"\\} (\\S+)`).exec(text)?.[1]) * 1000;
+  const p99 = q('0.99');
+  const max = q('1');
+  return Number.isFinite(p99) && Number.isFinite(max) ? { p99, max } : null;
+}
 
 async function serverRound(url: string, label: string, during: () => Promise<unknown>): Promise<Round> {
   // The probe runs in its own process, so a busy load client cannot delay it.
@@ -85,14 +94,16 @@ async function serverRound(url: string, label: string, during: () => Promise<unk
   probe.stdout.setEncoding('utf8').on('data', (d: string) => { probeOut += d; });
   const probeDone = new Promise<void>((resolve) => probe.on('close', () => resolve()));
   await new Promise((r) => setTimeout(r, 300));
+  await loopDelay(url); // starts the server's window for this round
   const t = performance.now();
   await during();
   const wallMs = performance.now() - t;
   await new Promise((r) => setTimeout(r, 200));
+  const loop = await loopDelay(url);
   probe.stdin.write('stop\n');
   await probeDone;
   const p = JSON.parse(probeOut.trim().split('\n').at(-1) ?? '{}') as { lat: number[]; errors: number };
-  return { label, health: p.lat, healthErrors: p.errors, load: [], loadErrors: 0, loadMiB: 0, wallMs };
+  return { label, health: p.lat, healthErrors: p.errors, load: [], loadErrors: 0, loadMiB: 0, wallMs, loop };
 }
 
 async function loadRound(url: string, label: string): Promise<Round> {
@@ -185,7 +196,8 @@ export default async function scaleBench(): Promise<string> {
     const srvRows = server.rounds.map((r) => {
       const h = `${pct(r.health, 50).toFixed(1)} / ${pct(r.health, 99).toFixed(1)} / ${Math.max(...r.health).toFixed(0)}`;
       const l = r.load.length > 0 ? `${pct(r.load, 50).toFixed(0)} / ${pct(r.load, 99).toFixed(0)}` : '—';
-      return `| ${r.label} | ${r.health.length} | ${h} | ${r.healthErrors} | ${l} | ${r.load.length > 0 ? r.loadErrors : '—'} | ${r.load.length > 0 ? r.loadMiB.toFixed(0) : '—'} | ${r.wallMs.toFixed(0)} |`;
+      const loop = r.loop ? `${r.loop.p99.toFixed(0)} / ${r.loop.max.toFixed(0)}` : '—';
+      return `| ${r.label} | ${r.health.length} | ${h} | ${r.healthErrors} | ${loop} | ${l} | ${r.load.length > 0 ? r.loadErrors : '—'} | ${r.load.length > 0 ? r.loadMiB.toFixed(0) : '—'} | ${r.wallMs.toFixed(0)} |`;
     });
     const loaded = server.rounds.filter((r) => r.load.length > 0);
     const worstP99 = Math.max(...loaded.map((r) => pct(r.health, 99)));
@@ -208,10 +220,11 @@ export default async function scaleBench(): Promise<string> {
       '### Server under load (240 disks, 5,000 datasets, `node dist/server.mjs serve --snapshot DIR`)',
       '',
       `Start to first assessment stored: ${(server.startupMs / 1000).toFixed(1)} s; RSS idle after it ${server.idleRssMiB.toFixed(0)} MiB, peak over the run ${server.peakRssMiB.toFixed(0)} MiB. ` +
-        `Health is probed every 10 ms by its own process; the ${CONCURRENT} GETs (half inventory, half findings) come from another.`,
+        `Health is probed every 10 ms by its own process; the ${CONCURRENT} GETs (half inventory, half findings, Node's fetch: gzip accepted) come from another. ` +
+        'The event-loop delay is the server\'s own measure (`zfs_advisor_event_loop_delay_seconds` of its /metrics, 10 ms resolution, read before and after each round): how long any request waited for the loop, whatever the clients on the same two cores did.',
       '',
-      '| round | health probes | health p50 / p99 / max ms | health errors | GETs p50 / p99 ms | GET errors | MiB received | round ms |',
-      '|---|---|---|---|---|---|---|---|',
+      '| round | health probes | health p50 / p99 / max ms | health errors | server event-loop delay p99 / max ms | GETs p50 / p99 ms | GET errors | MiB received (decoded) | round ms |',
+      '|---|---|---|---|---|---|---|---|---|',
       ...srvRows,
       '',
       `Worst health p99 in a loaded round: ${worstP99.toFixed(1)} ms (target ≤ 50 ms); errors: ${errors} (target 0).`,

@@ -8,6 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type RunningServer } from '../../server/src/api/server.ts';
@@ -112,6 +114,38 @@ describe('a large host through the server: pages, pools, worker threads', () => 
     const gone = await get(s, `/api/hosts/local/datasets?cursor=${Buffer.from('d:999999:0').toString('base64url')}`);
     expect(gone.status).toBe(404);
     expect(JSON.stringify(gone.json)).toContain('start again without cursor');
+  });
+
+  it('large answers go gzipped to clients that ask for it (same JSON, same ETag), whole to those that do not; 304 when fresh', async () => {
+    const raw = (headers: Record<string, string>) => new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      http.get(new URL('api/hosts/local/inventory', s.url), { headers }, (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (c: Buffer) => parts.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) }));
+      }).on('error', reject);
+    });
+    const plain = await raw({});
+    const zipped = await raw({ 'Accept-Encoding': 'gzip, deflate, br' });
+    const refused = await raw({ 'Accept-Encoding': 'gzip;q=0, identity' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toContain('Accept-Encoding');
+    expect(Number(zipped.headers['content-length'])).toBe(zipped.body.length);
+    expect(zipped.body.length).toBeLessThan(plain.body.length / 4);
+    expect(gunzipSync(zipped.body).equals(plain.body)).toBe(true);
+    expect(refused.body.equals(plain.body)).toBe(true);
+    expect(zipped.headers.etag).toBe(plain.headers.etag);
+    const again = await raw({ 'Accept-Encoding': 'gzip', 'If-None-Match': plain.headers.etag! });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+  });
+
+  it('/metrics reports the server\'s own event-loop delay, rendered by the read worker', async () => {
+    const text = await (await fetch(new URL('metrics', s.url))).text();
+    expect(text).toMatch(/^zfs_advisor_event_loop_delay_seconds\{quantile="0\.99"\} [0-9.e-]+$/m);
+    expect(text).toMatch(/^zfs_advisor_event_loop_delay_seconds\{quantile="1"\} [0-9.e-]+$/m);
+    expect(text).toMatch(/^zfs_advisor_pool_health\{host="local",pool="tank00",state="ONLINE"\} 1$/m);
   });
 
   it('built in the worker threads: no fallback to the main thread', () => {

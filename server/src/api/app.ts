@@ -130,6 +130,7 @@ export function createApp(deps: AppDeps) {
       ctx.sizesJob.abortAll();
       ctx.remote.closeAll();
       ctx.reader.close();
+      ctx.closeAll();
     },
   };
 }

@@ -175,6 +175,9 @@ export function createAppContext(deps: AppDeps, basePath: string) {
     : null;
   const benchSuites = createBenchSuites({ db: store.db, logger, isHostBusy: (id) => benchRuns?.busy(id) ?? false });
 
+  /** Run when the app closes (timers and monitors of routers). */
+  const closers: (() => void)[] = [];
+
   const getHost = (id: string): HostRow => {
     const h = hosts.get(id);
     if (!h) throw notFound(`host "${id}"`);
@@ -185,6 +188,8 @@ export function createAppContext(deps: AppDeps, basePath: string) {
     config, basePath, benchDir, localZfs, store, secrets, services, logger, remote,
     hosts, history, settings, reports, evidence, job, scheduler, benchRuns, benchSuites, observeJob, sizesJob,
     reader: createReader({ logger }),
+    onClose: (f: () => void) => { closers.push(f); },
+    closeAll: () => { for (const f of closers.splice(0)) f(); },
     benchLimiter: createRateLimiter(config.benchStartsPerMinute ?? 6, 60_000),
     authLimiter: createRateLimiter(config.authFailuresPerMinute ?? 20, 60_000),
     getHost,

@@ -25,6 +25,8 @@ export interface Reader {
    * `request()` when not kept. `request` is called only on a miss (it reads the blob).
    */
   get(key: string, request: () => ReadRequest): Promise<PreparedJson>;
+  /** An answer built fresh every time (never kept): the metrics text. */
+  once(request: ReadRequest): Promise<Buffer>;
   /** Drops every kept answer whose key starts with `prefix` (acknowledgements changed). */
   forget(prefix: string): void;
   close(): void;
@@ -112,17 +114,23 @@ export function createReader(opts: { logger: Logger; inThread?: boolean }): Read
         // Internal failures go to the error handler as plain errors: logged, answered generically.
         if (!a.ok) throw a.status === 'internal' ? new Error(a.message) : new HttpError(a.status, a.message);
         const body = Buffer.from(a.body.buffer, a.body.byteOffset, a.body.byteLength);
+        const gzip = a.gzip ? Buffer.from(a.gzip.buffer, a.gzip.byteOffset, a.gzip.byteLength) : null;
         if (kept.get(key) === made) {
-          sizes.set(key, body.length);
-          bytes += body.length;
+          sizes.set(key, body.length + (gzip?.length ?? 0));
+          bytes += body.length + (gzip?.length ?? 0);
           evict();
         }
-        return new PreparedJson(body, a.etag);
+        return new PreparedJson(body, a.etag, gzip);
       });
       // A failed build is not kept: the next request tries again.
       made.catch(() => { if (kept.get(key) === made) kept.delete(key); });
       kept.set(key, made);
       return made;
+    },
+    async once(request) {
+      const a = await build(request);
+      if (!a.ok) throw a.status === 'internal' ? new Error(a.message) : new HttpError(a.status, a.message);
+      return Buffer.from(a.body.buffer, a.body.byteOffset, a.body.byteLength);
     },
     forget(prefix) {
       for (const k of [...kept.keys()]) {

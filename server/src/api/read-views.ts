@@ -7,11 +7,14 @@
  * Pages are positions in one stored snapshot or assessment (the cursor names it), so paging
  * through returns every item exactly once even when a new assessment lands meanwhile.
  */
+import { gzipSync } from 'node:zlib';
 import { Assessment, SEVERITY_ORDER } from '../model/finding.ts';
 import { Inventory } from '../model/inventory.ts';
 import { unpackJson } from '../store/compress.ts';
 import { routes } from './contract.ts';
-import { OptaneVerdictView, type Ack, type AssessmentSummary, type FindingView } from './schemas.ts';
+import { OptaneVerdictView, type Ack, type AssessmentSummary, type Counts, type FindingView } from './schemas.ts';
+import { renderMetrics, type EventLoopDelay } from '../metrics/prometheus.ts';
+import type { BenchmarkSummary } from '../model/workload.ts';
 import { prepareJson, type PreparedJson } from './route.ts';
 
 export interface SnapshotRef { snapshotId: number; hostId: string; capturedAt: string }
@@ -22,14 +25,20 @@ export type ReadRequest =
   | { op: 'inventory'; snap: SnapshotRef; gz: Uint8Array; pool: string | null }
   | { op: 'datasets'; snap: SnapshotRef; gz: Uint8Array; pool: string | null; offset: number; limit: number }
   | { op: 'record'; summary: AssessmentSummary & { snapshotId: number | null; ruleCatalogVersion: string }; gz: Uint8Array }
+  | { op: 'metrics'; hosts: { hostId: string; snap: { snap: SnapshotRef; gz: Uint8Array } | null; counts: Counts | null; benchmarks: BenchmarkSummary[] }[]; version: string; eventLoop: EventLoopDelay }
   | {
     op: 'findings'; ref: AssessmentRef; gz: Uint8Array; filter: FindingsFilter; offset: number; limit: number | null;
     acks: [string, Ack][]; firstSeen: [string, string][];
   };
 
-export type ReadAnswer = { ok: true; body: Uint8Array; etag: string } | { ok: false; status: 'not-found' | 'bad-request' | 'internal'; message: string };
+export type ReadAnswer =
+  | { ok: true; body: Uint8Array; etag: string; gzip: Uint8Array | null }
+  | { ok: false; status: 'not-found' | 'bad-request' | 'internal'; message: string };
 
-const answer = (p: PreparedJson): ReadAnswer => ({ ok: true, body: p.body, etag: p.etag });
+/** Bodies from this size on are also kept gzipped: most clients take that, and it is a tenth of the bytes. */
+export const GZIP_FROM = 64 * 1024;
+
+const answer = (p: PreparedJson): ReadAnswer => ({ ok: true, body: p.body, etag: p.etag, gzip: p.body.length >= GZIP_FROM ? gzipSync(p.body, { level: 6 }) : null });
 
 // ---- cursors: "d" (datasets) or "f" (findings), the stored row's id and an offset -------------
 
@@ -45,12 +54,19 @@ export function decodeCursor(kind: 'd' | 'f', cursor: string): { id: number; off
 
 // ---- parsed copies: a reader pages through one snapshot or assessment, so keep the last one ----
 
-let inventoryCache: { id: number; inventory: Inventory } | null = null;
+/** A few parsed inventories (a metrics scrape reads every host's; pages read one). */
+const inventories = new Map<number, Inventory>();
+const INVENTORIES_KEPT = 4;
 let assessmentCache: { id: number; assessment: Assessment; optane: unknown } | null = null;
 
 function inventoryOf(snap: SnapshotRef, gz: Uint8Array): Inventory {
-  if (inventoryCache?.id !== snap.snapshotId) inventoryCache = { id: snap.snapshotId, inventory: Inventory.parse(unpackJson(gz)) };
-  return inventoryCache.inventory;
+  let inv = inventories.get(snap.snapshotId);
+  if (inv === undefined) {
+    inv = Inventory.parse(unpackJson(gz));
+    inventories.set(snap.snapshotId, inv);
+    if (inventories.size > INVENTORIES_KEPT) inventories.delete(inventories.keys().next().value!);
+  }
+  return inv;
 }
 
 function assessmentOf(id: number, gz: Uint8Array): { assessment: Assessment; optane: unknown } {
@@ -67,6 +83,12 @@ const unknownPool = (pool: string): ReadAnswer => ({ ok: false, status: 'not-fou
 
 export function readView(req: ReadRequest): ReadAnswer {
   if (req.op === 'findings') return findingsView(req);
+  if (req.op === 'metrics') {
+    const text = renderMetrics(req.hosts.map((h) => ({
+      hostId: h.hostId, inventory: h.snap ? inventoryOf(h.snap.snap, h.snap.gz) : null, counts: h.counts, benchmarks: h.benchmarks,
+    })), { version: req.version, eventLoop: req.eventLoop });
+    return { ok: true, body: Buffer.from(text, 'utf8'), etag: '', gzip: null };
+  }
   if (req.op === 'record') {
     const { assessment, optane } = assessmentOf(req.summary.id, req.gz);
     const view = OptaneVerdictView.safeParse(optane);

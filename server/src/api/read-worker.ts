@@ -16,6 +16,8 @@ port?.on('message', (msg: { id: number; request: ReadRequest }) => {
     port.postMessage({ id: msg.id, answer: reply, error: true });
     return;
   }
-  const movable = reply.ok && reply.body.byteOffset === 0 && reply.body.byteLength === reply.body.buffer.byteLength;
-  port.postMessage({ id: msg.id, answer: reply }, movable && reply.ok ? [reply.body.buffer as ArrayBuffer] : []);
+  // Only buffers that own their whole memory can move (small ones may share Node's pool).
+  const owns = (b: Uint8Array | null): b is Uint8Array => b !== null && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
+  const transfer = reply.ok ? [reply.body, reply.gzip].filter(owns).map((b) => b.buffer as ArrayBuffer) : [];
+  port.postMessage({ id: msg.id, answer: reply }, [...new Set(transfer)]);
 });

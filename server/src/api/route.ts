@@ -48,8 +48,11 @@ export class PreparedJson {
   readonly body: Buffer;
   /** Same weak ETag format as Express computes for a body (`W/"<length hex>-<sha1 base64 27>"`). */
   readonly etag: string;
-  /** `etag`: when it was computed where the body was made (the read worker). */
-  constructor(body: string | Buffer, etag?: string) {
+  /**
+   * `etag`: when it was computed where the body was made (the read worker); `gzip`: the body
+   * gzipped there, sent to clients that accept it (same weak ETag: the same content).
+   */
+  constructor(body: string | Buffer, etag?: string, readonly gzip: Buffer | null = null) {
     this.body = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
     this.etag = etag ?? `W/"${this.body.length.toString(16)}-${createHash('sha1').update(this.body).digest('base64').slice(0, 27)}"`;
   }
@@ -92,10 +95,7 @@ export function bindRoute<R extends RouteSpec>(router: Router, spec: R, handler:
       if (res.headersSent) return;
       const resp = spec.response;
       if (resp.kind === 'json' && out instanceof PreparedJson) {
-        // Already validated by prepareJson(); sent as res.json() would send it (304 when fresh).
-        res.status(resp.status).setHeader('ETag', out.etag);
-        if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
-        res.send(out.body);
+        sendPrepared(req, res, resp.status, out);
       } else if (resp.kind === 'json') {
         res.status(resp.status).json(checkResponse(spec, resp.schema, out));
       } else if (resp.kind === 'empty') {
@@ -113,4 +113,55 @@ export function bindRoute<R extends RouteSpec>(router: Router, spec: R, handler:
  */
 export function apiRouter(): Router {
   return express.Router({ caseSensitive: true, strict: true });
+}
+
+/** Bodies above this go out a slice at a time. */
+const LARGE_BODY = 256 * 1024;
+const SLICE = 64 * 1024;
+
+/**
+ * Sends an answer validated by prepareJson() as res.json() would (ETag, 304 when fresh). A large
+ * body (a big host's inventory is megabytes) is written a slice at a time, waiting for the socket
+ * to drain: one `res.send` copies as much as the kernel takes in one go, and a hundred of them at
+ * once held the event loop for a second.
+ */
+function sendPrepared(req: Request, res: Response, status: number, out: PreparedJson): void {
+  res.status(status).setHeader('ETag', out.etag);
+  if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
+  if (out.gzip) res.vary('Accept-Encoding');
+  // Only when the client names gzip (a missing Accept-Encoding is taken as identity only).
+  const gzip = out.gzip !== null && typeof req.headers['accept-encoding'] === 'string' && req.acceptsEncodings('gzip', 'identity') === 'gzip';
+  if (!gzip && out.body.length <= LARGE_BODY) {
+    res.send(out.body);
+    return;
+  }
+  if (status >= 200 && status < 300 && req.fresh) {
+    res.status(304).end();
+    return;
+  }
+  const body = gzip ? out.gzip! : out.body;
+  if (gzip) res.setHeader('Content-Encoding', 'gzip');
+  res.setHeader('Content-Length', body.length);
+  if (req.method === 'HEAD' || body.length <= LARGE_BODY) {
+    res.end(req.method === 'HEAD' ? undefined : body);
+    return;
+  }
+  let at = 0;
+  let closed = false;
+  // One slice per turn of the event loop: the kernel takes megabytes from a loopback socket in
+  // one write, and a hundred such sockets ready at once held the loop for half a second.
+  // 'drain' can come from a nextTick of the write before it, so the next slice always waits
+  // for setImmediate: otherwise the ticks chain write after write within one turn.
+  const later = (): void => { setImmediate(pump); };
+  const pump = (): void => {
+    if (closed) return;
+    const next = Math.min(at + SLICE, body.length);
+    const more = res.write(body.subarray(at, next));
+    at = next;
+    if (at >= body.length) res.end();
+    else if (more) later();
+    else res.once('drain', later);
+  };
+  res.once('close', () => { closed = true; res.off('drain', later); });
+  pump();
 }

@@ -54,9 +54,13 @@ function classSpace(vdevs: VdevNode[], cls: string): { size: number; alloc: numb
   return { size, alloc };
 }
 
-export function renderMetrics(hosts: HostMetricsInput[], info: { version: string }): string {
+/** The server's own event-loop delay since the previous scrape, in seconds (perf_hooks histogram). */
+export interface EventLoopDelay { p50: number; p99: number; max: number }
+
+export function renderMetrics(hosts: HostMetricsInput[], info: { version: string; eventLoop?: EventLoopDelay }): string {
   const f = {
     info: new Family('zfs_advisor_info', 'Build information of the ZFS Advisor server.', 'gauge'),
+    loop: new Family('zfs_advisor_event_loop_delay_seconds', 'How long the server\'s event loop was held up since the previous scrape (quantile 1 = the longest); requests wait this long.', 'gauge'),
     demo: new Family('zfs_advisor_host_demo', '1 when the host shows the bundled demo snapshot, not real data.', 'gauge'),
     health: new Family('zfs_advisor_pool_health', '1 for the pool\'s current state (ONLINE, DEGRADED, …), 0 for the others.', 'gauge'),
     size: new Family('zfs_advisor_pool_size_bytes', 'Pool size as reported by zpool list.', 'gauge'),
@@ -72,6 +76,9 @@ export function renderMetrics(hosts: HostMetricsInput[], info: { version: string
     benchTime: new Family('zfs_advisor_benchmark_timestamp_seconds', 'When the newest benchmark per pool and profile started (Unix time).', 'gauge'),
   };
   f.info.add({ version: info.version }, 1);
+  if (info.eventLoop) {
+    for (const [q, v] of [['0.5', info.eventLoop.p50], ['0.99', info.eventLoop.p99], ['1', info.eventLoop.max]] as const) f.loop.add({ quantile: q }, v);
+  }
 
   for (const h of hosts) {
     const host = h.hostId;
