@@ -15,9 +15,24 @@ const indexOf = (name: string): number | null => {
 };
 
 /** Partitions of one lsblk disk, with `by-id` links that point at them (link → target base name). */
+/** by-id link names per target device, built once per links map (a large host has a thousand links). */
+const linksByTarget = new WeakMap<ReadonlyMap<string, string>, Map<string, string[]>>();
+function linksTo(links: ReadonlyMap<string, string>, target: string): string[] {
+  let inverted = linksByTarget.get(links);
+  if (!inverted) {
+    inverted = new Map();
+    for (const [link, t] of links) {
+      const list = inverted.get(t);
+      if (list) list.push(link); else inverted.set(t, [link]);
+    }
+    linksByTarget.set(links, inverted);
+  }
+  return inverted.get(target) ?? [];
+}
+
 export function partitionsFromLsblk(disk: LsblkDevice, links: ReadonlyMap<string, string>): Partition[] {
   return flattenLsblk(disk.children).filter((c) => c.type === 'part').map((c) => {
-    const byId = [...links].filter(([, target]) => target === c.name).map(([link]) => `/dev/disk/by-id/${link}`).sort();
+    const byId = linksTo(links, c.name).map((link) => `/dev/disk/by-id/${link}`).sort();
     const aliases = [c.path, `/dev/${c.name}`, ...(c.partuuid ? [`/dev/disk/by-partuuid/${c.partuuid}`, c.partuuid] : []), ...byId];
     return {
       name: c.name,
