@@ -161,6 +161,7 @@ export function createAppContext(deps: AppDeps, basePath: string) {
   });
   const job = createAssessmentJob({
     history, services, collect, loadOptions, inThread: services.inThread ?? null, retention: () => settings.get().retention,
+    onThreadFailure: (err) => logger.warn('assessment worker unavailable: assessing on the main thread', { error: err.message }),
     evidence: (host) => evidenceArtifacts(host, {
       evidence, bench: services.bench, observation: () => settings.get().observation, demo: config.demo,
       onError: (what, err) => logger.warn(`${what} unavailable for the assessment`, { error: err instanceof Error ? err.message : String(err) }),

@@ -7,6 +7,9 @@ import { InventoryLoadError } from '../gather/load.ts';
 import type { ThreadOutcome, ThreadReply, ThreadRequest } from './assess-thread-protocol.ts';
 import { startWorker } from './thread-url.ts';
 
+/** The worker itself could not run (not the assessment's own error): the caller may run it here instead. */
+export class WorkerUnavailable extends Error {}
+
 const asBuffer = (u: Uint8Array): Buffer => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
 
 export function assessInThread(request: ThreadRequest): Promise<ThreadOutcome> {
@@ -27,7 +30,7 @@ export function assessInThread(request: ThreadRequest): Promise<ThreadOutcome> {
         reject(reply.name === 'InventoryLoadError' ? new InventoryLoadError(reply.message) : new Error(reply.message));
       }
     }));
-    worker.once('error', (err) => settle(() => reject(err)));
-    worker.once('exit', (code) => settle(() => reject(new Error(`the assessment worker exited (code ${code}) without an answer`))));
+    worker.once('error', (err) => settle(() => reject(new WorkerUnavailable(`the assessment worker failed: ${err.message}`))));
+    worker.once('exit', (code) => settle(() => reject(new WorkerUnavailable(`the assessment worker exited (code ${code}) without an answer`))));
   });
 }

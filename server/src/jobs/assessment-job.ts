@@ -10,6 +10,7 @@ import type { LoadedInventory, Services } from '../api/services.ts';
 import { HttpError } from '../api/errors.ts';
 import type { Artifacts } from '../model/artifacts.ts';
 import type { ThreadOutcome, ThreadRequest } from './assess-thread-protocol.ts';
+import { WorkerUnavailable } from './assess-thread.ts';
 
 type ThreadLoad = Extract<ThreadRequest, { kind: 'load' }>['load'];
 
@@ -22,6 +23,8 @@ export interface AssessmentJobDeps {
   retention: () => { snapshotsPerHost: number; assessmentsPerHost: number; scheduledRunsPerHost: number };
   /** Where the worker thread loads this host from (gather/load.ts options), or null: `collect` here, assess there. */
   loadOptions?: (host: HostRow) => ThreadLoad | null;
+  /** Told when the worker could not run and the assessment ran on this thread instead. */
+  onThreadFailure?: (err: Error) => void;
   /** Runs assessments in a worker thread (assess-thread.ts); absent: everything runs on this thread. */
   inThread?: { run: (request: ThreadRequest) => Promise<ThreadOutcome> } | null;
   /** Measured artifacts of the host (workload fingerprint, size histograms, benchmarks), see jobs/evidence-artifacts.ts. */
@@ -67,7 +70,15 @@ export function createAssessmentJob(deps: AssessmentJobDeps) {
       running.add(host.id);
       try {
         const previous = deps.history.latestAssessment(host.id);
-        const stored = deps.inThread ? await runInThread(host, trigger, deps.inThread) : await runHere(host, trigger, assess);
+        const stored = deps.inThread
+          ? await runInThread(host, trigger, deps.inThread).catch((err: unknown) => {
+            // A worker that cannot start (a build without its file, a thread limit) must not
+            // stop assessments: they run on this thread then, as before workers existed.
+            if (!(err instanceof WorkerUnavailable)) throw err;
+            deps.onThreadFailure?.(err);
+            return runHere(host, trigger, assess);
+          })
+          : await runHere(host, trigger, assess);
         deps.history.prune(host.id, deps.retention());
         const record = deps.history.getAssessment(stored.id);
         if (!record) throw new Error(`assessment ${stored.id} vanished right after it was stored`);
