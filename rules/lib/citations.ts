@@ -44,6 +44,24 @@ export function fact(id: string): Citation {
   return { source: s.source, locator: s.locator, url: s.url };
 }
 
+/**
+ * Facts of the fact sheet as Markdown links to their first public source, for text that is not a
+ * finding (planner reasons and warnings, sizing notes): "[OpenZFS zpoolconcepts(7) at zfs-2.4.4](https://…)".
+ * One link per distinct source; throws on an unknown number, like `fact`.
+ */
+export function factLinks(...ids: string[]): string {
+  const seen = new Set<string>();
+  const links: string[] = [];
+  for (const id of ids) {
+    const c = fact(id);
+    const url = c.url ?? '';
+    if (seen.has(url)) continue;
+    seen.add(url);
+    links.push(`[${c.source}${c.locator ? `, ${c.locator}` : ''}](${url})`);
+  }
+  return links.join(', ');
+}
+
 export const man = (page: string, section: 1 | 4 | 5 | 7 | 8, locator: string | null = null): Citation => ({
   source: `${page}(${section})`, locator, url: `${MAN}/${section}/${page}.${section}.html`,
 });

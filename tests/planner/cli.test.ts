@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../server/src/cli/main.ts';
 import type { CliIO } from '../../server/src/cli/command.ts';
 import { pool, leaf, group } from '../support/builders.ts';
+import { factLinks } from '../../rules/lib/citations.ts';
 
 async function cli(argv: string[]) {
   let out = '';
@@ -69,7 +70,9 @@ describe('zfs-advisor plan on the demo inventory (TrueNAS CORE, bench-pool = mir
     const r = await cli(['plan', 'add-slog', '--demo', '--pool', 'bench-pool', '--devices', 'nvd1', '--shared-disk']);
     const j = JSON.parse((await cli(['plan', 'add-slog', '--demo', '--pool', 'bench-pool', '--devices', 'nvd1', '--json'])).out);
     expect(j.redundancy).toMatchObject({ matched: false, acceptable: true });
-    expect(j.redundancy.reason).toBe('not redundant: only in-flight sync writes are at risk if it fails together with a crash; the pool itself never depends on a log vdev (zfs-facts A25, B14)');
+    expect(j.redundancy.reason).toBe(`not redundant: only in-flight sync writes are at risk if it fails together with a crash; the pool itself never depends on a log vdev (${factLinks('A25', 'B14')})`);
+    // The terminal gets the links as "text (url)".
+    expect(r.out).toContain('the pool itself never depends on a log vdev (OpenZFS zpool-import(8) at master snapshot');
     expect(j.steps[0].argv.slice(0, 3)).toEqual(['zpool', 'add', '-n']);
     expect(r.out).toContain('Redundancy: Single SLOG — not redundant: only in-flight sync writes are at risk if it fails together with a crash');
     expect(r.out).not.toMatch(/Redundancy matched/);

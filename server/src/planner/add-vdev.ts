@@ -12,6 +12,8 @@ import { checkDevices } from './device-check.ts';
 import { PlanRefused } from './plan-refused.ts';
 import { displayName, renderStatus } from './status-preview.ts';
 import { planSlogForecast, type PlanForecast } from '../forecast/plan-forecast.ts';
+import { factLinks } from '../../../rules/lib/citations.ts';
+import { inlinePlain } from '../text/markdown.ts';
 
 /** One partition of each device: for the vdev being added, or kept for a later role (l2arc: `zpool add POOL cache …`). */
 export interface PartitionRole { role: 'slog' | 'special' | 'l2arc'; sizeBytes: number }
@@ -91,12 +93,12 @@ function dataAshift(pool: Pool): { value: number | null; mixed: boolean } {
 function specialRemovability(pool: Pool, openzfs: string | null): { reversible: Reversibility; why: string } {
   const raidz = topLevel(pool, 'data').find((v) => v.type.startsWith('raidz') || v.type === 'draid');
   if (raidz) {
-    return { reversible: 'no', why: `the pool has a ${raidz.type} top-level vdev (${raidz.name}): OpenZFS can never remove a special vdev from a pool with raidz/dRAID data vdevs, so this vdev is permanent and its loss loses the pool (zfs-facts B17, B13)` };
+    return { reversible: 'no', why: `the pool has a ${raidz.type} top-level vdev (${raidz.name}): OpenZFS can never remove a special vdev from a pool with raidz/dRAID data vdevs, so this vdev is permanent and its loss loses the pool (${factLinks('B17', 'B13')})` };
   }
   const ashift = dataAshift(pool);
-  if (ashift.mixed) return { reversible: 'no', why: 'the data vdevs have different ashift values: device removal is impossible on this pool (zfs-facts B17, C22)' };
+  if (ashift.mixed) return { reversible: 'no', why: 'the data vdevs have different ashift values: device removal is impossible on this pool (' + factLinks('B17', 'C22') + ')' };
   if (openzfs && !atLeast(openzfs, '0.8.0')) return { reversible: 'no', why: `OpenZFS ${openzfs} has no device removal` };
-  return { reversible: 'yes', why: 'all data vdevs are mirrors/disks with one ashift: `zpool remove` can evacuate it later, provided it keeps the same ashift (-o ashift below) and feature device_removal is enabled (zfs-facts B17)' };
+  return { reversible: 'yes', why: 'all data vdevs are mirrors/disks with one ashift: `zpool remove` can evacuate it later, provided it keeps the same ashift (-o ashift below) and feature device_removal is enabled (' + factLinks('B17') + ')' };
 }
 
 /** The plan's redundancy sentences, one author for the CLI, API and UI. */
@@ -104,25 +106,25 @@ function redundancyWords(kind: 'slog' | 'special', r: { dataTolerance: number | 
   const data = r.dataTolerance === null ? 'an unknown number of' : String(r.dataTolerance);
   if (kind === 'slog') {
     if (r.newTolerance === 0) {
-      const reason = 'not redundant: only in-flight sync writes are at risk if it fails together with a crash; the pool itself never depends on a log vdev (zfs-facts A25, B14)';
+      const reason = 'not redundant: only in-flight sync writes are at risk if it fails together with a crash; the pool itself never depends on a log vdev (' + factLinks('A25', 'B14') + ')';
       return { acceptable: true, reason, summary: `Single SLOG — ${reason}.` };
     }
     if (!r.matched) {
-      const reason = `the log mirror survives ${r.newTolerance} device failure(s), the data vdevs ${data}; a log vdev only holds in-flight sync writes, so fewer is acceptable (zfs-facts B14)`;
+      const reason = `the log mirror survives ${r.newTolerance} device failure(s), the data vdevs ${data}; a log vdev only holds in-flight sync writes, so fewer is acceptable (${factLinks('B14')})`;
       return { acceptable: true, reason, summary: `Mirrored SLOG, fewer failures tolerated than the data vdevs — ${reason}.` };
     }
     const reason = `the log mirror survives ${r.newTolerance} device failure(s), as many as the data vdevs (${data})`;
     return { acceptable: true, reason, summary: `Redundancy matched: ${reason}.` };
   }
   if (r.matched) {
-    const reason = `the special vdev survives ${r.newTolerance} device failure(s), as many as the data vdevs (${data}); losing it would lose the pool (zfs-facts B13)`;
+    const reason = `the special vdev survives ${r.newTolerance} device failure(s), as many as the data vdevs (${data}); losing it would lose the pool (${factLinks('B13')})`;
     return { acceptable: true, reason, summary: `Redundancy matched: ${reason}.` };
   }
   if (r.accepted) {
-    const reason = `LOWER REDUNDANCY ACCEPTED by the caller: the special vdev survives ${r.newTolerance} device failure(s), the data vdevs ${data}; if it fails the whole pool is lost (zfs-facts B13, B14)`;
+    const reason = `LOWER REDUNDANCY ACCEPTED by the caller: the special vdev survives ${r.newTolerance} device failure(s), the data vdevs ${data}; if it fails the whole pool is lost (${factLinks('B13', 'B14')})`;
     return { acceptable: true, reason, summary: `Not redundancy-matched — ${reason}.` };
   }
-  const reason = `a special vdev needs ${r.requiredSides} devices (a ${r.requiredSides}-way mirror) to survive as many failures as the data vdevs (${data}); losing it loses the pool (zfs-facts B13)`;
+  const reason = `a special vdev needs ${r.requiredSides} devices (a ${r.requiredSides}-way mirror) to survive as many failures as the data vdevs (${data}); losing it loses the pool (${factLinks('B13')})`;
   return { acceptable: false, reason, summary: `Refused unless accepted — ${reason}.` };
 }
 
@@ -149,13 +151,13 @@ export function planAddVdev(req: AddVdevRequest): AddVdevPlan {
   const specialMatched = newTolerance >= requiredSides - 1;
   const lowerRedundancyAccepted = req.kind === 'special' && !specialMatched && req.acceptLowerRedundancy === true;
   if (req.kind === 'special' && !specialMatched && !lowerRedundancyAccepted) {
-    throw new PlanRefused('redundancy', `refused: the data vdevs of ${pool.name} survive ${dataTolerance} failure(s) each, so a special vdev needs ${requiredSides} devices (a ${requiredSides}-way mirror) to match; got ${devices.length}. Losing a special vdev loses the pool (zfs-facts B13, B14). Give ${requiredSides} devices, or accept lower redundancy explicitly (acceptLowerRedundancy / --accept-lower-redundancy)`);
+    throw new PlanRefused('redundancy', `refused: the data vdevs of ${pool.name} survive ${dataTolerance} failure(s) each, so a special vdev needs ${requiredSides} devices (a ${requiredSides}-way mirror) to match; got ${devices.length}. Losing a special vdev loses the pool (${inlinePlain(factLinks('B13', 'B14'))}). Give ${requiredSides} devices, or accept lower redundancy explicitly (acceptLowerRedundancy / --accept-lower-redundancy)`);
   }
   if (lowerRedundancyAccepted) {
-    warnings.unshift(`LOWER REDUNDANCY ACCEPTED: this special vdev survives ${newTolerance} failure(s) but the data vdevs ${dataTolerance}; ${requiredSides} devices would match. If it fails, the WHOLE POOL is lost (zfs-facts B13, B14). zpool add refuses this without -f, so the command carries -f, which also overrides its other safety checks`);
+    warnings.unshift(`LOWER REDUNDANCY ACCEPTED: this special vdev survives ${newTolerance} failure(s) but the data vdevs ${dataTolerance}; ${requiredSides} devices would match. If it fails, the WHOLE POOL is lost (${factLinks('B13', 'B14')}). zpool add refuses this without -f, so the command carries -f, which also overrides its other safety checks`);
   }
   if (req.kind === 'slog' && !mirrored) {
-    warnings.push('a single-device SLOG: if it fails together with a crash, up to ~5 s of acknowledged sync writes are lost; mirror it if that is unacceptable (zfs-facts A25)');
+    warnings.push('a single-device SLOG: if it fails together with a crash, up to ~5 s of acknowledged sync writes are lost; mirror it if that is unacceptable (' + factLinks('A25') + ')');
   }
   const words = redundancyWords(req.kind, { dataTolerance, newTolerance, requiredSides, matched, accepted: lowerRedundancyAccepted });
 
@@ -184,9 +186,9 @@ export function planAddVdev(req: AddVdevRequest): AddVdevPlan {
 
   // 3. ashift: match the data vdevs so the vdev stays removable and no mismatch check fires (C22).
   const ashift = dataAshift(pool);
-  if (ashift.mixed) warnings.push('the data vdevs already have mixed ashift values (zfs-facts C22)');
+  if (ashift.mixed) warnings.push('the data vdevs already have mixed ashift values (' + factLinks('C22') + ')');
   const ashiftArgs = ashift.value ? ['-o', `ashift=${ashift.value}`] : [];
-  if (!ashift.value) warnings.push('the pool ashift is unknown: check `zdb -C` and add `-o ashift=N` matching the data vdevs (zfs-facts C22)');
+  if (!ashift.value) warnings.push('the pool ashift is unknown: check `zdb -C` and add `-o ashift=N` matching the data vdevs (' + factLinks('C22') + ')');
 
   // 4. The zpool add itself.
   const section = req.kind === 'slog' ? 'log' : 'special';
@@ -198,7 +200,7 @@ export function planAddVdev(req: AddVdevRequest): AddVdevPlan {
   steps.push(step(['zpool', 'add', '-n', ...force, ...ashiftArgs, pool.name, section, ...vdevArgs], 'yes',
     'dry run: zpool checks the devices and prints the layout it would create without changing the pool; compare it with the preview below before running the next command'));
   if (req.kind === 'slog') {
-    steps.push(step(addArgv, 'yes', `log vdevs can always be removed again: zpool remove ${pool.name} <log vdev> (zfs-facts B14, A-section)`));
+    steps.push(step(addArgv, 'yes', `log vdevs can always be removed again: zpool remove ${pool.name} <log vdev> (${factLinks('B14', 'A1')})`));
   } else {
     if (req.openzfs && !atLeast(req.openzfs, '0.8.0')) warnings.push(`special vdevs need OpenZFS 0.8 or later; this host has ${req.openzfs}`);
     const r = specialRemovability(pool, req.openzfs);
@@ -211,14 +213,14 @@ export function planAddVdev(req: AddVdevRequest): AddVdevPlan {
     const t = req.specialSmallBlocks;
     const pow2 = t > 0 && (t & (t - 1)) === 0;
     if (req.openzfs && !atLeast(req.openzfs, '2.4.0') && t !== 0 && (!pow2 || t < 512 || t > 1048576)) {
-      warnings.push(`OpenZFS ${req.openzfs} accepts special_small_blocks only as 0 or a power of two from 512 to 1M (zfs-facts B11)`);
+      warnings.push(`OpenZFS ${req.openzfs} accepts special_small_blocks only as 0 or a power of two from 512 to 1M (${factLinks('B11')})`);
     }
     for (const ds of req.datasets ?? []) {
       if (ds.type !== 'filesystem' && !(ds.type === 'volume' && req.openzfs && atLeast(req.openzfs, '2.4.0'))) continue;
       const rs = ds.recordsize ?? ds.volblocksize;
-      if (rs !== null && t >= rs) warnings.push(`${ds.name}: special_small_blocks=${t} ≥ its block size ${rs} sends every data block of it to the special vdev (zfs-facts B10)`);
+      if (rs !== null && t >= rs) warnings.push(`${ds.name}: special_small_blocks=${t} ≥ its block size ${rs} sends every data block of it to the special vdev (${factLinks('B10')})`);
       steps.push(step(['zfs', 'set', `special_small_blocks=${t}`, ds.name], 'yes',
-        'a property: set it back to 0 at any time; it only affects blocks written afterwards — existing data moves only when rewritten (zfs rewrite ≥ 2.3.4, send/receive) (zfs-facts B9)'));
+        'a property: set it back to 0 at any time; it only affects blocks written afterwards — existing data moves only when rewritten (zfs rewrite ≥ 2.3.4, send/receive) (' + factLinks('B9') + ')'));
     }
   }
 

@@ -12,6 +12,7 @@ import { disksUsed, layoutLabel, tolerancePerVdev, topLevelVdevs, type LayoutSpe
 import { findingsFor, groupFindings, isWarningLevel, syntheticArtifacts, type GroupedFinding } from './layout-findings.ts';
 import { forecastPool, WorkloadSpec } from '../forecast/forecast.ts';
 import { DISK_RATES, defaultHostSeqCap, MediaKind, relativePerformance, resilverExposure, sequentialMBps, writeCeiling, type HostSeqCap, type RelativePerformance, type ResilverExposure } from './performance.ts';
+import { factLinks } from '../../../rules/lib/citations.ts';
 
 export const Workload = z.enum(['vm', 'files', 'media', 'db']);
 export type Workload = z.infer<typeof Workload>;
@@ -170,13 +171,13 @@ function describe(spec: LayoutSpec, input: z.output<typeof PlanInput>, blockSize
   const warnings: string[] = [];
   if (spec.kind === 'stripe') warnings.push(`no redundancy: one failed disk of ${spec.disks} loses the whole pool`);
   if (spec.kind === 'mirror' && spec.ways === 2 && input.media === 'hdd' && input.diskBytes >= BIG_HDD_BYTES) {
-    warnings.push('2-way mirrors: while one side resilvers, the vdev has no redundancy left (zfs-facts C17, G9)');
+    warnings.push('2-way mirrors: while one side resilvers, the vdev has no redundancy left (' + factLinks('C17', 'G9') + ')');
   }
   if (fit.chargeFactor > 1.05) {
-    warnings.push(`${fmtSize(blockSize)} blocks cost ${fit.chargeFactor.toFixed(2)}× their size here (raidz/dRAID padding, zfs-facts C-T2/C-T3)`);
+    warnings.push(`${fmtSize(blockSize)} blocks cost ${fit.chargeFactor.toFixed(2)}× their size here (raidz/dRAID padding, ${factLinks('C-T2', 'C-T3')})`);
   }
   if (spec.kind === 'draid' && blockSize < spec.data * 2 ** input.ashift) {
-    warnings.push(`dRAID allocates at least ${spec.data * 2 ** input.ashift / 1024}K per block: ${fmtSize(blockSize)} blocks waste space (zfs-facts B24, C6)`);
+    warnings.push(`dRAID allocates at least ${spec.data * 2 ** input.ashift / 1024}K per block: ${fmtSize(blockSize)} blocks waste space (${factLinks('B24', 'C6')})`);
   }
   return {
     id: layoutLabel(spec).replace(/[^a-z0-9:]+/gi, '-').replace(/-+$/, '').toLowerCase(),
@@ -286,13 +287,13 @@ export function planLayouts(raw: PlanInput, now: Date = new Date()): LayoutPlan 
       `disks: ${input.disks} × ${input.diskBytes} bytes (${input.media})${input.spares ? `, ${input.spares} kept as hot spares` : ''}, ashift ${input.ashift}, workload ${input.workload} with ${fmtSize(blockSize)} blocks, incompressible`,
       `findings: the rule catalog run on each layout as if built (an empty new pool of these disks, the workload's datasets with lz4, OpenZFS ${input.openzfs ?? 'version not given: version-limited rules run as for any version'})`,
       'ranking: redundant layouts before the stripe; layouts using every disk first, then those no rule warns about, then by score',
-      'usable = AVAIL of the empty pool: labels (4.5 MiB/disk), metaslab rounding, 128K deflate ratio and slop (1/32, 128 MiB–128 GiB) removed (zfs-facts C3, C23); the embedded-log slop deduction is not modelled',
-      'effective usable = usable ÷ the charge factor of the workload block size (zfs-facts C-T2)',
-      'performance: per-vdev model in multiples of one disk (mirror reads scale with sides, raidz random I/O ≈ one disk per vdev, C11); per-disk rates are [heuristic]',
+      'usable = AVAIL of the empty pool: labels (4.5 MiB/disk), metaslab rounding, 128K deflate ratio and slop (1/32, 128 MiB–128 GiB) removed (' + factLinks('C3', 'C23') + '); the embedded-log slop deduction is not modelled',
+      'effective usable = usable ÷ the charge factor of the workload block size (' + factLinks('C-T2') + ')',
+      'performance: per-vdev model in multiples of one disk (mirror reads scale with sides, raidz random I/O ≈ one disk per vdev: ' + factLinks('C11') + '); per-disk rates are [heuristic]',
       cap ? `sequential MB/s limited by the host: ${cap.readMBps} read / ${cap.writeMBps} write for the whole pool, parity layouts' writes by ${[1, 2, 3].map((p) => writeCeiling(cap, p)).map(Math.round).join('/')} MB/s (raidz1/2/3): ${cap.basis}` : 'sequential MB/s: no host ceiling applied (none measured for this media or none wanted; pass hostSeqCapMBps)',
       'sync writes: 4K sync=always at queue depth 1 with the ZIL on the data vdevs (no SLOG), from the sync-write forecast (server/src/forecast, the model of `zfs-advisor forecast`); planned disks of unknown model are forecast as their class; see `zfs-advisor forecast` for a SLOG',
-      '80 % figure = 80 % of the effective usable for the workload block size (zfs-facts C24)',
-      `resilver: at 80 % fill, ${DISK_RATES[input.media].resilverMBps.join('–')} MB/s per disk [heuristic, zfs-facts C15]`,
+      '80 % figure = 80 % of the effective usable for the workload block size (' + factLinks('C24') + ')',
+      `resilver: at 80 % fill, ${DISK_RATES[input.media].resilverMBps.join('–')} MB/s per disk [heuristic] (${factLinks('C15')})`,
       `ranking weights for ${input.workload}: capacity ${w.capacity}, random I/O ${w.random}, sequential ${w.seq}, safety ${w.safety}`,
     ],
   };

@@ -17,6 +17,7 @@
  * every row of 001's HDD and SSD throughput tables (not the absolute numbers).
  */
 import type { LayoutSpec } from './layout-spec.ts';
+import { factLinks } from '../../../rules/lib/citations.ts';
 
 export const MediaKind = ['hdd', 'ssd', 'nvme'] as const;
 export type MediaKind = (typeof MediaKind)[number];
@@ -76,7 +77,7 @@ export function resilverExposure(spec: LayoutSpec, diskBytes: number, media: Med
   const [lo, hi] = DISK_RATES[media].resilverMBps;
   let disksRead: number;
   let speedup = 1;
-  let basis = 'healing resilver reads the allocated blocks of the surviving disks and writes the new disk at the per-disk rate (zfs-facts C14, C15 [heuristic rate])';
+  let basis = 'healing resilver reads the allocated blocks of the surviving disks and writes the new disk at the per-disk rate (' + factLinks('C14', 'C15') + ' [heuristic rate])';
   switch (spec.kind) {
     case 'stripe': disksRead = 0; basis = 'no redundancy: a failed disk cannot be rebuilt'; break;
     case 'mirror': disksRead = spec.ways - 1; break;
@@ -85,7 +86,7 @@ export function resilverExposure(spec: LayoutSpec, diskBytes: number, media: Med
       disksRead = spec.children - 1;
       // Sequential rebuild to a distributed spare scales with the number of redundancy groups (C7, C15).
       speedup = Math.max(1, (spec.children - spec.spares) / (spec.data + spec.parity));
-      basis = 'dRAID sequential rebuild to a distributed spare, spread over all children: per-disk rate × (N−S)/(D+P) (zfs-facts C7, C15 [heuristic rate])';
+      basis = 'dRAID sequential rebuild to a distributed spare, spread over all children: per-disk rate × (N−S)/(D+P) (' + factLinks('C7', 'C15') + ' [heuristic rate])';
       break;
   }
   const seconds = (rate: number) => perDisk / (rate * 1e6 * speedup);

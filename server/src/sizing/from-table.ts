@@ -18,6 +18,7 @@ import { failed, parsed, parseHumanNumber, splitLines, type ParseIssue, type Par
 import { parseZdbBlockStats } from '../parsers/zdb-block-stats.ts';
 import { histogramFromZdb } from './from-zdb.ts';
 import { METADATA_BASIS, projectCandidates, SizeAccumulator, toBins } from './histogram.ts';
+import { factLinks } from '../../../rules/lib/citations.ts';
 
 export type TableFormat = 'find-awk' | 'two-column' | 'csv';
 
@@ -132,8 +133,8 @@ export function histogramFromTable(table: SizeTable, opts: TableOptions): SizeHi
     `read from a ${table.format === 'find-awk' ? '`find … | awk` file-size table (reference 000\'s command)' : table.format === 'csv' ? 'CSV size table' : 'two-column size table'}: ${table.rows.length} rows, ${acc.files} files`,
     ...(binned > 0 ? [`${binned} files were given only as counts per power-of-two bin [S, 2S): each is taken at the bin's geometric middle S·√2 (awk's 1K row, which also holds every smaller file, at 1K), so sizes inside a bin are an estimate [derived]`] : []),
     `block histogram: data blocks as stored without compression (≤ recordsize ${opts.recordsize / 1024}K → one block rounded up to ${2 ** opts.ashift} B sectors, larger → recordsize blocks), as for a walk`,
-    'special_small_blocks is compared per block with the block\'s compressed physical size (zfs-facts B3–B5): with compression more blocks qualify than projected here',
-    'small blocks are accepted only until the special class is 75 % full (B7): provision projected usage ÷ 0.75 plus growth (B26)',
+    'special_small_blocks is compared per block with the block\'s compressed physical size (' + factLinks('B3', 'B4', 'B5') + '): with compression more blocks qualify than projected here',
+    'small blocks are accepted only until the special class is 75 % full (' + factLinks('B7') + '): provision projected usage ÷ 0.75 plus growth (' + factLinks('B26') + ')',
   ];
   return SizeHistogram.parse({
     target: opts.source, dataset: null, pool: null, method: 'table',

@@ -7,6 +7,7 @@
 import { SizeHistogram } from '../model/workload.ts';
 import { psizeAtOrBelow, type ZdbBlockStats } from '../parsers/zdb-block-stats.ts';
 import { candidateThresholds } from './histogram.ts';
+import { factLinks } from '../../../rules/lib/citations.ts';
 
 export function histogramFromZdb(pool: string, stats: ZdbBlockStats, recordsize: number, ashift: number, capturedAt: string): SizeHistogram {
   let cumulativeBytes = 0;
@@ -26,16 +27,16 @@ export function histogramFromZdb(pool: string, stats: ZdbBlockStats, recordsize:
   });
   const notes = [
     stats.binning === 'fits-into'
-      ? 'zdb ≥ 2.4 binning: row T holds blocks in (T/2, T], so "≤ T" is exact (zfs-facts F5)'
-      : `zdb ${stats.binning === 'unknown' ? 'of unknown version, read as ' : ''}≤ 2.3 binning: row T holds [T, 2T), so "≤ T" is given as a lower bound (rows below T) (zfs-facts F5, G6)`,
-    'zdb counts every block of the pool, metadata and indirect blocks included (F7)',
+      ? 'zdb ≥ 2.4 binning: row T holds blocks in (T/2, T], so "≤ T" is exact (' + factLinks('F5') + ')'
+      : `zdb ${stats.binning === 'unknown' ? 'of unknown version, read as ' : ''}≤ 2.3 binning: row T holds [T, 2T), so "≤ T" is given as a lower bound (rows below T) (${factLinks('F5', 'G6')})`,
+    'zdb counts every block of the pool, metadata and indirect blocks included (' + factLinks('F7') + ')',
   ];
   if (!stats.metadataTotal) notes.push('no "Metadata Total" row (zdb < 2.2 or -bb missing): metadata not subtracted, small-block bytes over-stated');
   return SizeHistogram.parse({
     target: pool, dataset: null, pool, method: 'zdb', recordsize, ashift,
     files: 0, totalBytes: cumulativeBytes, fileBins: [], blockBins, candidates,
     metadataBasis: stats.metadataTotal
-      ? 'zdb Metadata Total PSIZE × 2 copies (redundant_metadata=all, zfs-facts B20, B26); not re-rounded to the special vdev ashift'
+      ? 'zdb Metadata Total PSIZE × 2 copies (redundant_metadata=all, ' + factLinks('B20', 'B26') + '); not re-rounded to the special vdev ashift'
       : 'unknown: zdb printed no Metadata Total row',
     capturedAt, notes,
   });

@@ -5,6 +5,7 @@
  */
 import type { SizeBin, SizeHistogram } from '../model/workload.ts';
 import { binIndex, binUpper, storedFileBlocks } from './blocks.ts';
+import { factLinks } from '../../../rules/lib/citations.ts';
 
 /** Bytes per dnode (dnodesize=legacy) and per block pointer (blkptr_t), from the on-disk format. */
 const DNODE_BYTES = 512;
@@ -15,9 +16,9 @@ const DIRENT_BYTES = 64;
 const METADATA_COPIES = 2;
 
 export const METADATA_BASIS =
-  'estimate [derived, zfs-facts B20, B26, C28]: 512 B dnode per file and directory + 64 B directory entry each [heuristic] ' +
+  'estimate [derived] (' + factLinks('B20', 'B26', 'C28') + '): 512 B dnode per file and directory + 64 B directory entry each [heuristic] ' +
   '+ for each file with more than one block an indirect block holding a 128 B block pointer per block (rounded up to the sector), ' +
-  `all × ${METADATA_COPIES} copies (redundant_metadata=all). OpenZFS gives no formula (B25): measure with zdb -bb once the pool exists.`;
+  `all × ${METADATA_COPIES} copies (redundant_metadata=all). OpenZFS gives no formula (${factLinks('B25')}): measure with zdb -bb once the pool exists.`;
 
 export class SizeAccumulator {
   readonly fileCount: number[] = [];

@@ -7,6 +7,7 @@ import { METADATA_BASIS, projectCandidates, toBins } from './histogram.ts';
 import { findHasPrintf, walkWithFind } from './find-walk.ts';
 import { walkWithParallelFind } from './parallel-find.ts';
 import { walkTree, type WalkOptions, type WalkResult, type WalkStats } from './walker.ts';
+import { factLinks } from '../../../rules/lib/citations.ts';
 
 /**
  * 'parallel' runs several GNU find -printf streams over disjoint subtrees at once (parallel-find.ts,
@@ -72,8 +73,8 @@ export async function measureSizes(root: string, opts: MeasureOptions): Promise<
   const metadataBytes = sizes.metadataBytes();
   const notes = [
     `file histogram: apparent size (st_size), ${stats.files} files; block histogram: data blocks as stored without compression (≤ recordsize ${human(opts.recordsize)} → one block rounded up to ${2 ** opts.ashift} B sectors, larger → recordsize blocks)`,
-    'special_small_blocks is compared per block with the block\'s compressed physical size (zfs-facts B3–B5): with compression more blocks qualify than projected here; a threshold ≥ recordsize sends every block of the dataset to special (B10)',
-    'small blocks are accepted only until the special class is 75 % full (B7): provision projected usage ÷ 0.75 plus growth (B26)',
+    'special_small_blocks is compared per block with the block\'s compressed physical size (' + factLinks('B3', 'B4', 'B5') + '): with compression more blocks qualify than projected here; a threshold ≥ recordsize sends every block of the dataset to special (' + factLinks('B10') + ')',
+    'small blocks are accepted only until the special class is 75 % full (' + factLinks('B7') + '): provision projected usage ÷ 0.75 plus growth (' + factLinks('B26') + ')',
   ];
   notes.push(note);
   if (sizes.sparseFiles > 0) {

@@ -1,5 +1,6 @@
 /** Plain-text view of a SizeHistogram for the terminal (the JSON is the contract; this is for people). */
 import type { SizeBin, SizeHistogram } from '../model/workload.ts';
+import { inlinePlain } from '../text/markdown.ts';
 
 export const humanBytes = (n: number): string => {
   const units = ['B', 'K', 'M', 'G', 'T', 'P'];
@@ -31,6 +32,6 @@ export function renderHistogram(h: SizeHistogram, zdb: SizeHistogram | null = nu
     const z = zdb?.candidates.find((x) => x.specialSmallBlocks === c.specialSmallBlocks);
     lines.push(`${humanBytes(c.specialSmallBlocks).padStart(8)}  ${humanBytes(c.totalBytes).padStart(8)} = ${humanBytes(c.smallBlockBytes)} + ${humanBytes(c.metadataBytes)}${z ? `   zdb: ${humanBytes(z.totalBytes)}` : ''}`);
   }
-  lines.push('', `metadata: ${h.metadataBasis}`, ...h.notes.map((n) => `note: ${n}`), ...(zdb?.notes ?? []).map((n) => `zdb: ${n}`), '');
+  lines.push('', `metadata: ${inlinePlain(h.metadataBasis)}`, ...h.notes.map((n) => `note: ${inlinePlain(n)}`), ...(zdb?.notes ?? []).map((n) => `zdb: ${inlinePlain(n)}`), '');
   return lines.join('\n');
 }

@@ -12,7 +12,7 @@ export type InlineToken =
   | { kind: 'strong'; text: string }
   | { kind: 'link'; text: string; href: string };
 
-const INLINE = /(`+)([\s\S]*?[^`])\1(?!`)|\[([^\]\n]+)\]\(([^()\s]+)\)|\*\*([^*\n]+)\*\*/g;
+const INLINE = /(`+)([\s\S]*?[^`])\1(?!`)|\[([^[\]\n]+)\]\(([^()\s]+)\)|\*\*([^*\n]+)\*\*/g;
 
 /** Links only to http(s), anchors and knowledge pages (`docs/kb/x.md#a`, `x.md#a`): never javascript: and friends. */
 export function safeHref(href: string): string | null {

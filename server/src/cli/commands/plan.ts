@@ -18,6 +18,10 @@ import { MAX_PLAN_DISKS, planLayouts, Workload } from '../../planner/layouts.ts'
 import { MediaKind } from '../../planner/performance.ts';
 import { PlanRefused } from '../../planner/plan-refused.ts';
 import { unusedDisksForPlanning, type UnusedDisks } from '../../planner/unused-disks.ts';
+import { inlinePlain } from '../../text/markdown.ts';
+
+/** Planner text is the server's Markdown (links to sources): a terminal gets "text (url)". */
+const md = (text: string): string => inlinePlain(text);
 
 const tib = (b: number) => `${(b / 2 ** 40).toFixed(2)} TiB`;
 
@@ -67,7 +71,7 @@ export const runLayouts: Handler<typeof layoutsOptions> = async ({ values: v }, 
   if (v.json) { io.stdout(`${JSON.stringify(out, null, 2)}\n`); return EXIT.ok; }
   const sizeText = `${(size / 1e12).toFixed(2)} TB`;
   const lines = [`${disks} × ${sizeText} ${media}${spares ? ` (${spares} as hot spares)` : ''}, workload ${workload} (${plan.blockSize / 1024}K blocks), ashift ${ashift}`];
-  if (unused) lines.push(`Unused disks of ${unused.source}: ${unused.drives.map((d) => d.path ?? d.id).join(', ')}`, ...unused.notes.map((n) => `  - ${n}`));
+  if (unused) lines.push(`Unused disks of ${unused.source}: ${unused.drives.map((d) => d.path ?? d.id).join(', ')}`, ...unused.notes.map((n) => `  - ${md(n)}`));
   lines.push('');
   if (!plan.candidates.some((c) => c.faultTolerance.perVdev > 0)) {
     lines.push(`No redundant layout fits ${disks - spares} disk(s): a mirror needs 2, raidz 3 or more. Shown for comparison only:`, '');
@@ -77,16 +81,16 @@ export const runLayouts: Handler<typeof layoutsOptions> = async ({ values: v }, 
     const findings = c.findings.filter((f) => f.severity !== 'info').map((f) => `${f.severity === 'critical' || f.severity === 'warning' ? '!' : '·'} ${f.ruleId}${f.count > 1 ? ` ×${f.count}` : ''}`).join(', ');
     const label = c.flags.length ? `${c.label} [${c.flags.join(', ')}]` : c.label;
     lines.push(`${String(c.rank).padStart(3)}  ${label.padEnd(26)} ${tib(c.space.usableBytes).padStart(11)} ${tib(c.fit.effectiveUsableBytes).padStart(11)} ${tib(c.fillGuidanceBytes).padStart(11)} ${String(c.faultTolerance.perVdev).padStart(8)} ${`${c.performance.randomReadX}/${c.performance.randomWriteX}`.padStart(9)} ${`${c.performance.seqReadMBps}/${c.performance.seqWriteMBps}`.padStart(12)} ${String(c.performance.syncWrite4kQd1.iops).padStart(7)} ${(c.resilver.hours ? `${c.resilver.hours[0].toFixed(0)}–${c.resilver.hours[1].toFixed(0)}` : '-').padStart(10)}  ${c.score.toFixed(3)}  ${findings || '-'}`);
-    if (c.rankNote) lines.push(`       ^ ${c.rankNote}`);
+    if (c.rankNote) lines.push(`       ^ ${md(c.rankNote)}`);
   }
   const best = plan.candidates[0]!;
-  lines.push('', `Recommended: ${best.label}`, ...best.reasons.map((r) => `  - ${r}`), ...best.warnings.map((w) => `  ! ${w}`),
+  lines.push('', `Recommended: ${best.label}`, ...best.reasons.map((r) => `  - ${md(r)}`), ...best.warnings.map((w) => `  ! ${md(w)}`),
     ...best.findings.map((f) => `  ${f.severity === 'critical' || f.severity === 'warning' ? '!' : '-'} ${f.severity} (${f.ruleId}${f.count > 1 ? `, ${f.count} vdevs/devices` : ''}): ${f.title}`));
   const firstWarned = plan.candidates.find((c) => c.findings.some((f) => f.severity === 'critical' || f.severity === 'warning'));
   if (firstWarned) {
     lines.push('', `Why not ${firstWarned.label} (rank ${firstWarned.rank}): ` + firstWarned.findings.filter((f) => f.severity === 'critical' || f.severity === 'warning').map((f) => `${f.title} (${f.ruleId})`).join('; '));
   }
-  lines.push('', 'Assumptions:', ...plan.assumptions.map((a) => `  - ${a}`), '');
+  lines.push('', 'Assumptions:', ...plan.assumptions.map((a) => `  - ${md(a)}`), '');
   io.stdout(lines.join('\n'));
   return EXIT.ok;
 };
@@ -155,9 +159,9 @@ async function addVdev(kind: 'slog' | 'special', v: Values<typeof addVdevOptions
   if (p.values.json) { io.stdout(`${JSON.stringify(plan, null, 2)}\n`); return EXIT.ok; }
   const lines = [`Plan: add a ${kind === 'slog' ? 'SLOG' : 'special vdev'} to ${pool.name} (printed only: zfs-advisor never runs these)`, ''];
   if (plan.redundancy.lowerRedundancyAccepted) lines.push('!!! LOWER REDUNDANCY ACCEPTED: this special vdev survives fewer failures than the data vdevs; losing it loses the pool !!!', '');
-  lines.push(`Redundancy: ${plan.redundancy.summary}`, '');
-  plan.steps.forEach((s, i) => lines.push(`${i + 1}. ${s.display}`, `   ${s.reversible === 'yes' ? 'reversible' : s.reversible === 'no' ? 'IRREVERSIBLE' : 'partly reversible'}: ${s.why}`));
-  if (plan.warnings.length) lines.push('', ...plan.warnings.map((w) => `! ${w}`));
+  lines.push(`Redundancy: ${md(plan.redundancy.summary)}`, '');
+  plan.steps.forEach((s, i) => lines.push(`${i + 1}. ${s.display}`, `   ${s.reversible === 'yes' ? 'reversible' : s.reversible === 'no' ? 'IRREVERSIBLE' : 'partly reversible'}: ${md(s.why)}`));
+  if (plan.warnings.length) lines.push('', ...plan.warnings.map((w) => `! ${md(w)}`));
   if (plan.forecast) lines.push('', ...plan.forecast.summary);
   lines.push('', 'Resulting zpool status (our model):', plan.preview);
   io.stdout(lines.join('\n'));
