@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LayoutPlanView, ObservationRecord, SizesRecord } from '../../server/src/api/contract.ts';
 import { applyJobEvent, formatDuration, idleJob, measureBlocked, type LiveJob } from '../../ui/src/evidence/job.ts';
-import { chartSeries, isLoud, layoutRows, parseDiskSize, unusedDevices } from '../../ui/src/planner/planner-view.ts';
+import { chartSeries, isLoud, layoutRows, OPENZFS_VERSION, openzfsForPlan, parseDiskSize, unusedDevices } from '../../ui/src/planner/planner-view.ts';
 import { sizesRequest, walkTargets } from '../../ui/src/sizing/sizes-request.ts';
 import { intervalFor, newestFingerprint, poolRows } from '../../ui/src/workload/fingerprint-view.ts';
 import type { SizesProgress } from '../../server/src/api/contract.ts';
@@ -130,5 +130,17 @@ describe('planner', () => {
     expect(unusedDevices(inv.drives, inv.pools)).toEqual([{ path: '/dev/nvd1', label: '/dev/nvd1 — INTEL SSDPEK1A058GA (NVMe · 59 GB)', optane: true }]);
     const inv1 = inventory001();
     expect(unusedDevices(inv1.drives, inv1.pools)).toEqual([]);
+  });
+});
+
+describe('the OpenZFS version the planner plans for', () => {
+  it('is read from the host\'s version text, in the form the API accepts', () => {
+    for (const [text, want] of [['2.2.6-1', '2.2.6'], ['zfs-2.3.4-pve1', '2.3.4'], ['2.4.0-rc1', '2.4.0'], ['2.1', '2.1'], ['zfs-kmod-2.2.99-365_g5a3b2e1', '2.2.99']] as const) {
+      expect(openzfsForPlan(text)).toBe(want);
+      expect(OPENZFS_VERSION.test(openzfsForPlan(text))).toBe(true);
+    }
+    expect(openzfsForPlan(null)).toBe('');
+    expect(openzfsForPlan('unknown')).toBe('');
+    expect(OPENZFS_VERSION.test('2.x')).toBe(false);
   });
 });

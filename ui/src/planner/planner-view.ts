@@ -148,3 +148,15 @@ export function redundancyText(plan: AddVdevPlanView): string {
 
 /** special_small_blocks choices offered by the form, bytes (0 = metadata only). */
 export const SMALL_BLOCK_CHOICES = [0, 4096, 8192, 16384, 32768, 65536] as const;
+
+/** The versions the planner accepts (as the API does): major.minor[.patch]. */
+export const OPENZFS_VERSION = /^\d{1,3}\.\d{1,3}(\.\d{1,3})?$/;
+
+/**
+ * The OpenZFS version to plan for, read from the host's inventory ("2.2.6-1", "zfs-2.3.4-pve1",
+ * "2.4.0-rc1" → "2.2.6", "2.3.4", "2.4.0"), or '' when it is unknown.
+ */
+export function openzfsForPlan(hostVersion: string | null | undefined): string {
+  const m = /(\d{1,3}\.\d{1,3}(?:\.\d{1,3})?)/.exec(hostVersion ?? '');
+  return m ? m[1]! : '';
+}
