@@ -67,6 +67,19 @@ export async function startServer(opts: StartOptions = {}): Promise<ServerHandle
     }
     await new Promise((r) => setTimeout(r, 250));
   }
+  // The first assessment runs in a worker thread after start: wait for it, as a user does before
+  // the pages have data (until then a page's inventory request is a 404 the browser logs).
+  // A server that wants a token answers 401 here: its tests sign in first and wait themselves.
+  for (;;) {
+    const r = await fetch(`${base}api/hosts`).catch(() => null);
+    const hosts = r?.ok ? ((await r.json()) as { lastAssessment: unknown }[]) : [];
+    if (hosts.every((h) => h.lastAssessment !== null) || out.includes('first assessment failed')) break;
+    if (Date.now() > deadline) {
+      controller.abort();
+      throw new Error(`the first assessment did not finish within 60 s:\n${out}`);
+    }
+    await new Promise((r2) => setTimeout(r2, 250));
+  }
   return {
     url: base,
     dataDir,
