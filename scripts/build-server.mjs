@@ -30,7 +30,7 @@ const out = join(root, 'dist', 'server.mjs');
 export const BUNDLE_FILE = out;
 /** The CLI entry: `node dist/cli.mjs COMMAND …` is `zfs-advisor COMMAND …`. */
 export const CLI_BUNDLE_FILE = join(root, 'dist', 'cli.mjs');
-/** A worker thread entry (server/src/jobs/thread-url.ts); built with the others, so one stands for all. */
+/** A worker thread entry (server/src/jobs/threads.ts); built with the others, so one stands for all. */
 export const WORKER_BUNDLE_FILE = join(root, 'dist', 'read-worker.mjs');
 const srcDirs = [join(root, 'server', 'src'), join(root, 'rules')];
 const MIGRATIONS_DIR = join(root, 'server', 'src', 'store', 'migrations');
@@ -94,7 +94,7 @@ export async function buildServer({ entry = join(root, 'server', 'src', 'api', '
   rmSync(join(outdir, 'read-worker.mjs'), { force: true });
   const result = await build({
     entryPoints: { server: entry, cli: cliEntry, 'assess-worker': join(root, 'server', 'src', 'jobs', 'assess-worker.ts'), 'read-worker': join(root, 'server', 'src', 'api', 'read-worker.ts') },
-    // thread-url.ts starts dist/<worker>.mjs instead of the tsx boot file when bundled.
+    // threads.ts starts dist/<worker>.mjs instead of the tsx boot file when bundled.
     define: { __ZFSA_BUNDLED__: 'true' },
     outdir,
     absWorkingDir: root,

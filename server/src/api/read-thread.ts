@@ -9,7 +9,7 @@
  * answer is built on this thread instead, and said in the log once.
  */
 import type { Worker } from 'node:worker_threads';
-import { startWorker } from '../jobs/thread-url.ts';
+import { asBuffer, startWorker } from '../jobs/threads.ts';
 import type { Logger } from './logger.ts';
 import { PreparedJson } from './route.ts';
 import { readView, type ReadAnswer, type ReadRequest } from './read-views.ts';
@@ -113,8 +113,8 @@ export function createReader(opts: { logger: Logger; inThread?: boolean }): Read
       const made = build(request()).then((a) => {
         // Internal failures go to the error handler as plain errors: logged, answered generically.
         if (!a.ok) throw a.status === 'internal' ? new Error(a.message) : new HttpError(a.status, a.message);
-        const body = Buffer.from(a.body.buffer, a.body.byteOffset, a.body.byteLength);
-        const gzip = a.gzip ? Buffer.from(a.gzip.buffer, a.gzip.byteOffset, a.gzip.byteLength) : null;
+        const body = asBuffer(a.body);
+        const gzip = a.gzip ? asBuffer(a.gzip) : null;
         if (kept.get(key) === made) {
           sizes.set(key, body.length + (gzip?.length ?? 0));
           bytes += body.length + (gzip?.length ?? 0);
@@ -130,7 +130,7 @@ export function createReader(opts: { logger: Logger; inThread?: boolean }): Read
     async once(request) {
       const a = await build(request);
       if (!a.ok) throw a.status === 'internal' ? new Error(a.message) : new HttpError(a.status, a.message);
-      return Buffer.from(a.body.buffer, a.body.byteOffset, a.body.byteLength);
+      return asBuffer(a.body);
     },
     forget(prefix) {
       for (const k of [...kept.keys()]) {

@@ -5,6 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { readView, type ReadAnswer, type ReadRequest } from './read-views.ts';
+import { movable } from '../jobs/threads.ts';
 
 const port = parentPort;
 port?.on('message', (msg: { id: number; request: ReadRequest }) => {
@@ -16,8 +17,5 @@ port?.on('message', (msg: { id: number; request: ReadRequest }) => {
     port.postMessage({ id: msg.id, answer: reply, error: true });
     return;
   }
-  // Only buffers that own their whole memory can move (small ones may share Node's pool).
-  const owns = (b: Uint8Array | null): b is Uint8Array => b !== null && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
-  const transfer = reply.ok ? [reply.body, reply.gzip].filter(owns).map((b) => b.buffer as ArrayBuffer) : [];
-  port.postMessage({ id: msg.id, answer: reply }, [...new Set(transfer)]);
+  port.postMessage({ id: msg.id, answer: reply }, reply.ok ? movable(reply.body, reply.gzip) : []);
 });

@@ -5,12 +5,10 @@
  */
 import { InventoryLoadError } from '../gather/load.ts';
 import type { ThreadOutcome, ThreadReply, ThreadRequest } from './assess-thread-protocol.ts';
-import { startWorker } from './thread-url.ts';
+import { asBuffer, startWorker } from './threads.ts';
 
 /** The worker itself could not run (not the assessment's own error): the caller may run it here instead. */
 export class WorkerUnavailable extends Error {}
-
-const asBuffer = (u: Uint8Array): Buffer => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
 
 export function assessInThread(request: ThreadRequest): Promise<ThreadOutcome> {
   return new Promise((resolve, reject) => {

@@ -11,6 +11,7 @@ import { Assessment } from '../model/finding.ts';
 import { packJson } from '../store/compress.ts';
 import { countBySeverity, packFindings } from '../store/history-repo.ts';
 import type { ThreadOutcome, ThreadReply, ThreadRequest } from './assess-thread-protocol.ts';
+import { movable } from './threads.ts';
 
 async function work(req: ThreadRequest): Promise<ThreadOutcome> {
   const loaded = req.kind === 'load' ? await loadInventory(req.load) : { inventory: req.inventory, raw: req.raw };
@@ -33,11 +34,7 @@ const port = parentPort;
 if (port) {
   work(workerData as ThreadRequest).then(
     (outcome) => {
-      // Only buffers that own their whole memory can move (small ones may share Node's pool).
-      const transfer = [outcome.snapshot.inventoryGz, outcome.snapshot.rawGz, outcome.assessmentGz]
-        .filter((b): b is Uint8Array => b !== null && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength)
-        .map((b) => b.buffer as ArrayBuffer);
-      port.postMessage({ ok: true, outcome } satisfies ThreadReply, [...new Set(transfer)]);
+      port.postMessage({ ok: true, outcome } satisfies ThreadReply, movable(outcome.snapshot.inventoryGz, outcome.snapshot.rawGz, outcome.assessmentGz));
     },
     (err: unknown) => {
       const e = err instanceof Error ? err : new Error(String(err));

@@ -1,6 +1,6 @@
 // Entry of the worker threads when the server runs from the TypeScript sources (tsx, tests):
 // register tsx in this thread, then load the worker module given as the thread's first argument
-// (relative to server/src). The esbuild bundle starts dist/<name>.mjs instead (see thread-url.ts).
+// (relative to server/src). The esbuild bundle starts dist/<name>.mjs instead (see threads.ts).
 import { register } from 'tsx/esm/api';
 
 register();
