@@ -16,6 +16,7 @@ import { OptaneVerdictView, type Ack, type AssessmentSummary, type Counts, type 
 import { renderMetrics, type EventLoopDelay } from '../metrics/prometheus.ts';
 import type { BenchmarkSummary } from '../model/workload.ts';
 import { prepareJson, type PreparedJson } from './route.ts';
+import { HttpError } from './errors.ts';
 
 export interface SnapshotRef { snapshotId: number; hostId: string; capturedAt: string }
 export interface AssessmentRef { assessmentId: number; generatedAt: string; demo: boolean }
@@ -44,6 +45,21 @@ const answer = (p: PreparedJson): ReadAnswer => ({ ok: true, body: p.body, etag:
 
 export function encodeCursor(kind: 'd' | 'f', id: number, offset: number): string {
   return Buffer.from(`${kind}:${id}:${offset}`, 'utf8').toString('base64url');
+}
+
+/**
+ * Where a page starts: at the cursor's stored row and offset, or at the start of the newest row
+ * (`newest()`, null when there is none yet: then null). A cursor this server could not have given
+ * out is a 400.
+ */
+export function pageStart(kind: 'd' | 'f', cursor: string | undefined, newest: () => { id: number } | null): { id: number; offset: number } | null {
+  if (cursor === undefined) {
+    const n = newest();
+    return n ? { id: n.id, offset: 0 } : null;
+  }
+  const at = decodeCursor(kind, cursor);
+  if (!at) throw new HttpError('bad-request', 'invalid query: cursor: not a cursor this server gave out (use nextCursor of the previous page)');
+  return at;
 }
 
 /** The position a cursor names, or null when it is not one this server could have given out. */

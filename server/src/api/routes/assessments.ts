@@ -3,7 +3,7 @@ import type { AppContext } from '../context.ts';
 import { routes } from '../contract.ts';
 import { HttpError, notFound } from '../errors.ts';
 import { apiRouter, bindRoute } from '../route.ts';
-import { decodeCursor } from '../read-views.ts';
+import { pageStart } from '../read-views.ts';
 
 export function assessmentRoutes(ctx: AppContext) {
   const r = apiRouter();
@@ -26,16 +26,8 @@ export function assessmentRoutes(ctx: AppContext) {
   });
   bindRoute(r, routes.listDatasets, ({ params, query }) => {
     getHost(params.hostId);
-    let at: { id: number; offset: number };
-    if (query.cursor !== undefined) {
-      const decoded = decodeCursor('d', query.cursor);
-      if (!decoded) throw new HttpError('bad-request', 'invalid query: cursor: not a cursor this server gave out (use nextCursor of the previous page)');
-      at = decoded;
-    } else {
-      const ref = history.latestSnapshotRef(params.hostId);
-      if (!ref) throw noInventory(params.hostId);
-      at = { id: ref.id, offset: 0 };
-    }
+    const at = pageStart('d', query.cursor, () => history.latestSnapshotRef(params.hostId));
+    if (!at) throw noInventory(params.hostId);
     const pool = query.pool ?? null;
     return ctx.reader.get(`${params.hostId}/d/${at.id}/${pool ?? ''}/${at.offset}/${query.limit}`, () => ({
       op: 'datasets', ...snapshotOf(params.hostId, at.id), pool, offset: at.offset, limit: query.limit,

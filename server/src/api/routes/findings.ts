@@ -7,7 +7,7 @@ import type { AppContext } from '../context.ts';
 import { routes } from '../contract.ts';
 import { HttpError, notFound } from '../errors.ts';
 import { apiRouter, bindRoute, prepareJson } from '../route.ts';
-import { decodeCursor } from '../read-views.ts';
+import { pageStart } from '../read-views.ts';
 
 export function findingRoutes(ctx: AppContext) {
   const r = apiRouter();
@@ -19,16 +19,8 @@ export function findingRoutes(ctx: AppContext) {
     // A cursor names the assessment its first page came from: later pages come from it too.
     // (Keys by id are safe: ids are reused only after a host's rows are all deleted, and
     // deleting a host forgets its answers.)
-    let at: { id: number; offset: number };
-    if (cursor !== undefined) {
-      const decoded = decodeCursor('f', cursor);
-      if (!decoded) throw new HttpError('bad-request', 'invalid query: cursor: not a cursor this server gave out (use nextCursor of the previous page)');
-      at = decoded;
-    } else {
-      const latest = history.latestAssessmentRef(params.hostId);
-      if (!latest) return prepareJson(routes.listFindings, { assessmentId: null, generatedAt: null, demo: false, findings: [], total: 0, nextCursor: null });
-      at = { id: latest.id, offset: 0 };
-    }
+    const at = pageStart('f', cursor, () => history.latestAssessmentRef(params.hostId));
+    if (!at) return prepareJson(routes.listFindings, { assessmentId: null, generatedAt: null, demo: false, findings: [], total: 0, nextCursor: null });
     const key = `${params.hostId}/f/${at.id}/${JSON.stringify(filter)}/${at.offset}/${limit ?? 'all'}`;
     return reader.get(key, () => {
       const blob = history.assessmentBlob(params.hostId, at.id);
