@@ -69,7 +69,10 @@ export function createAssessmentJob(deps: AssessmentJobDeps) {
       if (running.has(host.id)) throw new HttpError('conflict', `an assessment of host "${host.id}" is already running`);
       running.add(host.id);
       try {
-        const previous = deps.history.latestAssessment(host.id);
+        // Only the fingerprints of the previous assessment are needed: not its parsed whole
+        // (on a large host that is a parse of megabytes on the server's thread).
+        const previous = deps.history.latestAssessmentRef(host.id);
+        const before = new Set(previous ? deps.history.fingerprintsOf(previous.id) : []);
         const stored = deps.inThread
           ? await runInThread(host, trigger, deps.inThread).catch((err: unknown) => {
             // A worker that cannot start (a build without its file, a thread limit) must not
@@ -82,7 +85,6 @@ export function createAssessmentJob(deps: AssessmentJobDeps) {
         deps.history.prune(host.id, deps.retention());
         const record = deps.history.getAssessment(stored.id);
         if (!record) throw new Error(`assessment ${stored.id} vanished right after it was stored`);
-        const before = new Set(previous?.assessment.findings.map((f) => f.fingerprint) ?? []);
         const after = new Set(stored.assessment.findings.map((f) => f.fingerprint));
         return {
           record,

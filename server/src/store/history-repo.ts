@@ -39,7 +39,6 @@ export function emptyCounts(): Counts {
 export function createHistoryRepo(db: Database) {
   const insSnapshot = db.prepare(`INSERT INTO inventory_snapshots (host_id, captured_at, source_kind, demo, inventory_gz, raw_gz, created_at)
     VALUES (?, ?, ?, ?, ?, ?, ?)`);
-  const latestSnapshot = db.prepare('SELECT id, host_id, captured_at, inventory_gz FROM inventory_snapshots WHERE host_id = ? ORDER BY id DESC LIMIT 1');
   const latestSnapshotRef = db.prepare('SELECT id, captured_at FROM inventory_snapshots WHERE host_id = ? ORDER BY id DESC LIMIT 1');
   const snapshotBlob = db.prepare('SELECT captured_at, inventory_gz FROM inventory_snapshots WHERE id = ? AND host_id = ?');
   const assessmentBlob = db.prepare('SELECT generated_at, snapshot_id, assessment_gz FROM assessments WHERE id = ? AND host_id = ?');
@@ -55,6 +54,7 @@ export function createHistoryRepo(db: Database) {
   const assessmentExists = db.prepare('SELECT 1 FROM assessments WHERE id = ?');
   const demoOfSnapshot = db.prepare('SELECT demo FROM inventory_snapshots WHERE id = ?');
   const findingsOf = db.prepare('SELECT finding_json FROM findings WHERE assessment_id = ? ORDER BY id');
+  const fingerprintsOf = db.prepare('SELECT fingerprint FROM findings WHERE assessment_id = ?');
   const firstSeen = db.prepare(`SELECT f.fingerprint AS fingerprint, min(a.generated_at) AS first FROM findings f JOIN assessments a ON a.id = f.assessment_id
     WHERE f.host_id = ? GROUP BY f.fingerprint`);
   const acksOf = db.prepare('SELECT fingerprint, state, note, created_at FROM finding_acks WHERE host_id = ?');
@@ -143,9 +143,9 @@ export function createHistoryRepo(db: Database) {
       const key = `${ref.id}@${ref.captured_at}`;
       const hit = parsedSnapshots.get(key);
       if (hit) return hit;
-      const r = latestSnapshot.get(hostId) as { id: number; host_id: string; captured_at: string; inventory_gz: Buffer } | undefined;
+      const r = snapshotBlob.get(ref.id, hostId) as { captured_at: string; inventory_gz: Buffer } | undefined;
       if (!r) return null;
-      const snap = { id: r.id, hostId: r.host_id, capturedAt: r.captured_at, inventory: Inventory.parse(unpackJson(r.inventory_gz)) };
+      const snap = { id: ref.id, hostId, capturedAt: r.captured_at, inventory: Inventory.parse(unpackJson(r.inventory_gz)) };
       parsedSnapshots.set(key, snap);
       if (parsedSnapshots.size > SNAPSHOT_CACHE_SIZE) parsedSnapshots.delete(parsedSnapshots.keys().next().value!);
       return snap;
@@ -205,6 +205,10 @@ export function createHistoryRepo(db: Database) {
     },
     getAssessment(id: number): StoredAssessment | null {
       return cached(id);
+    },
+    /** The fingerprints of an assessment's findings, without reading the assessment. */
+    fingerprintsOf(assessmentId: number): string[] {
+      return (fingerprintsOf.all(assessmentId) as { fingerprint: string }[]).map((r) => r.fingerprint);
     },
     findingsOf(assessmentId: number): Finding[] {
       return (findingsOf.all(assessmentId) as { finding_json: string }[]).map((r) => Finding.parse(JSON.parse(r.finding_json)));
