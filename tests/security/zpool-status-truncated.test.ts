@@ -1,9 +1,10 @@
 /**
  * A cut `zpool status` (a pipe closed early, a shortened paste) must never read as a complete,
  * healthy pool with fewer disks. Every prefix of real multi-vdev outputs that ends inside a
- * `config:` block is a partial read: the cut pool's state is unknown (null), an issue says
+ * `config:` block is a partial read: the cut pool keeps the state its `state:` line printed (that
+ * line comes before the config and is true of the whole pool) and is marked partial, an issue says
  * "output ends inside the config block", the pools before it are untouched — and the inventory
- * built from it does not call the pool healthy.
+ * built from it says the tree may be incomplete.
  */
 import { describe, expect, it } from 'vitest';
 import { parseZpoolStatus } from '../../server/src/parsers/zpool-status.ts';
@@ -40,7 +41,8 @@ describe('truncated zpool status', () => {
         if (!r.ok) throw new Error(`${cut.end}: ${r.error.message}`);
         const last = r.value.at(-1)!;
         expect(last.name, `cut after line ${cut.end}`).toBe(cut.pool);
-        expect(last.state, `cut after line ${cut.end}`).toBeNull();
+        expect(last.state, `cut after line ${cut.end}`).toBe(full.value.find((p) => p.name === cut.pool)!.state);
+        expect(last.partial, `cut after line ${cut.end}`).toBe(true);
         expect(r.issues.some((i) => i.message.startsWith(`pool ${cut.pool}: partial read — output ends inside the config block`)), `cut after line ${cut.end}`).toBe(true);
         // The pools before the cut are read as in the full output.
         expect(r.value.slice(0, -1)).toEqual(full.value.slice(0, r.value.length - 1));
@@ -55,19 +57,20 @@ describe('truncated zpool status', () => {
     for (let n = start + 1; n < end; n++) {
       const r = parseZpoolStatus(text.slice(0, n));
       expect(r.ok).toBe(true);
-      if (r.ok) expect(r.value[0]!.state, `cut at ${n}`).toBeNull();
+      if (r.ok) expect([r.value[0]!.state, r.value[0]!.partial], `cut at ${n}`).toEqual(['ONLINE', true]);
     }
     // Cut right before errors: (only the line missing) is partial as well — no errors: line.
     const r = parseZpoolStatus(text.slice(0, end));
-    expect(r.ok && r.value[0]!.state).toBeNull();
+    expect(r.ok && r.value[0]!.partial).toBe(true);
   });
 
-  it('the inventory built from a cut output does not call the pool healthy, and says why', () => {
+  it('the inventory built from a cut output keeps the printed state, marks the pool partial, and says why', () => {
     const text = fixture('status/jc-linux-wwn-mirrors-upgrade-status.txt');
     const cut = text.slice(0, text.indexOf('mirror-1'));
     const built = poolsCollector.build({ 'zpool-status.txt': { text: cut, command: ['zpool', 'status', '-v', '-P'], exitCode: 0, stderr: '', error: null } } as never, {} as never);
     const pool = built.value![0]!;
-    expect(pool.state).toBeNull();
+    expect(pool.state).toBe('ONLINE');
+    expect(pool.partial).toBe(true);
     expect(pool.vdevs).toHaveLength(1); // what was read is kept, said to be partial
     expect(built.gaps.some((g) => /pool pool1: partial read — output ends inside the config block/.test(g.message))).toBe(true);
   });

@@ -105,6 +105,8 @@ export const ParsedPoolStatus = z.object({
   /** `remove:` block (device removal / evacuation), raw. */
   remove: z.string().nullable().default(null),
   vdevs: z.array(VdevNode),
+  /** The output was cut before this pool's `errors:` line: the state line stands, the tree may lack vdevs. */
+  partial: z.boolean().optional(),
 });
 export type ParsedPoolStatus = z.infer<typeof ParsedPoolStatus>;
 
@@ -122,6 +124,8 @@ export const Pool = z.object({
   errors: z.string().nullable(),
   errorFiles: z.array(z.string()),
   vdevs: z.array(VdevNode),
+  /** Read from a cut `zpool status`: the state is the one printed, the vdev tree may be incomplete. */
+  partial: z.boolean().optional(),
   sizeBytes: z.number().nullable(),
   allocBytes: z.number().nullable(),
   freeBytes: z.number().nullable(),

@@ -8,7 +8,9 @@
  * The vdev tree comes from indentation (a stack of open nodes, so any indent step works); the
  * section rows `logs`/`cache`/`spares`/`special`/`dedup` set the class of everything beneath them.
  * Lines we cannot read are skipped and recorded as issues with their line number, never guessed.
- * A pool block without its closing `errors:` line is a partial read: its state becomes null (unknown).
+ * A pool block without its closing `errors:` line is a partial read: it is marked `partial` and an
+ * issue says so. Its state stays what the `state:` line said: that line is printed before the config
+ * and is true of the whole pool; only the tree below may lack vdevs.
  */
 import { ParsedPoolStatus, type VdevNode } from '../model/inventory.ts';
 import { failed, parseHumanNumber, parsed, splitLines, type ParseIssue, type ParseOutcome } from './common.ts';
@@ -232,14 +234,14 @@ export function parseZpoolStatus(text: string): ParseOutcome<ParsedPoolStatus[]>
     if (b.rootIndent === null) issues.push({ line: null, message: `pool ${b.pool.name}: no config tree` });
     // Every complete pool block ends with its `errors:` line. Without it the output was cut (a
     // pipe closed, a paste shortened): the tree may lack disks or whole vdevs, so the read is
-    // partial and the pool's health unknown — never the `state:` line's ONLINE.
+    // partial. The `state:` line came before the cut and describes the whole pool, so it stays.
     if (b.pool.errors === null) {
       const inConfig = b.sawConfig;
       issues.push({
         line: lines.length,
-        message: `pool ${b.pool.name}: partial read — ${inConfig ? 'output ends inside the config block' : 'no errors: line (the output was cut short)'}; the vdev tree may be incomplete, so the pool's health is unknown (its state line said ${b.pool.state ?? 'nothing'})`,
+        message: `pool ${b.pool.name}: partial read — ${inConfig ? 'output ends inside the config block' : 'no errors: line (the output was cut short)'}; the vdev tree may be incomplete (the pool's state line said ${b.pool.state ?? 'nothing'})`,
       });
-      b.pool.state = null;
+      b.pool.partial = true;
     }
     finishTypes(b.pool.vdevs, b.pool.name, issues);
     if (b.pool.status !== null) b.pool.status = b.pool.status.trim();

@@ -41,8 +41,8 @@ export const pool = (p: Partial<ParsedPoolStatus> & Pick<ParsedPoolStatus, 'name
 /** The parser's issue for a pool block without its closing `errors:` line (a cut output). */
 export const isPartialIssue = (i: { message: string }): boolean => / partial read — /.test(i.message);
 /**
- * What a cut output's pools look like: a pool block without `errors:` is a partial read, so its
- * state is unknown (null) whatever its `state:` line said. Applied to expectations written from
+ * What a cut output's pools look like: a pool block without `errors:` is a partial read, marked
+ * `partial`; its state stays what its `state:` line said. Applied to expectations written from
  * the fixture text (many documentation examples stop after the config tree).
  */
-export const partialRead = (pools: ParsedPoolStatus[]): ParsedPoolStatus[] => pools.map((p) => (p.errors === null ? { ...p, state: null } : p));
+export const partialRead = (pools: ParsedPoolStatus[]): ParsedPoolStatus[] => pools.map((p) => (p.errors === null ? { ...p, partial: true } : p));

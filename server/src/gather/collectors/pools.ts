@@ -160,6 +160,7 @@ export const poolsCollector: Collector<Pool[]> = {
         errors: s.errors,
         errorFiles: s.errorFiles,
         vdevs: s.vdevs.map((v) => enrich(v, l, zdb.get(s.name) ?? [], true)),
+        ...(s.partial ? { partial: true } : {}),
         sizeBytes: l?.sizeBytes ?? num(p.size),
         allocBytes: l?.allocBytes ?? num(p.allocated),
         freeBytes: l?.freeBytes ?? num(p.free),

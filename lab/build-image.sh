@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Builds a Debian 12 guest image with a pinned OpenZFS for the lab (tests/lab/), under a cache
+# directory keyed by this script's inputs, so a developer builds each version once.
+#
+#   lab/build-image.sh [2.3|2.1]      prints the directory holding root.img, vmlinuz, initrd.img
+#
+# Two layers: a base root (debootstrap, kernel, tools: shared by both versions) and one root per
+# OpenZFS version (zfs-dkms built by DKMS for the *guest's* kernel, not the host's).
+# Environment: ZFS_ADVISOR_LAB_CACHE (default ~/.cache/zfs-advisor-lab), DEBIAN_MIRROR.
+# Needs root (debootstrap, chroot, mounts) and the host packages debootstrap, e2fsprogs, qemu-utils.
+set -euo pipefail
+VERSION="${1:-2.3}"
+case "$VERSION" in
+  2.3) SUITE=bookworm-backports; ZFS_PIN='2.3.2-2~bpo12+2' ;;
+  2.1) SUITE=bookworm; ZFS_PIN='2.1.11-1+deb12u1' ;;
+  *) echo "build-image: unknown OpenZFS version '$VERSION' (2.3 or 2.1)" >&2; exit 64 ;;
+esac
+HERE="$(cd "$(dirname "$0")" && pwd)"
+CACHE="${ZFS_ADVISOR_LAB_CACHE:-$HOME/.cache/zfs-advisor-lab}"
+MIRROR="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+BASE_PKGS="linux-image-amd64 linux-headers-amd64 systemd systemd-sysv udev kmod dbus procps iproute2 \
+  fio smartmontools nvme-cli gdisk parted dmsetup util-linux e2fsprogs ca-certificates less \
+  libstdc++6 build-essential dkms file"
+key() { sha256sum "$HERE/build-image.sh" "$HERE"/guest/* | sha256sum | cut -c1-16; }
+KEY="$(printf '%s %s' "$(key)" "$BASE_PKGS" | sha256sum | cut -c1-16)"
+BASE="$CACHE/base-$KEY"
+OUT="$CACHE/zfs-$VERSION-$KEY"
+log() { printf '[lab build %s] %s\n' "$(date +%T)" "$*" >&2; }
+
+if [ -f "$OUT/ok" ]; then echo "$OUT"; exit 0; fi
+[ "$(id -u)" = 0 ] || { echo "build-image: must run as root (debootstrap, chroot)" >&2; exit 77; }
+mkdir -p "$CACHE"
+exec 9>"$CACHE/.build.lock"; flock 9          # one builder at a time (both versions share the base)
+if [ -f "$OUT/ok" ]; then echo "$OUT"; exit 0; fi
+
+in_root() { chroot "$1" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive LC_ALL=C "${@:2}"; }
+mount_api() { for d in proc sys dev dev/pts; do mount --bind "/$d" "$1/$d"; done; }
+umount_api() { for d in dev/pts dev sys proc; do umount -l "$1/$d" 2>/dev/null || true; done; }
+
+if [ ! -f "$BASE/ok" ]; then
+  rm -rf "$BASE" "$BASE.tmp"; mkdir -p "$BASE.tmp"
+  R="$BASE.tmp/root"
+  trap 'umount_api "$R"' EXIT
+  log "debootstrap bookworm (minbase)"
+  debootstrap --variant=minbase --include=apt-utils bookworm "$R" "$MIRROR" >"$BASE.tmp/debootstrap.log" 2>&1 \
+    || { tail -20 "$BASE.tmp/debootstrap.log" >&2; exit 1; }
+  cat >"$R/etc/apt/sources.list" <<SRC
+deb $MIRROR bookworm main contrib
+deb $MIRROR bookworm-updates main contrib
+deb $MIRROR bookworm-backports main contrib
+SRC
+  printf 'APT::Install-Recommends "false";\nAPT::Install-Suggests "false";\n' >"$R/etc/apt/apt.conf.d/90lab"
+  mount_api "$R"
+  log "kernel, systemd, udev and tools"
+  in_root "$R" apt-get update -qq
+  in_root "$R" apt-get install -y -qq $BASE_PKGS >"$BASE.tmp/install.log" 2>&1 || { tail -30 "$BASE.tmp/install.log" >&2; exit 1; }
+  umount_api "$R"; trap - EXIT
+  touch "$BASE.tmp/ok"; mv "$BASE.tmp" "$BASE"
+fi
+
+rm -rf "$OUT.tmp"; mkdir -p "$OUT.tmp"
+R="$OUT.tmp/root"
+log "copying the base root for OpenZFS $VERSION"
+cp -a "$BASE/root" "$R"
+trap 'umount_api "$R"' EXIT
+mount_api "$R"
+KVER="$(ls "$R/lib/modules" | sort -V | tail -1)"
+log "zfs-dkms $ZFS_PIN from $SUITE for kernel $KVER (DKMS builds the module: about 4-5 minutes)"
+echo 'zfs-dkms zfs-dkms/note-incompatible-licenses note' | in_root "$R" debconf-set-selections
+# DKMS's postinst builds for `uname -r` (the host's kernel, absent here) and fails softly; we build
+# for the guest's kernel by name right after.
+in_root "$R" apt-get install -y -qq -t "$SUITE" "zfs-dkms=$ZFS_PIN" "zfsutils-linux=$ZFS_PIN" "zfs-test=$ZFS_PIN" >"$OUT.tmp/zfs.log" 2>&1 \
+  || { tail -30 "$OUT.tmp/zfs.log" >&2; exit 1; }
+ZVER="$(in_root "$R" dpkg-query -W -f '${Version}' zfs-dkms | sed 's/-.*//')"
+if ! ls "$R/lib/modules/$KVER/updates/dkms/zfs.ko"* >/dev/null 2>&1; then
+  in_root "$R" dkms install "zfs/$ZVER" -k "$KVER" >>"$OUT.tmp/zfs.log" 2>&1 || { tail -30 "$OUT.tmp/zfs.log" >&2; exit 1; }
+fi
+ls "$R/lib/modules/$KVER/updates/dkms/zfs.ko"* >/dev/null 2>&1 || { echo "build-image: zfs.ko was not built for $KVER" >&2; exit 1; }
+in_root "$R" depmod "$KVER"
+
+log "guest setup"
+install -m 0755 "$HERE/guest/lab-agent" "$R/usr/local/sbin/lab-agent"
+install -m 0644 "$HERE/guest/lab-agent.service" "$R/etc/systemd/system/lab-agent.service"
+echo zfs-lab >"$R/etc/hostname"
+printf '/dev/vda / ext4 rw,errors=remount-ro 0 1\n' >"$R/etc/fstab"
+printf 'virtio_pci\nvirtio_blk\next4\n9p\n9pnet_virtio\n' >>"$R/etc/initramfs-tools/modules"
+in_root "$R" passwd -d root >/dev/null
+in_root "$R" systemctl enable lab-agent.service >/dev/null 2>&1
+# A clean, un-imported start: the tests build their own pools.
+for u in zfs-import-cache zfs-import-scan zfs-import.target zfs-mount zfs-zed zfs-share zfs-volume-wait zfs-volumes.target \
+         apt-daily.timer apt-daily-upgrade.timer e2scrub_reap systemd-timesyncd; do
+  in_root "$R" systemctl disable "$u" >/dev/null 2>&1 || true
+  in_root "$R" systemctl mask "$u" >/dev/null 2>&1 || true
+done
+in_root "$R" update-initramfs -c -k "$KVER" >"$OUT.tmp/initramfs.log" 2>&1 || in_root "$R" update-initramfs -u -k "$KVER" >>"$OUT.tmp/initramfs.log" 2>&1
+cp "$R/boot/vmlinuz-$KVER" "$OUT.tmp/vmlinuz"; cp "$R/boot/initrd.img-$KVER" "$OUT.tmp/initrd.img"
+# Not needed at run time; keeps the image small.
+in_root "$R" apt-get clean
+rm -rf "$R/var/lib/apt/lists/"* "$R/usr/share/doc" "$R/usr/share/man" "$R/var/lib/dkms/zfs/$ZVER/build" 2>/dev/null || true
+umount_api "$R"; trap - EXIT
+printf '%s\n' "$ZFS_PIN" >"$OUT.tmp/zfs-version"; printf '%s\n' "$KVER" >"$OUT.tmp/kernel-version"
+log "ext4 image"
+mkfs.ext4 -q -L labroot -d "$R" "$OUT.tmp/root.img" 6G
+rm -rf "$R"
+touch "$OUT.tmp/ok"; rm -rf "$OUT"; mv "$OUT.tmp" "$OUT"
+log "done: $OUT"
+echo "$OUT"

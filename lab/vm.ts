@@ -1,0 +1,194 @@
+/**
+ * The lab guest: a QEMU VM running Debian 12 with a real OpenZFS (2.3 or 2.1) kernel module, built by
+ * `lab/build-image.sh` and booted here with the drives a test asks for. The host talks to the guest
+ * through a shared job directory (9p): a command file in, its output, error and exit code out (the
+ * guest's `lab-agent` runs them one at a time). The checkout is shared read-only at its own path, and
+ * the host's `node` with it, so `zfs-advisor` runs inside the guest exactly as it does on a host.
+ *
+ * ```ts
+ * const vm = await bootLab({ zfs: '2.3', drives: [hdd('ZD0001'), nvme('NV0001', '2G')] });
+ * await vm.must('zpool create -o cachefile=none tank mirror /dev/disk/by-id/virtio-ZD0001 …');
+ * const { stdout } = await vm.run('zpool status -j');
+ * await vm.stop();
+ * ```
+ * Under TCG (KVM does not work on these machines) a boot takes about 30 s; one VM runs at a time
+ * (a machine-wide lock), and each boot starts from a throw-away overlay over the pristine image.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, renameSync, openSync, closeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export type ZfsLine = '2.3' | '2.1';
+export const LAB_VERSIONS: readonly ZfsLine[] = ['2.3', '2.1'];
+
+export interface LabDrive {
+  bus: 'virtio' | 'nvme';
+  serial: string;
+  /** Size as qemu-img takes it: '1G', '512M'. */
+  size: string;
+  /** QEMU I/O throttling: whole-device IOPS and bytes per second limits (e.g. a hard disk's ~150 IOPS). */
+  iops?: number;
+  bps?: number;
+}
+
+export interface LabOptions {
+  zfs: ZfsLine;
+  drives: LabDrive[];
+  memMiB?: number;
+  /** Forward 127.0.0.1:<port> on the host to the guest's port (user-mode networking, restrict=on). */
+  forward?: { hostPort: number; guestPort: number };
+}
+
+export interface RunResult { code: number; stdout: string; stderr: string; ms: number }
+
+export const hdd = (serial: string, size = '1G', iops?: number): LabDrive => ({ bus: 'virtio', serial, size, ...(iops ? { iops } : {}) });
+export const nvme = (serial: string, size = '1G'): LabDrive => ({ bus: 'nvme', serial, size });
+/** The path a drive has inside the guest (udev's by-id link). */
+export const byId = (d: LabDrive): string => d.bus === 'nvme' ? `/dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_${d.serial}` : `/dev/disk/by-id/virtio-${d.serial}`;
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+export const REPO_ROOT = resolve(HERE, '..');
+const LOCK = existsSync('/run/lock') ? '/run/lock/zfs-advisor-lab.lock' : join(tmpdir(), 'zfs-advisor-lab.lock');
+
+/** Why the lab cannot run here, or null. */
+export function labUnavailableReason(): string | null {
+  if (process.platform !== 'linux') return 'the lab needs Linux';
+  if (process.getuid?.() !== 0) return 'the lab needs root (debootstrap, chroot)';
+  for (const tool of ['qemu-system-x86_64', 'qemu-img', 'debootstrap', 'mkfs.ext4']) {
+    if (spawnSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore', env: { PATH: `${process.env.PATH}:/usr/sbin:/sbin` } }).status !== 0) return `${tool} is not installed (apt-get install qemu-system-x86 qemu-utils debootstrap e2fsprogs)`;
+  }
+  if (process.env.ZFS_ADVISOR_LAB === '0') return 'ZFS_ADVISOR_LAB=0';
+  return null;
+}
+
+/** True when the lab can run; under CI=true a lab that cannot run throws instead of skipping. */
+export function labAvailable(): boolean {
+  const why = labUnavailableReason();
+  if (why && process.env.CI === 'true' && process.env.ZFS_ADVISOR_LAB !== '0') throw new Error(`real OpenZFS lab unavailable under CI=true: ${why}`);
+  return why === null;
+}
+
+/** Builds (or finds in the cache) the guest image for an OpenZFS line; returns its directory. */
+export function ensureImage(zfs: ZfsLine): string {
+  const r = spawnSync('bash', [join(HERE, 'build-image.sh'), zfs], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 40 * 60_000 });
+  if (r.status !== 0) throw new Error(`lab image for OpenZFS ${zfs} could not be built (exit ${r.status})`);
+  return r.stdout.trim().split('\n').pop()!;
+}
+
+/** KVM only where it works: on these machines /dev/kvm is a software nested backend (kvm_pvm) that hangs guests. */
+function accel(): string[] {
+  const kvmUsable = existsSync('/dev/kvm') && !existsSync('/sys/module/kvm_pvm') && process.env.ZFS_ADVISOR_LAB_ACCEL !== 'tcg';
+  return kvmUsable ? ['-accel', 'kvm', '-cpu', 'host'] : ['-accel', 'tcg,thread=multi', '-cpu', 'max'];
+}
+
+async function takeLock(timeoutMs: number): Promise<() => void> {
+  const start = Date.now();
+  for (;;) {
+    try {
+      mkdirSync(LOCK);
+      writeFileSync(join(LOCK, 'owner'), String(process.pid));
+      return () => rmSync(LOCK, { recursive: true, force: true });
+    } catch {
+      const owner = Number(readFileSafe(join(LOCK, 'owner')));
+      if (owner && !alive(owner)) { rmSync(LOCK, { recursive: true, force: true }); continue; }
+      if (Date.now() - start > timeoutMs) throw new Error(`lab lock ${LOCK} held by pid ${owner} for ${timeoutMs} ms`);
+      await sleep(500);
+    }
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const readFileSafe = (p: string): string => { try { return readFileSync(p, 'utf8'); } catch { return ''; } };
+const alive = (pid: number): boolean => { try { process.kill(pid, 0); return true; } catch { return false; } };
+
+export class LabVm {
+  private seq = 0;
+  constructor(readonly opts: LabOptions, readonly dir: string, readonly jobDir: string, private readonly qemu: ChildProcess,
+              private readonly release: () => void, readonly zfsVersionText: string) {}
+
+  /** Runs a bash script in the guest as root; never throws for a non-zero exit. */
+  async run(script: string, { timeoutMs = 300_000 } = {}): Promise<RunResult> {
+    const n = String(++this.seq).padStart(4, '0');
+    const base = join(this.jobDir, 'cmd', n);
+    writeFileSync(`${base}.sh.tmp`, `set -o pipefail\n${script}\n`);
+    renameSync(`${base}.sh.tmp`, `${base}.sh`);
+    const start = Date.now();
+    while (!existsSync(`${base}.rc`)) {
+      if (this.qemu.exitCode !== null || this.qemu.signalCode) throw new Error(`lab guest ended while running: ${script.slice(0, 200)}\n${this.consoleTail()}`);
+      if (Date.now() - start > timeoutMs) throw new Error(`lab command timed out after ${timeoutMs} ms: ${script.slice(0, 200)}`);
+      await sleep(100);
+    }
+    return { code: Number(readFileSafe(`${base}.rc`).trim()), stdout: readFileSafe(`${base}.out`), stderr: readFileSafe(`${base}.err`), ms: Date.now() - start };
+  }
+
+  /** Like run, but throws with the command's error output when it fails. */
+  async must(script: string, opts?: { timeoutMs?: number }): Promise<string> {
+    const r = await this.run(script, opts);
+    if (r.code !== 0) throw new Error(`lab command failed (exit ${r.code}): ${script}\n${r.stderr || r.stdout}`);
+    return r.stdout;
+  }
+
+  /** Runs the app's CLI in the guest (the checkout is mounted at its own path). */
+  cli(args: string, opts?: { timeoutMs?: number }): Promise<RunResult> {
+    return this.run(`ZFS_ADVISOR_DATA_DIR=/root/zfs-advisor-data node ${REPO_ROOT}/server/bin/zfs-advisor.js ${args}`, { timeoutMs: 600_000, ...opts });
+  }
+
+  consoleTail(lines = 30): string {
+    return readFileSafe(join(this.dir, 'console.log')).split('\n').slice(-lines).join('\n');
+  }
+
+  async stop(): Promise<void> {
+    if (this.qemu.exitCode === null && !this.qemu.signalCode) {
+      this.qemu.kill('SIGKILL');
+      await new Promise((r) => this.qemu.once('exit', r));
+    }
+    this.release();
+    if (process.env.ZFS_ADVISOR_LAB_KEEP !== '1') rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** Boots a guest with the given drives and waits until ZFS answers inside it. */
+export async function bootLab(opts: LabOptions): Promise<LabVm> {
+  const image = ensureImage(opts.zfs);
+  const release = await takeLock(45 * 60_000);
+  const dir = mkdtempSync(join(process.env.ZFS_ADVISOR_LAB_RUN ?? tmpdir(), 'zfs-advisor-lab-'));
+  try {
+    const jobDir = join(dir, 'job');
+    mkdirSync(join(jobDir, 'cmd'), { recursive: true });
+    const img = (args: string[]) => { const r = spawnSync('qemu-img', args, { encoding: 'utf8' }); if (r.status !== 0) throw new Error(`qemu-img ${args.join(' ')}: ${r.stderr}`); };
+    img(['create', '-q', '-f', 'qcow2', '-b', join(image, 'root.img'), '-F', 'raw', join(dir, 'root.qcow2')]);
+    const args = [...accel(), '-smp', '2', '-m', String(opts.memMiB ?? 2048), '-display', 'none', '-monitor', 'none', '-no-reboot',
+      '-serial', `file:${join(dir, 'console.log')}`,
+      '-kernel', join(image, 'vmlinuz'), '-initrd', join(image, 'initrd.img'),
+      '-append', `root=/dev/vda rw console=ttyS0 quiet lab.src=${REPO_ROOT} lab.nodedir=${dirname(process.execPath)}`,
+      '-drive', `if=none,id=root,file=${join(dir, 'root.qcow2')},format=qcow2,cache=unsafe`, '-device', 'virtio-blk-pci,drive=root,serial=LABROOT',
+      '-virtfs', `local,path=${jobDir},mount_tag=job,security_model=none`,
+      '-virtfs', `local,path=${REPO_ROOT},mount_tag=src,security_model=none,readonly=on`,
+      '-virtfs', `local,path=${dirname(process.execPath)},mount_tag=nodebin,security_model=none,readonly=on`];
+    opts.drives.forEach((d, i) => {
+      const file = join(dir, `drive${i}.raw`);
+      img(['create', '-q', '-f', 'raw', file, d.size]);
+      const throttle = [d.iops ? `,throttling.iops-total=${d.iops}` : '', d.bps ? `,throttling.bps-total=${d.bps}` : ''].join('');
+      args.push('-drive', `if=none,id=d${i},file=${file},format=raw,cache=none,aio=threads${throttle}`);
+      args.push('-device', d.bus === 'nvme' ? `nvme,drive=d${i},serial=${d.serial}` : `virtio-blk-pci,drive=d${i},serial=${d.serial}`);
+    });
+    if (opts.forward) args.push('-nic', `user,model=virtio-net-pci,restrict=on,hostfwd=tcp:127.0.0.1:${opts.forward.hostPort}-:${opts.forward.guestPort}`);
+    else args.push('-nic', 'none');
+    const log = openSync(join(dir, 'qemu.log'), 'w');
+    const qemu = spawn('qemu-system-x86_64', args, { stdio: ['ignore', log, log] });
+    closeSync(log);
+    const start = Date.now();
+    while (!existsSync(join(jobDir, 'ready'))) {
+      if (existsSync(join(jobDir, 'failed'))) throw new Error(`lab guest could not load ZFS: ${readFileSafe(join(jobDir, 'agent.log'))}`);
+      if (qemu.exitCode !== null) throw new Error(`qemu exited (${qemu.exitCode}): ${readFileSafe(join(dir, 'qemu.log'))}`);
+      if (Date.now() - start > 240_000) { qemu.kill('SIGKILL'); throw new Error(`lab guest not ready after 240 s:\n${readFileSafe(join(dir, 'console.log')).split('\n').slice(-40).join('\n')}`); }
+      await sleep(250);
+    }
+    return new LabVm(opts, dir, jobDir, qemu, release, readFileSafe(join(jobDir, 'ready')));
+  } catch (e) {
+    release();
+    throw e;
+  }
+}
