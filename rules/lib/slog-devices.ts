@@ -4,6 +4,7 @@
  * (candidates for a SLOG). Shared by the SLOG rules and the Optane verdict.
  */
 import type { Drive, Host, Pool, VdevNode } from '../../server/src/model/inventory.ts';
+import { parentDiskName } from '../../server/src/gather/device-names.ts';
 import { devicePath, newDevice } from './commands.ts';
 import { atLeast } from '../engine/version.ts';
 import { allLeaves, driveForLeaf, topLevel } from './topology.ts';
@@ -51,15 +52,27 @@ export function isSlowDataPool(pool: Pool, drives: readonly Drive[]): boolean {
   return l !== null && l.rank >= LATENCY_CLASSES['consumer-flash'].rank && l.cls !== 'unknown';
 }
 
-/** Drives that are no leaf of any pool (by id/alias resolution): unused candidates. */
+/** The drive behind a leaf, trying the parent disk of a partition name (`nvd1p1` → nvd1). */
+function leafDisk(leaf: VdevNode, drives: readonly Drive[]): Drive | null {
+  const direct = driveForLeaf(leaf, drives);
+  if (direct) return direct;
+  const parent = parentDiskName(leaf.name);
+  return parent ? driveForLeaf({ ...leaf, name: parent, driveId: null }, drives) : null;
+}
+
+/**
+ * Drives free for a new vdev: no pool uses them in any role (partitions resolved to their disk) and
+ * nothing else holds them — not mounted (the boot disk), not swap, no file-system, RAID or ZFS
+ * signature, no holder, no partition table (`Drive.uses`, read from lsblk where available).
+ */
 export function unusedDrives(pools: readonly Pool[], drives: readonly Drive[]): Drive[] {
   const used = new Set<string>();
   for (const p of pools) for (const l of allLeaves(p)) {
-    const d = driveForLeaf(l, drives);
+    const d = leafDisk(l, drives);
     if (d) used.add(d.id);
   }
   // Spares are leaves of class 'spare' and are counted by allLeaves already.
-  return drives.filter((d) => !used.has(d.id));
+  return drives.filter((d) => !used.has(d.id) && (d.uses ?? []).length === 0);
 }
 
 /** Unused drives fit for a SLOG: Optane first, then PLP NVMe, fastest first. */

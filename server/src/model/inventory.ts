@@ -176,6 +176,15 @@ export const Partition = z.object({
 });
 export type Partition = z.infer<typeof Partition>;
 
+/** Something other than an imported pool that holds a drive (server/src/gather/drive-uses.ts). */
+export const DriveUse = z.object({
+  kind: z.enum(['mounted', 'swap', 'filesystem', 'holder', 'partitions', 'zfs-label']),
+  /** The block device it was seen on (the disk or one of its partitions). */
+  device: z.string(),
+  detail: z.string(),
+});
+export type DriveUse = z.infer<typeof DriveUse>;
+
 export const Drive = z.object({
   /** Stable across runs: built from WWN, else model+serial, else the device path. */
   id: z.string(),
@@ -209,6 +218,8 @@ export const Drive = z.object({
   sources: z.array(z.string()),
   /** Its partition table (absent when it was not read; [] for a disk without partitions). */
   partitions: z.array(Partition).optional(),
+  /** What else holds it: mounts, swap, signatures, holders, a partition table (absent when not read). */
+  uses: z.array(DriveUse).optional(),
 });
 export type Drive = z.infer<typeof Drive>;
 

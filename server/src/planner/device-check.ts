@@ -2,8 +2,9 @@
  * Validates the devices of an add-vdev plan before any command is printed (issue 11 audit): the
  * same checks for the CLI and the API because they live in the planner. A device must be a
  * `/dev/…` path or a name the inventory knows (file paths only for pools built from files), must
- * not look like an option or carry control characters or `..`, and must not already belong to any
- * pool in any role — a whole disk whose partition is in use counts as in use.
+ * not look like an option or carry control characters or `..`, must not already belong to any
+ * pool in any role — a whole disk whose partition is in use counts as in use — and must not be held
+ * by anything else (mounted, swap, a file system or partition table: `Drive.uses`).
  */
 import type { Drive, Host, Pool, VdevClass, VdevNode } from '../model/inventory.ts';
 import { baseName, parentDiskName, stripDev } from '../gather/device-names.ts';
@@ -116,6 +117,27 @@ function inUse(dev: CheckedDevice, all: readonly Holder[], ctx: DeviceContext): 
   return warnings;
 }
 
+/**
+ * Refuses a device that something other than a pool holds (Drive.uses from lsblk): a whole disk with
+ * any use (the boot disk mounted at /, swap, a file system, a partition table, a ZFS label of a pool
+ * that is not imported); a partition that is itself mounted or carries a signature; a partition of a
+ * disk whose other partitions are mounted, swap or held (the boot disk), unless sharing is explicit.
+ */
+function heldElsewhere(dev: CheckedDevice, ctx: DeviceContext): string[] {
+  const drive = dev.driveId === null ? null : ctx.drives.find((d) => d.id === dev.driveId);
+  const uses = drive?.uses ?? [];
+  if (uses.length === 0) return [];
+  const refuse = (why: string) => { throw new PlanRefused('device-in-use', `device ${dev.given} refused: ${why}${ctx.partitioning ? ' (partitioning it would destroy that)' : ''}`); };
+  if (dev.partitionOf === null) refuse(uses.map((u) => u.detail).join('; '));
+  const self = uses.filter((u) => u.kind !== 'partitions' && (sameName(u.device, dev.path) || sameName(u.device, dev.given)));
+  if (self.length > 0) refuse(self.map((u) => u.detail).join('; '));
+  const siblings = uses.filter((u) => u.kind === 'mounted' || u.kind === 'swap' || u.kind === 'holder');
+  if (siblings.length === 0) return [];
+  const what = `${dev.given} is on the same disk as ${siblings.map((u) => u.detail).join('; ')}`;
+  if (!ctx.sharedDisk) refuse(`${what}; if sharing that disk is intended, say so explicitly (sharedDisk / --shared-disk)`);
+  return [`${what}: one disk failure hits both`];
+}
+
 /** Resolves and checks every device; throws PlanRefused on the first problem. */
 export function checkDevices(devices: readonly string[], ctx: DeviceContext): { devices: CheckedDevice[]; warnings: string[] } {
   if (devices.length === 0) throw new PlanRefused('invalid-device', 'no devices given');
@@ -131,6 +153,6 @@ export function checkDevices(devices: readonly string[], ctx: DeviceContext): { 
     }
   }
   const all = holders(ctx);
-  const warnings = checked.flatMap((d) => inUse(d, all, ctx));
+  const warnings = checked.flatMap((d) => [...inUse(d, all, ctx), ...heldElsewhere(d, ctx)]);
   return { devices: checked, warnings };
 }

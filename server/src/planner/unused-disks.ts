@@ -1,12 +1,11 @@
 /**
  * The layout planner's input from an inventory (issue 11 §1 "and from the inventory's unused
  * disks"): drives that no pool uses in any role — not as a whole disk, not through a partition —
- * grouped by media. A layout is planned for one media kind: the count of unused drives of that
+ * and nothing else holds (mounted, swap, signatures, partition tables), grouped by media. A layout is planned for one media kind: the count of unused drives of that
  * kind and the smallest of their sizes (a vdev is as large as its smallest member).
  */
-import type { Drive, Inventory, VdevNode } from '../model/inventory.ts';
-import { parentDiskName } from '../gather/device-names.ts';
-import { allLeaves, driveForLeaf } from '../../../rules/lib/topology.ts';
+import type { Drive, Inventory } from '../model/inventory.ts';
+import { unusedDrives as freeDrives } from '../../../rules/lib/slog-devices.ts';
 import { MediaKind } from './performance.ts';
 
 export interface UnusedDisks {
@@ -21,19 +20,8 @@ export type UnusedDisksOutcome =
   | { ok: true; value: UnusedDisks; notes: string[] }
   | { ok: false; message: string };
 
-/** The drive behind a leaf, trying the parent disk of a partition name (`nvd1p1` → nvd1). */
-function leafDrive(leaf: VdevNode, drives: readonly Drive[]): Drive | null {
-  const direct = driveForLeaf(leaf, drives);
-  if (direct) return direct;
-  const parent = parentDiskName(leaf.name);
-  return parent ? driveForLeaf({ ...leaf, name: parent, driveId: null }, drives) : null;
-}
-
-/** Drives that no pool of the inventory uses (any class, partitions resolved to their disk). */
-export function unusedDrives(inv: Pick<Inventory, 'pools' | 'drives'>): Drive[] {
-  const used = new Set(inv.pools.flatMap((p) => allLeaves(p)).map((l) => leafDrive(l, inv.drives)?.id).filter((id): id is string => id !== undefined));
-  return inv.drives.filter((d) => !used.has(d.id));
-}
+/** Drives that no pool of the inventory uses and nothing else holds (one definition: rules/lib/slog-devices.ts). */
+export const unusedDrives = (inv: Pick<Inventory, 'pools' | 'drives'>): Drive[] => freeDrives(inv.pools, inv.drives);
 
 const isMedia = (m: string): m is MediaKind => (MediaKind as readonly string[]).includes(m);
 

@@ -13,6 +13,7 @@ import { gap, issueGaps, missingGap } from '../gaps.ts';
 import { parentDiskName, parseGlabelStatus, parseLinkListing, stripDev } from '../device-names.ts';
 import { cmd, deviceFileName, type Collector, type GatherContext, type RawRequest } from '../request.ts';
 import { partitionsFromGpart, partitionsFromLsblk } from '../partitions.ts';
+import { driveUses } from '../drive-uses.ts';
 import { parseGpartList } from '../../parsers/gpart-list.ts';
 
 const A = 'Drives';
@@ -204,7 +205,7 @@ export const drivesCollector: Collector<Drive[]> = {
     // Partition tables: lsblk's `part` children (Linux), `gpart list` (FreeBSD).
     if (usable(ls)) {
       const r = parseLsblk(ls.text);
-      if (r.ok) for (const d of r.value) if (drives.has(d.name)) drives.set(d.name, { ...drives.get(d.name)!, partitions: partitionsFromLsblk(d, links) });
+      if (r.ok) for (const d of r.value) if (drives.has(d.name)) drives.set(d.name, { ...drives.get(d.name)!, partitions: partitionsFromLsblk(d, links), uses: driveUses(d) });
     }
     const gl = raw['gpart-list.txt'];
     if (usable(gl) && gl.text.trim() !== '') {
