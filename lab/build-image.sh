@@ -9,6 +9,8 @@
 # Environment: ZFS_ADVISOR_LAB_CACHE (default ~/.cache/zfs-advisor-lab), DEBIAN_MIRROR.
 # Needs root (debootstrap, chroot, mounts) and the host packages debootstrap, e2fsprogs, qemu-utils.
 set -euo pipefail
+# The whole script is one function, read before it runs: editing this file during a build is safe.
+main() {
 VERSION="${1:-2.3}"
 case "$VERSION" in
   2.3) SUITE=bookworm-backports; ZFS_PIN='2.3.2-2~bpo12+2' ;;
@@ -21,9 +23,14 @@ MIRROR="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 BASE_PKGS="linux-image-amd64 linux-headers-amd64 systemd systemd-sysv udev kmod dbus procps iproute2 \
   fio smartmontools nvme-cli gdisk parted dmsetup util-linux e2fsprogs ca-certificates less \
   libstdc++6 build-essential dkms file"
-key() { sha256sum "$HERE/build-image.sh" "$HERE"/guest/* | sha256sum | cut -c1-16; }
-KEY="$(printf '%s %s' "$(key)" "$BASE_PKGS" | sha256sum | cut -c1-16)"
-BASE="$CACHE/base-$KEY"
+# Cache keys: the inputs of each layer. Bump a revision when that layer's build steps below change;
+# the guest's boot files are keyed by their content. The agent itself is not in the image: the guest
+# runs it from the shared checkout, so changing it needs no rebuild.
+BASE_REV=1
+IMAGE_REV=1
+BASE_KEY="$(printf 'base %s %s %s' "$BASE_REV" "$MIRROR" "$BASE_PKGS" | sha256sum | cut -c1-12)"
+KEY="$(printf 'zfs %s %s %s %s' "$BASE_KEY" "$IMAGE_REV" "$ZFS_PIN" "$(cat "$HERE/guest/lab-boot" "$HERE/guest/lab-boot.service" | sha256sum)" | sha256sum | cut -c1-12)"
+BASE="$CACHE/base-$BASE_KEY"
 OUT="$CACHE/zfs-$VERSION-$KEY"
 log() { printf '[lab build %s] %s\n' "$(date +%T)" "$*" >&2; }
 
@@ -79,13 +86,13 @@ ls "$R/lib/modules/$KVER/updates/dkms/zfs.ko"* >/dev/null 2>&1 || { echo "build-
 in_root "$R" depmod "$KVER"
 
 log "guest setup"
-install -m 0755 "$HERE/guest/lab-agent" "$R/usr/local/sbin/lab-agent"
-install -m 0644 "$HERE/guest/lab-agent.service" "$R/etc/systemd/system/lab-agent.service"
+install -m 0755 "$HERE/guest/lab-boot" "$R/usr/local/sbin/lab-boot"
+install -m 0644 "$HERE/guest/lab-boot.service" "$R/etc/systemd/system/lab-boot.service"
 echo zfs-lab >"$R/etc/hostname"
 printf '/dev/vda / ext4 rw,errors=remount-ro 0 1\n' >"$R/etc/fstab"
 printf 'virtio_pci\nvirtio_blk\next4\n9p\n9pnet_virtio\n' >>"$R/etc/initramfs-tools/modules"
 in_root "$R" passwd -d root >/dev/null
-in_root "$R" systemctl enable lab-agent.service >/dev/null 2>&1
+in_root "$R" systemctl enable lab-boot.service >/dev/null 2>&1
 # A clean, un-imported start: the tests build their own pools.
 for u in zfs-import-cache zfs-import-scan zfs-import.target zfs-mount zfs-zed zfs-share zfs-volume-wait zfs-volumes.target \
          apt-daily.timer apt-daily-upgrade.timer e2scrub_reap systemd-timesyncd; do
@@ -105,3 +112,5 @@ rm -rf "$R"
 touch "$OUT.tmp/ok"; rm -rf "$OUT"; mv "$OUT.tmp" "$OUT"
 log "done: $OUT"
 echo "$OUT"
+}
+main "$@"

@@ -1,0 +1,250 @@
+/**
+ * Real OpenZFS in a QEMU guest (issue 24): for OpenZFS 2.3 and 2.1, the app captures real pools —
+ * every vdev class, dRAID, offline/faulted/erroring/resilvering devices, datasets and zvols — and
+ * its inventory must equal what ZFS itself prints (`zpool status -j`, `zfs get -j` on 2.3); the text
+ * parsers must equal the JSON parsers on the same pools; each rule a pool can trigger fires on a real
+ * pool and is silent once its advice is followed; the planner's plans run in the guest exactly as
+ * printed and leave the tree they previewed; a device in use (the boot disk) is never offered.
+ * Runs where the lab can (root, qemu, debootstrap); under CI=true a lab that cannot start fails.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootLab, labAvailable, LAB_VERSIONS, type LabVm } from '../../lab/vm.ts';
+import { parseZpoolStatus } from '../../server/src/parsers/zpool-status.ts';
+import { parseZpoolStatusJson } from '../../server/src/parsers/zpool-status-json.ts';
+import { unusedDrives } from '../../rules/lib/slog-devices.ts';
+import type { Inventory, VdevNode } from '../../server/src/model/inventory.ts';
+import { CASES, CREATE, LAB_DRIVES } from './lab-cases.ts';
+import { captureAndAssess, firedRules, inventoryOf, capture, keepFixture, resetGuest, sh } from './lab-support.ts';
+
+const live = labAvailable();
+const MIN = 60_000;
+
+/** A vdev tree reduced to what both ZFS and the app must agree on. */
+type Shape = { class: string; type: string; name: string; state: string | null; children: Shape[] };
+const shape = (n: VdevNode): Shape => ({ class: n.class, type: n.type, name: n.name, state: n.state, children: n.children.map(shape) });
+
+/** `zpool status -j` read directly (not through the app's parser): pool → class → names and states. */
+function jsonTree(json: string, pool: string): { state: string; byClass: Record<string, string[]> } {
+  const p = JSON.parse(json).pools[pool];
+  const out: Record<string, string[]> = {};
+  const walk = (cls: string, vdevs: Record<string, { name: string; state: string; vdevs?: Record<string, unknown> }> | undefined): void => {
+    for (const v of Object.values(vdevs ?? {})) {
+      (out[cls] ??= []).push(`${v.name}:${v.state}`);
+      walk(cls, v.vdevs as never);
+    }
+  };
+  walk('data', p.vdevs[pool].vdevs);
+  for (const [key, cls] of [['logs', 'log'], ['special', 'special'], ['dedup', 'dedup'], ['l2cache', 'cache'], ['spares', 'spare']] as const) walk(cls, p[key]);
+  return { state: p.state, byClass: out };
+}
+const appTree = (inv: Inventory, pool: string) => {
+  const out: Record<string, string[]> = {};
+  const walk = (n: VdevNode): void => { (out[n.class] ??= []).push(`${n.name}:${n.state}`); n.children.forEach(walk); };
+  inv.pools.find((p) => p.name === pool)!.vdevs.forEach(walk);
+  return out;
+};
+const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8');
+
+describe.each(LAB_VERSIONS)('OpenZFS %s in the lab guest', (zfs) => {
+  let vm: LabVm;
+  beforeAll(async () => { if (live) vm = await bootLab({ zfs, drives: LAB_DRIVES, memMiB: 3072 }); }, 45 * MIN);
+  afterAll(async () => { await vm?.stop(); }, MIN);
+  const hasJson = zfs === '2.3';
+
+  it.runIf(live)('runs the pinned OpenZFS', () => {
+    expect(vm.zfsVersionText).toMatch(new RegExp(`zfs-kmod-${zfs.replace('.', '\\.')}\\.`));
+  });
+
+  it.runIf(live)('every vdev class on one pool: the inventory equals zpool status -j and zfs get -j, text equals JSON', async () => {
+    await resetGuest(vm);
+    const recipe = `${CREATE} -O dedup=off tank raidz2 $ZD1 $ZD2 $ZD3 $ZD4 special mirror $NV1 $NV2 log mirror $NV3 $NV4 cache $NV5 spare $ZD5 dedup mirror $NV6 $ZD6
+zfs create -o recordsize=16K -o sync=always -o logbias=latency tank/db
+zfs create -o compression=zstd -o special_small_blocks=32K tank/share
+zfs create -V 64M -o volblocksize=16K tank/vm-100-disk-0
+zfs create -s -V 1G tank/sparse-vol
+dd if=/dev/urandom of=/lab/pools/tank/share/blob bs=64K count=64 status=none; zpool sync tank`;
+    await sh(vm, recipe);
+    const dir = await capture(vm, 'all-classes');
+    keepFixture(dir, zfs, 'all-classes', recipe, vm.zfsVersionText);
+    const inv = await inventoryOf(dir);
+    const pool = inv.pools.find((p) => p.name === 'tank')!;
+    expect(pool.state).toBe('ONLINE');
+    expect(new Set(pool.vdevs.map((v) => v.class))).toEqual(new Set(['data', 'special', 'log', 'cache', 'spare', 'dedup']));
+    expect(pool.vdevs.find((v) => v.class === 'data')!.type).toBe('raidz2');
+    // Text and JSON (2.3) parse to the same pools.
+    const text = parseZpoolStatus(read(dir, 'zpool-status.txt'));
+    if (!text.ok) throw new Error(text.error.message);
+    if (hasJson) {
+      const json = parseZpoolStatusJson(read(dir, 'zpool-status.json'));
+      if (!json.ok) throw new Error(json.error.message);
+      expect(json.value.map((p) => p.vdevs.map(shape))).toEqual(text.value.map((p) => p.vdevs.map(shape)));
+      expect(json.value.map((p) => [p.name, p.state, p.errors])).toEqual(text.value.map((p) => [p.name, p.state, p.errors]));
+      // And the inventory says what ZFS's own JSON says.
+      const z = jsonTree(read(dir, 'zpool-status.json'), 'tank');
+      expect(pool.state).toBe(z.state);
+      expect(appTree(inv, 'tank')).toEqual(z.byClass);
+      // Datasets: every property the model types equals zfs get -j.
+      const zget = JSON.parse(read(dir, 'zfs-get.json')).datasets as Record<string, { properties: Record<string, { value: string | number }> }>;
+      for (const ds of inv.datasets) {
+        const props = zget[ds.name]!.properties;
+        const n = (k: string) => (props[k] ? Number(props[k]!.value) : null);
+        expect([ds.name, ds.type, ds.sync, ds.recordsize, ds.volblocksize, ds.volsize, ds.compression, ds.specialSmallBlocks])
+          .toEqual([ds.name, props.type!.value, props.sync!.value, ds.type === 'filesystem' ? n('recordsize') : null, ds.type === 'volume' ? n('volblocksize') : null,
+            ds.type === 'volume' ? n('volsize') : null, props.compression!.value, n('special_small_blocks')]);
+      }
+    } else {
+      expect(text.value[0]!.vdevs.map(shape)).toEqual(pool.vdevs.map(shape));
+    }
+    expect(inv.datasets.map((d) => d.name)).toEqual(expect.arrayContaining(['tank', 'tank/db', 'tank/share', 'tank/vm-100-disk-0', 'tank/sparse-vol']));
+    expect(inv.datasets.find((d) => d.name === 'tank/vm-100-disk-0')).toMatchObject({ type: 'volume', volblocksize: 16384 });
+    // Drives: every emulated drive with its serial; the boot disk is in use, never a candidate.
+    for (const serial of ['ZD0001', 'NV0001', 'BIG0003']) expect(inv.drives.some((d) => d.serial === serial), serial).toBe(true);
+    const boot = inv.drives.find((d) => d.devPath === '/dev/vda')!;
+    expect(boot.uses?.some((u) => u.kind === 'mounted' && u.detail.endsWith('mounted at /'))).toBe(true);
+    expect(unusedDrives(inv.pools, inv.drives).map((d) => d.serial).sort()).toEqual(['BIG0001', 'BIG0002', 'BIG0003']);
+    // ZIL and ARC counters come from the real kstats.
+    expect(Object.keys(inv.zil?.counters ?? {})).toEqual(expect.arrayContaining(['zil_commit_count', 'zil_itx_count']));
+    expect(inv.arc?.counters.size ?? 0).toBeGreaterThan(0);
+    expect(inv.arc?.counters.c_max ?? 0).toBeGreaterThan(0);
+  }, 15 * MIN);
+
+  it.runIf(live)('dRAID with a distributed spare in use', async () => {
+    await resetGuest(vm);
+    const recipe = `${CREATE} tank draid1:2d:5c:1s $ZD1 $ZD2 $ZD3 $ZD4 $ZD5
+zpool offline -f tank $ZD2-part1
+zpool replace -w tank $ZD2-part1 draid1-0-0`;
+    await sh(vm, recipe);
+    const dir = await capture(vm, 'draid-spare-in-use');
+    keepFixture(dir, zfs, 'draid-spare-in-use', recipe, vm.zfsVersionText);
+    const inv = await inventoryOf(dir);
+    const pool = inv.pools.find((p) => p.name === 'tank')!;
+    const data = pool.vdevs.find((v) => v.class === 'data')!;
+    expect(data.type).toBe('draid');
+    expect(pool.vdevs.find((v) => v.class === 'spare')!.name).toBe('draid1-0-0');
+    expect(JSON.stringify(data)).toContain('draid1-0-0');
+    expect(pool.state).toBe('DEGRADED');
+    const text = parseZpoolStatus(read(dir, 'zpool-status.txt'));
+    if (!text.ok) throw new Error(text.error.message);
+    expect(text.value[0]!.vdevs.map(shape)).toEqual(hasJson ? (() => { const j = parseZpoolStatusJson(read(dir, 'zpool-status.json')); if (!j.ok) throw new Error(j.error.message); return j.value[0]!.vdevs.map(shape); })() : pool.vdevs.map(shape));
+  }, 10 * MIN);
+
+  it.runIf(live)('health: injected read errors, a faulted log device, a resilver in progress — each reported, each gone when fixed', async () => {
+    await resetGuest(vm);
+    // Errors: zinject fails reads on one side of a mirror; a scrub counts them.
+    const errors = `${CREATE} tank mirror $ZD1 $ZD2 log $NV1
+dd if=/dev/urandom of=/lab/pools/tank/blob bs=64K count=160 status=none; zpool sync tank
+zinject -d $ZD1-part1 -e io -T read -f 100 tank
+zpool scrub -w tank || true
+zinject -c all
+zpool offline -f tank $NV1-part1`;
+    await sh(vm, errors);
+    let r = await captureAndAssess(vm, 'errors-and-faulted-log');
+    keepFixture(r.dir, zfs, 'errors-and-faulted-log', errors, vm.zfsVersionText);
+    const pool = r.inventory.pools.find((p) => p.name === 'tank')!;
+    const leaf = pool.vdevs.find((v) => v.class === 'data')!.children.find((c) => c.name.includes('ZD0001'))!;
+    expect((leaf.read ?? 0) + (leaf.cksum ?? 0)).toBeGreaterThan(0);
+    expect(pool.vdevs.find((v) => v.class === 'log')!.state).toBe('FAULTED');
+    const health = r.result.assessment.findings.filter((f) => f.ruleId === 'pool-health').map((f) => f.title).join('\n');
+    expect(health).toMatch(/ZD0001/);
+    expect(health).toMatch(/log .*FAULTED|FAULTED.*log/i);
+    await sh(vm, 'zpool clear tank && zpool online tank $NV1-part1 && zpool clear tank');
+    r = await captureAndAssess(vm, 'errors-cleared');
+    expect(r.result.assessment.findings.filter((f) => f.ruleId === 'pool-health' && /ZD0001|FAULTED/.test(f.title))).toEqual([]);
+
+    // A resilver in progress: the new disk is throttled-slow enough to catch it.
+    await resetGuest(vm);
+    const resilver = `${CREATE} tank $ZD1
+dd if=/dev/urandom of=/lab/pools/tank/blob bs=1M count=192 status=none; zpool sync tank
+zpool set resilver_defer=off tank 2>/dev/null || true
+echo 1 > /sys/module/zfs/parameters/zfs_scan_legacy 2>/dev/null || true
+zpool attach tank $ZD1-part1 $ZD2
+sleep 1`;
+    await sh(vm, resilver);
+    r = await captureAndAssess(vm, 'resilvering');
+    const scan = r.inventory.pools[0]!.scan;
+    keepFixture(r.dir, zfs, 'resilvering', resilver, vm.zfsVersionText);
+    expect(scan?.kind).toBe('resilver');
+    if (scan?.state === 'in-progress') {
+      expect(r.result.assessment.findings.some((f) => f.ruleId === 'pool-health' && /resilver/i.test(`${f.title} ${f.explanation}`))).toBe(true);
+    }
+    await sh(vm, 'zpool wait -t resilver tank');
+    r = await captureAndAssess(vm, 'resilvered');
+    expect(r.inventory.pools[0]!.scan).toMatchObject({ kind: 'resilver', state: 'finished' });
+  }, 15 * MIN);
+
+  describe('each rule a pool can trigger: fires on the real pool, silent once the advice is followed', () => {
+    for (const c of CASES) {
+      it.runIf(live && (!c.only || c.only === zfs))(c.name, async () => {
+        await resetGuest(vm);
+        await sh(vm, c.setup, 10 * MIN);
+        const before = await captureAndAssess(vm, `case-before`);
+        const about = (r: typeof before.result, rule: string) => r.assessment.findings.filter((f) => f.ruleId === rule && (f.subject.pool === 'tank' || f.subject.id.startsWith('tank')));
+        for (const rule of c.fires) expect(about(before.result, rule).length, `${rule} fires (fired: ${firedRules(before.result).join(', ')})`).toBeGreaterThan(0);
+        await sh(vm, c.fix, 10 * MIN);
+        const after = await captureAndAssess(vm, `case-after`);
+        for (const rule of c.fires) expect(about(after.result, rule).map((f) => f.title), `${rule} after the fix`).toEqual([]);
+      }, 12 * MIN);
+    }
+  });
+
+  describe('plans carried out exactly as printed', () => {
+    /** Runs `zfs-advisor plan …` in the guest on its live inventory; returns the plan JSON. */
+    const plan = async (args: string) => {
+      const r = await vm.cli(`plan ${args} --json`);
+      return { code: r.code, stderr: r.stderr, plan: r.code === 0 ? JSON.parse(r.stdout) as { steps: { display: string; argv: string[] }[]; previewVdevs: VdevNode[] } : null };
+    };
+    /** Carries out every printed step in order (`-n` first), then compares the pool with the preview. */
+    const carryOut = async (p: NonNullable<Awaited<ReturnType<typeof plan>>['plan']>, name: string) => {
+      expect(p.steps[0]!.argv).toContain('-n');
+      for (const step of p.steps) await sh(vm, `${step.display}\nudevadm settle -t 10 || true`);
+      const inv = await inventoryOf(await capture(vm, name));
+      // ZFS names a whole disk it partitioned by its first partition; the preview by the disk.
+      const norm = (n: VdevNode): unknown => ({ class: n.class, type: n.type, name: n.children.length ? n.type : n.name.replace(/-part1$/, ''), children: n.children.map(norm) });
+      expect(inv.pools.find((x) => x.name === 'tank')!.vdevs.map(norm)).toEqual(p.previewVdevs.map(norm));
+    };
+
+    it.runIf(live)('add-slog: a mirrored SLOG of two NVMe drives', async () => {
+      await resetGuest(vm);
+      await sh(vm, `${CREATE} tank mirror $ZD1 $ZD2`);
+      const r = await plan(`add-slog --pool tank --devices ${'/dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_NV0001'},${'/dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_NV0002'}`);
+      expect(r.code, r.stderr).toBe(0);
+      await carryOut(r.plan!, 'plan-add-slog');
+    }, 10 * MIN);
+
+    it.runIf(live)('add-special: a mirror matching the data mirror, with special_small_blocks', async () => {
+      await resetGuest(vm);
+      await sh(vm, `${CREATE} tank mirror $ZD1 $ZD2\nzfs create tank/share`);
+      const r = await plan('add-special --pool tank --devices /dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_NV0001,/dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_NV0002 --special-small-blocks 16K --datasets tank/share');
+      expect(r.code, r.stderr).toBe(0);
+      await carryOut(r.plan!, 'plan-add-special');
+      expect((await sh(vm, 'zfs get -H -p -o value special_small_blocks tank/share')).trim()).toBe('16384');
+    }, 10 * MIN);
+
+    it.runIf(live)('partitioned: two NVMe drives split into SLOG and special partitions, mirrored', async () => {
+      await resetGuest(vm);
+      await sh(vm, `${CREATE} tank mirror $ZD1 $ZD2`);
+      const r = await plan('add-special --pool tank --devices /dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_NV0003,/dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_NV0004 --partition slog:256M,special:512M');
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.plan!.steps.some((s) => s.argv[0] === 'sgdisk')).toBe(true);
+      await carryOut(r.plan!, 'plan-partitioned');
+    }, 10 * MIN);
+
+    it.runIf(live)('a device in use — the boot disk, a pool member, a disk with a file system — is refused, and never offered', async () => {
+      await resetGuest(vm);
+      await sh(vm, `${CREATE} tank mirror $ZD1 $ZD2\nmkfs.ext4 -q -F $ZD3\nsgdisk -n1:0:+64M $ZD4 >/dev/null\nudevadm settle -t 10 || true`);
+      for (const [dev, why] of [['/dev/vda', /mounted at \//], ['/dev/disk/by-id/virtio-ZD0001', /already in use|in use/], ['/dev/disk/by-id/virtio-ZD0003', /ext4/], ['/dev/disk/by-id/virtio-ZD0004', /partition table/]] as const) {
+        const r = await plan(`add-slog --pool tank --devices ${dev}`);
+        expect(r.code, dev).not.toBe(0);
+        expect(r.stderr, dev).toMatch(why);
+      }
+      const inv = await inventoryOf(await capture(vm, 'in-use'));
+      keepFixture(join(vm.jobDir, 'captures', 'in-use'), zfs, 'in-use-devices', `${CREATE} tank mirror $ZD1 $ZD2\nmkfs.ext4 -q -F $ZD3\nsgdisk -n1:0:+64M $ZD4`, vm.zfsVersionText);
+      const free = unusedDrives(inv.pools, inv.drives).map((d) => d.serial);
+      for (const serial of ['ZD0001', 'ZD0003', 'ZD0004']) expect(free).not.toContain(serial);
+      expect(inv.drives.find((d) => d.devPath === '/dev/vda')!.uses!.length).toBeGreaterThan(0);
+      expect(free).toContain('NV0001');
+    }, 10 * MIN);
+  });
+});
