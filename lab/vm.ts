@@ -84,6 +84,8 @@ function accel(): string[] {
 }
 
 async function takeLock(timeoutMs: number): Promise<() => void> {
+  // Developers working on two lab files at once may opt out of taking turns (each guest is slower).
+  if (process.env.ZFS_ADVISOR_LAB_PARALLEL === '1') return () => {};
   const start = Date.now();
   for (;;) {
     try {
@@ -159,10 +161,10 @@ export async function bootLab(opts: LabOptions): Promise<LabVm> {
     mkdirSync(join(jobDir, 'cmd'), { recursive: true });
     const img = (args: string[]) => { const r = spawnSync('qemu-img', args, { encoding: 'utf8' }); if (r.status !== 0) throw new Error(`qemu-img ${args.join(' ')}: ${r.stderr}`); };
     img(['create', '-q', '-f', 'qcow2', '-b', join(image, 'root.img'), '-F', 'raw', join(dir, 'root.qcow2')]);
-    const args = [...accel(), '-smp', '2', '-m', String(opts.memMiB ?? 2048), '-display', 'none', '-monitor', 'none', '-no-reboot',
+    const args = [...accel(), '-nodefaults', '-smp', '2', '-m', String(opts.memMiB ?? 2048), '-display', 'none', '-monitor', 'none', '-no-reboot',
       '-serial', `file:${join(dir, 'console.log')}`,
       '-kernel', join(image, 'vmlinuz'), '-initrd', join(image, 'initrd.img'),
-      '-append', `root=/dev/vda rw console=ttyS0 quiet lab.src=${REPO_ROOT} lab.nodedir=${dirname(process.execPath)}`,
+      '-append', `root=/dev/vda rw console=ttyS0 lab.src=${REPO_ROOT} lab.nodedir=${dirname(process.execPath)}`,
       '-drive', `if=none,id=root,file=${join(dir, 'root.qcow2')},format=qcow2,cache=unsafe`, '-device', 'virtio-blk-pci,drive=root,serial=LABROOT',
       '-virtfs', `local,path=${jobDir},mount_tag=job,security_model=none`,
       '-virtfs', `local,path=${REPO_ROOT},mount_tag=src,security_model=none,readonly=on`,
@@ -180,10 +182,12 @@ export async function bootLab(opts: LabOptions): Promise<LabVm> {
     const qemu = spawn('qemu-system-x86_64', args, { stdio: ['ignore', log, log] });
     closeSync(log);
     const start = Date.now();
+    const fail = (why: string): never => { qemu.kill('SIGKILL'); throw new Error(why); };
     while (!existsSync(join(jobDir, 'ready'))) {
-      if (existsSync(join(jobDir, 'failed'))) throw new Error(`lab guest could not load ZFS: ${readFileSafe(join(jobDir, 'agent.log'))}`);
+      if (existsSync(join(jobDir, 'failed'))) fail(`lab guest could not start its agent: ${readFileSafe(join(jobDir, 'failed'))} ${readFileSafe(join(jobDir, 'agent.log'))}`);
       if (qemu.exitCode !== null) throw new Error(`qemu exited (${qemu.exitCode}): ${readFileSafe(join(dir, 'qemu.log'))}`);
-      if (Date.now() - start > 240_000) { qemu.kill('SIGKILL'); throw new Error(`lab guest not ready after 240 s:\n${readFileSafe(join(dir, 'console.log')).split('\n').slice(-40).join('\n')}`); }
+      // TCG on a busy 2-core machine can take minutes to boot; an idle one takes about 30 s.
+      if (Date.now() - start > 600_000) fail(`lab guest not ready after 600 s:\n${readFileSafe(join(dir, 'console.log')).split('\n').slice(-40).join('\n')}`);
       await sleep(250);
     }
     return new LabVm(opts, dir, jobDir, qemu, release, readFileSafe(join(jobDir, 'ready')));

@@ -16,6 +16,7 @@ import { parseZpoolStatusJson } from '../../server/src/parsers/zpool-status-json
 import { unusedDrives } from '../../rules/lib/slog-devices.ts';
 import type { Inventory, VdevNode } from '../../server/src/model/inventory.ts';
 import { CASES, CREATE, LAB_DRIVES } from './lab-cases.ts';
+import { recordedFingerprint } from '../observe/lab-recorded.ts';
 import { captureAndAssess, firedRules, inventoryOf, capture, keepFixture, resetGuest, sh } from './lab-support.ts';
 
 const live = labAvailable();
@@ -247,4 +248,31 @@ sleep 1`;
       expect(free).toContain('NV0001');
     }, 10 * MIN);
   });
+
+  it.runIf(live)('observe: a real counter pair around a known sync-write load agrees with fio', async () => {
+    await resetGuest(vm);
+    const recipe = `${CREATE} tank mirror $ZD1 $ZD2
+zfs create -o sync=always -o recordsize=16K tank/db`;
+    await sh(vm, recipe);
+    // The pair the app's observe reads (collect.ts): the ZIL and ARC kstats, the dataset's objset
+    // kstat, and `zpool iostat -v -p -w` / `-r`, before and after 15 s of 4 KiB writes at QD1.
+    const reading = (tag: string) => `mkdir -p /lab/job/observe; cd /lab/job/observe
+cat /proc/spl/kstat/zfs/zil > ${tag}-zil.txt; cat /proc/spl/kstat/zfs/arcstats > ${tag}-arcstats.txt
+for f in /proc/spl/kstat/zfs/tank/objset-*; do grep -q 'tank/db$' "$f" && cat "$f" > ${tag}-objset-db.txt; done
+zpool iostat -v -p -w tank > ${tag}-iostat-w.txt; zpool iostat -v -p -r tank > ${tag}-iostat-r.txt; date +%s%N > ${tag}-ns.txt`;
+    await sh(vm, `${reading('start')}
+fio --name=sync4k --directory=/lab/pools/tank/db --size=16M --bs=4k --rw=randwrite --ioengine=psync --iodepth=1 --runtime=15 --time_based --output-format=json > /lab/job/observe/fio.json
+${reading('end')}`, 5 * MIN);
+    const dir = join(vm.jobDir, 'observe');
+    keepFixture(dir, zfs, 'observe-sync4k-qd1', `${recipe}\n# readings, then: fio --name=sync4k --directory=/lab/pools/tank/db --size=16M --bs=4k --rw=randwrite --ioengine=psync --iodepth=1 --runtime=15 --time_based --output-format=json`, vm.zfsVersionText);
+    const fp = recordedFingerprint(dir);
+    const fio = JSON.parse(read(dir, 'fio.json')).jobs[0].write as { total_ios: number; clat_ns: { percentile: Record<string, number> } };
+    const window = fp.windowSeconds;
+    const pool = fp.pools.find((p) => p.pool === 'tank')!;
+    // Every fio write was a sync write through the ZIL (sync=always): the counters must say so.
+    expect(fp.zil!.commitsPerSec * window).toBeGreaterThanOrEqual(fio.total_ios * 0.9);
+    expect(pool.syncWriteShare ?? 0).toBeGreaterThan(0.3);
+    const p50 = pool.syncWriteLatencyMs.data?.p50 ?? null;
+    expect(p50).not.toBeNull();
+  }, 10 * MIN);
 });
