@@ -151,9 +151,18 @@ export class LabVm {
   }
 }
 
+/**
+ * The guest runs the app from this checkout: a stale bundle would make it compile the TypeScript
+ * through tsx under emulation (minutes per command), so bring the bundle up to date first.
+ */
+function ensureBundle(): void {
+  spawnSync(process.execPath, [join(REPO_ROOT, 'scripts', 'build-server.mjs'), '--if-stale'], { stdio: 'ignore', timeout: 300_000 });
+}
+
 /** Boots a guest with the given drives and waits until ZFS answers inside it. */
 export async function bootLab(opts: LabOptions): Promise<LabVm> {
   const image = ensureImage(opts.zfs);
+  ensureBundle();
   const release = await takeLock(45 * 60_000);
   const dir = mkdtempSync(join(process.env.ZFS_ADVISOR_LAB_RUN ?? tmpdir(), 'zfs-advisor-lab-'));
   try {
@@ -164,7 +173,7 @@ export async function bootLab(opts: LabOptions): Promise<LabVm> {
     const args = [...accel(), '-nodefaults', '-smp', '2', '-m', String(opts.memMiB ?? 2048), '-display', 'none', '-monitor', 'none', '-no-reboot',
       '-serial', `file:${join(dir, 'console.log')}`,
       '-kernel', join(image, 'vmlinuz'), '-initrd', join(image, 'initrd.img'),
-      '-append', `root=/dev/vda rw console=ttyS0 lab.src=${REPO_ROOT} lab.nodedir=${dirname(process.execPath)}`,
+      '-append', `root=/dev/vda rw console=ttyS0 systemd.mask=systemd-udev-settle.service lab.src=${REPO_ROOT} lab.nodedir=${dirname(process.execPath)}`,
       '-drive', `if=none,id=root,file=${join(dir, 'root.qcow2')},format=qcow2,cache=unsafe`, '-device', 'virtio-blk-pci,drive=root,serial=LABROOT',
       '-virtfs', `local,path=${jobDir},mount_tag=job,security_model=none`,
       '-virtfs', `local,path=${REPO_ROOT},mount_tag=src,security_model=none,readonly=on`,

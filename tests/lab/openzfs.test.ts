@@ -126,9 +126,12 @@ zpool replace -w tank $ZD2-part1 draid1-0-0`;
     expect(pool.vdevs.find((v) => v.class === 'spare')!.name).toBe('draid1-0-0');
     expect(JSON.stringify(data)).toContain('draid1-0-0');
     expect(pool.state).toBe('DEGRADED');
+    // `zpool status -j` of 2.3.2 prints the dRAID vdev without its state; the inventory takes it from
+    // the text output of the same capture, so it equals the text parser's tree on both lines.
     const text = parseZpoolStatus(read(dir, 'zpool-status.txt'));
     if (!text.ok) throw new Error(text.error.message);
-    expect(text.value[0]!.vdevs.map(shape)).toEqual(hasJson ? (() => { const j = parseZpoolStatusJson(read(dir, 'zpool-status.json')); if (!j.ok) throw new Error(j.error.message); return j.value[0]!.vdevs.map(shape); })() : pool.vdevs.map(shape));
+    expect(pool.vdevs.map(shape)).toEqual(text.value[0]!.vdevs.map(shape));
+    expect(data.state).toBe('DEGRADED');
   }, 10 * MIN);
 
   it.runIf(live)('health: injected read errors, a faulted log device, a resilver in progress — each reported, each gone when fixed', async () => {

@@ -26,11 +26,32 @@ export function knownPoolNames(raw: RawSet): string[] {
   return [];
 }
 
+/**
+ * `zpool status -j` of OpenZFS 2.3.2 prints a dRAID top-level vdev with no state, type or guid (seen
+ * in the lab: tests/fixtures/lab/2.3/draid-spare-in-use); the text output of the same capture has
+ * the state. Fill a missing vdev state from the text node of the same name at the same place.
+ */
+function fillStatesFromText(json: ParsedPoolStatus[], raw: RawSet): ParsedPoolStatus[] {
+  const missing = (ns: VdevNode[]): boolean => ns.some((n) => n.state === null || missing(n.children));
+  if (!json.some((p) => missing(p.vdevs))) return json;
+  const st = raw['zpool-status.txt'];
+  const text = usable(st) ? parseZpoolStatus(st.text) : null;
+  if (!text?.ok) return json;
+  const fill = (ns: VdevNode[], from: VdevNode[]): VdevNode[] => ns.map((n) => {
+    const t = from.find((x) => x.name === n.name && x.class === n.class);
+    return { ...n, state: n.state ?? t?.state ?? null, children: fill(n.children, t?.children ?? []) };
+  });
+  return json.map((p) => {
+    const t = text.value.find((x) => x.name === p.name);
+    return t ? { ...p, vdevs: fill(p.vdevs, t.vdevs) } : p;
+  });
+}
+
 function statuses(raw: RawSet, gaps: Gap[]): ParsedPoolStatus[] | null {
   const js = raw['zpool-status.json'];
   if (usable(js) && js.exitCode === 0 && js.text.trim().startsWith('{')) {
     const r = parseZpoolStatusJson(js.text);
-    if (r.ok) { gaps.push(...issueGaps(A, 'zpool-status.json', r.issues)); return r.value; }
+    if (r.ok) { gaps.push(...issueGaps(A, 'zpool-status.json', r.issues)); return fillStatesFromText(r.value, raw); }
     gaps.push(gap(A, 'zpool-status.json', `unreadable zpool status JSON (${r.error.message}); using the text output`, 'info', r.error.line));
   }
   const st = raw['zpool-status.txt'];
@@ -73,14 +94,23 @@ const leafKeys = (names: string[]): Set<string> => new Set(names.flatMap((n) => 
 const leavesOf = (n: VdevNode): string[] => (n.children.length === 0 ? [n.name] : n.children.flatMap(leavesOf));
 const zdbLeaves = (v: ZdbVdev): string[] => (v.children.length === 0 ? (v.path ? [v.path] : []) : v.children.flatMap(zdbLeaves));
 
+const zdbPoolFile = (pool: string): string => `zdb-e-C/${pool}.txt`;
+
 /** ashift per top-level vdev from `zdb -C`, matched to status nodes by their leaf devices. */
-function zdbAshifts(raw: RawSet, gaps: Gap[]): Map<string, ZdbVdev[]> {
+function zdbAshifts(raw: RawSet, gaps: Gap[], pools: readonly string[]): Map<string, ZdbVdev[]> {
   const o = raw['zdb-C.txt'];
   const out = new Map<string, ZdbVdev[]>();
   if (!usable(o) || o.text.trim() === '') return out;
-  // zdb prints its complaints (no cache file: pools made with cachefile=none) on stdout with exit 1.
+  // zdb prints its complaints (no cache file: pools made with cachefile=none) on stdout with exit 1;
+  // then each pool's own `zdb -e -C POOL` (from its labels) stands in.
   if (o.exitCode !== null && o.exitCode !== 0) {
-    gaps.push(missingGap(A, 'zdb-C.txt', o, 'per-vdev ashift unknown', 'info'));
+    for (const pool of pools) {
+      const e = raw[zdbPoolFile(pool)];
+      if (!usable(e) || e.exitCode !== 0) continue;
+      const r = parseZdbConfig(e.text);
+      if (r.ok && r.value[0]) out.set(pool, r.value[0].vdevTree?.children ?? []);
+    }
+    if (out.size < pools.length) gaps.push(missingGap(A, 'zdb-C.txt', o, `per-vdev ashift unknown${out.size ? ` for ${pools.filter((p) => !out.has(p)).join(', ')}` : ''}`, 'info'));
     return out;
   }
   const r = parseZdbConfig(o.text);
@@ -134,6 +164,12 @@ export const poolsCollector: Collector<Pool[]> = {
     if (pools.length > 0) {
       reqs.push({ file: 'zpool-get.txt', commands: [cmd('zpool', 'get', '-H', '-p', 'all', ...pools), cmd('zpool', 'get', 'all', ...pools)] });
     }
+    // `zdb -C` reads the cache file; a pool imported without one (cachefile=none, TrueNAS's own
+    // cache path) is missing there. `zdb -e -C POOL` reads the same config from the pool's labels.
+    const zdb = raw['zdb-C.txt'];
+    if (zdb && zdb.exitCode !== 0) {
+      for (const p of pools) if (/^[A-Za-z0-9][\w.:-]*$/.test(p)) reqs.push({ file: zdbPoolFile(p), commands: [cmd('zdb', '-e', '-C', p)] });
+    }
     return reqs;
   },
   build(raw) {
@@ -142,7 +178,7 @@ export const poolsCollector: Collector<Pool[]> = {
     if (st === null) return { value: null, gaps };
     const list = lists(raw, gaps);
     const props = properties(raw, gaps);
-    const zdb = zdbAshifts(raw, gaps);
+    const zdb = zdbAshifts(raw, gaps, st.map((s) => s.name));
     const pools: Pool[] = st.map((s) => {
       const l = list.get(s.name);
       const p = props[s.name] ?? {};
