@@ -132,9 +132,12 @@ export class LabVm {
     return r.stdout;
   }
 
-  /** Runs the app's CLI in the guest (the checkout is mounted at its own path). */
+  /**
+   * Runs the app's CLI in the guest (the checkout is mounted at its own path): the bundle itself,
+   * built before boot — the launcher's freshness check and tsx fallback cost minutes under emulation.
+   */
   cli(args: string, opts?: { timeoutMs?: number }): Promise<RunResult> {
-    return this.run(`ZFS_ADVISOR_DATA_DIR=/root/zfs-advisor-data node ${REPO_ROOT}/server/bin/zfs-advisor.js ${args}`, { timeoutMs: 600_000, ...opts });
+    return this.run(`ZFS_ADVISOR_DATA_DIR=/root/zfs-advisor-data node ${REPO_ROOT}/dist/cli.mjs ${args}`, { timeoutMs: 600_000, ...opts });
   }
 
   consoleTail(lines = 30): string {
