@@ -4,6 +4,7 @@
 // milliseconds and prints how many swaps it made.
 // Usage: node swap-attacker.mjs WATCH VICTIM MS
 import { mkdirSync, readdirSync, renameSync, symlinkSync } from 'node:fs';
+import process from 'node:process';
 
 const [watch, victim, ms] = process.argv.slice(2);
 const end = Date.now() + Number(ms);
