@@ -26,7 +26,7 @@ describe.runIf(live)('UI on a live zfs-fuse pool (Chromium)', () => {
     const a = await zf.fileVdev('h10a');
     const c = await zf.fileVdev('h10b');
     await zf.createPool(POOL, ['mirror', a, c]);
-    server = await startServer();
+    server = await startServer({ args: ['--bench-max-load', '1000'] });
     b = await launchChromium();
     page = await (await b.browser.newContext({ viewport: { width: 1280, height: 720 } })).newPage();
   }, 600_000);

@@ -23,7 +23,7 @@ describe.runIf(live)('Benchmark suites in the UI (Chromium)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'zfsa-e2e-suite-'));
 
   beforeAll(async () => {
-    server = await startServer({ demo: true });
+    server = await startServer({ demo: true, args: ['--bench-allow', dir, '--bench-max-load', '1000'] });
     b = await launchChromium();
     page = await (await b.browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   }, 300_000);

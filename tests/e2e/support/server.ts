@@ -33,6 +33,8 @@ export interface StartOptions {
   /** Bind address (default 127.0.0.1); off loopback the server requires its token. */
   host?: string;
   env?: Record<string, string>;
+  /** More `serve` options, as the operator gives them (e.g. `--bench-allow DIR`, `--bench-max-load N`). */
+  args?: string[];
 }
 
 export async function startServer(opts: StartOptions = {}): Promise<ServerHandle> {
@@ -42,6 +44,7 @@ export async function startServer(opts: StartOptions = {}): Promise<ServerHandle
   if (opts.demo) args.push('--demo');
   if (opts.basePath) args.push('--base-path', opts.basePath);
   if (opts.host) args.push('--host', opts.host);
+  args.push(...(opts.args ?? []));
   let out = '';
   let pid: number | null = null;
   const controller = new AbortController();
