@@ -71,10 +71,10 @@ describe('server bundle', () => {
       method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ disks: 6, diskBytes: 16e12, media: 'hdd', workload: 'files' }),
     });
     expect(plan.status).toBe(200);
-    const md = await fetch(new URL('api/reports/md?host=demo', url));
+    const md = await fetch(new URL('api/reports/md?host=demo', url), { method: 'POST', headers: { 'Content-Type': 'application/json' } });
     expect(md.status).toBe(200);
     expect(await md.text()).toMatch(/^# /m);
-    const pdf = await fetch(new URL('api/reports/pdf?host=demo', url));
+    const pdf = await fetch(new URL('api/reports/pdf?host=demo', url), { method: 'POST', headers: { 'Content-Type': 'application/json' } });
     expect(pdf.status).toBe(200);
     expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString('latin1')).toBe('%PDF-');
   });

@@ -66,10 +66,10 @@ describe('reports: benchmarks only in the local host\'s report; every report is 
   afterAll(async () => { await s.close(); });
 
   it('the demo host\'s report has no benchmarks; the local host\'s has this machine\'s runs', async () => {
-    const demo = await call(s.url, 'GET', '/api/reports/json?host=demo');
+    const demo = await call(s.url, 'POST', '/api/reports/json?host=demo');
     expect(demo.status).toBe(200);
     expect(ReportDocument.parse(demo.json).benchmarks).toEqual([]);
-    const local = await call(s.url, 'GET', '/api/reports/json?host=local');
+    const local = await call(s.url, 'POST', '/api/reports/json?host=local');
     expect(local.status).toBe(200);
     expect(ReportDocument.parse(local.json).benchmarks.map((b) => b.summary.id).sort()).toEqual(['fixture-fsync1', 'fixture-nosync']);
     // Same for the benchmark history: the demo host has none.
@@ -83,7 +83,7 @@ describe('reports: benchmarks only in the local host\'s report; every report is 
 
   it('keeps each generated report: listed with size and SHA-256, downloadable byte for byte, per host', async () => {
     const before = StoredReportView.array().parse((await call(s.url, 'GET', '/api/hosts/demo/reports')).json);
-    const md = await call(s.url, 'GET', '/api/reports/md?host=demo&redact=true');
+    const md = await call(s.url, 'POST', '/api/reports/md?host=demo&redact=true');
     expect(md.status).toBe(200);
     const id = Number(md.headers.get('x-report-id'));
     const list = StoredReportView.array().parse((await call(s.url, 'GET', '/api/hosts/demo/reports')).json);
@@ -106,7 +106,7 @@ describe('reports: benchmarks only in the local host\'s report; every report is 
     const set = await call(s.url, 'PATCH', '/api/settings', { body: { retention: { reportsPerHost: 2 } } });
     expect(set.status).toBe(200);
     const ids: number[] = [];
-    for (let i = 0; i < 3; i++) ids.push(Number((await call(s.url, 'GET', '/api/reports/json?host=demo')).headers.get('x-report-id')));
+    for (let i = 0; i < 3; i++) ids.push(Number((await call(s.url, 'POST', '/api/reports/json?host=demo')).headers.get('x-report-id')));
     const list = StoredReportView.array().parse((await call(s.url, 'GET', '/api/hosts/demo/reports')).json);
     expect(list.map((r) => r.id)).toEqual([ids[2], ids[1]]);
     expect((await call(s.url, 'GET', `/api/hosts/demo/reports/${ids[0]}`)).status).toBe(404);

@@ -102,7 +102,7 @@ export const routes = {
   },
 
   report: {
-    method: 'get', path: '/api/reports/:format', summary: 'The recommendations report (md, html, json, pdf), optionally redacted; each one is kept (listReports) and its id sent as X-Report-Id', tag: 'reports', auth: true,
+    method: 'post', path: '/api/reports/:format', summary: 'Generate the recommendations report (md, html, json, pdf), optionally redacted, and keep it (listReports; its id is sent as X-Report-Id). A POST: it stores a copy, and a GET never changes state', tag: 'reports', auth: true,
     params: z.object({ format: ReportFormat }), query: ReportQuery,
     response: { kind: 'document', status: 200, contentTypes: ['text/markdown; charset=utf-8', 'text/html; charset=utf-8', 'application/json; charset=utf-8', 'application/pdf'] }, errors: [400, 404, 503],
   },
