@@ -83,6 +83,10 @@ export function processJournalPath(filename: string): string {
 
 /** fio processes (any thread/fork) whose command line writes to `filename`. */
 function fioProcessesFor(filename: string): number[] {
+  return fioProcessesWhere((arg) => arg === `--filename=${filename}`);
+}
+
+function fioProcessesWhere(match: (arg: string) => boolean): number[] {
   const out: number[] = [];
   let entries: string[] = [];
   try { entries = readdirSync('/proc'); } catch { return out; }
@@ -90,7 +94,7 @@ function fioProcessesFor(filename: string): number[] {
     if (!/^\d+$/.test(e)) continue;
     try {
       const argv = readFileSync(`/proc/${e}/cmdline`, 'utf8').split('\0');
-      if (basename(argv[0] ?? '') === 'fio' && argv.includes(`--filename=${filename}`) && processAlive(Number(e))) out.push(Number(e));
+      if (basename(argv[0] ?? '') === 'fio' && argv.some(match) && processAlive(Number(e))) out.push(Number(e));
     } catch { /* exited meanwhile */ }
   }
   return out;
@@ -99,6 +103,19 @@ function fioProcessesFor(filename: string): number[] {
 /** Stops every fio still writing to our file (after a crash of the app, or a killed parent). */
 export async function killFioFor(filename: string): Promise<number[]> {
   const pids = fioProcessesFor(filename);
+  for (const pid of pids) { try { process.kill(pid, 'SIGKILL'); } catch { /* ended meanwhile */ } }
+  for (let i = 0; i < 50 && pids.some(processAlive); i++) await sleep(100);
+  return pids;
+}
+
+/**
+ * Stops the fio processes a DEAD benchmark process left behind. fio gets a directory run's file
+ * through its parent's descriptors (`/proc/<parent pid>/fd/N/…`, run-directory.ts), so its command
+ * line names the parent: only fio processes pointing into a process that no longer exists match.
+ */
+export async function killOrphanFioOf(deadPid: number): Promise<number[]> {
+  if (!Number.isInteger(deadPid) || deadPid <= 0 || processAlive(deadPid)) return [];
+  const pids = fioProcessesWhere((arg) => arg.startsWith(`--filename=/proc/${deadPid}/fd/`));
   for (const pid of pids) { try { process.kill(pid, 'SIGKILL'); } catch { /* ended meanwhile */ } }
   for (let i = 0; i < 50 && pids.some(processAlive); i++) await sleep(100);
   return pids;
