@@ -86,7 +86,7 @@ export function createApp(deps: AppDeps) {
   app.use(securityHeaders);
   app.use(requestLog(logger));
   const policy = createOriginPolicy({ boundAddress: config.boundAddress ?? '127.0.0.1', publicNames: config.publicNames ?? [], trustedOrigins: config.trustedOrigins ?? [] });
-  app.use(createGate({ basePath, token: config.token, authFailures: ctx.authLimiter, policy }));
+  app.use(createGate({ basePath, token: config.token, authFailures: ctx.authLimiter, authFailuresGlobal: ctx.authLimiterGlobal, policy }));
   app.use(basePath, inner);
   app.use((req, _res, next) => next(new HttpError('not-found', `no route ${req.method} ${req.path}`)));
   app.use(errorHandler(logger));

@@ -200,6 +200,8 @@ export function createAppContext(deps: AppDeps, basePath: string) {
     closeAll: () => { for (const f of closers.splice(0)) f(); },
     benchLimiter: createRateLimiter(config.benchStartsPerMinute ?? 6, 60_000),
     authLimiter: createRateLimiter(config.authFailuresPerMinute ?? 20, 60_000),
+    /** All sources together: 10 × the per-address budget (gate.ts says why there is one). */
+    authLimiterGlobal: createRateLimiter(10 * (config.authFailuresPerMinute ?? 20), 60_000),
     getHost,
     hostView: (h: HostRow): HostView => ({ ...h, lastAssessment: history.latestAssessmentSummary(h.id) }),
     requireBench: () => {

@@ -76,6 +76,11 @@ export interface GateConfig {
   /** Bearer token required outside the public list; null = no token (loopback only). */
   token: string | null;
   authFailures: RateLimiter;
+  /**
+   * One budget for ALL failed attempts, whatever their source: a local user has 16 M loopback
+   * addresses (and IPv6 more), so a per-address count alone bounds nothing.
+   */
+  authFailuresGlobal?: RateLimiter;
   /** Host and Origin rules (origin-policy.ts), applied before anything else in every mode. */
   policy: ReturnType<typeof createOriginPolicy>;
 }
@@ -94,6 +99,8 @@ export function relativeToBase(canonical: string, basePath: string): string | nu
   if (canonical === base) return '/';
   return canonical.startsWith(`${base}/`) ? canonical.slice(base.length) : null;
 }
+
+const GLOBAL_KEY = '*';
 
 export function createGate(cfg: GateConfig) {
   return (req: Request, res: Response, next: NextFunction): void => {
@@ -132,8 +139,10 @@ export function createGate(cfg: GateConfig) {
       return next();
     }
     const client = req.socket.remoteAddress ?? 'unknown';
-    if (!cfg.authFailures.hit(client)) {
-      res.setHeader('Retry-After', String(cfg.authFailures.retryAfterSeconds(client)));
+    const perAddress = cfg.authFailures.hit(client);
+    const global = cfg.authFailuresGlobal ? cfg.authFailuresGlobal.hit(GLOBAL_KEY) : true;
+    if (!perAddress || !global) {
+      res.setHeader('Retry-After', String(perAddress ? cfg.authFailuresGlobal!.retryAfterSeconds(GLOBAL_KEY) : cfg.authFailures.retryAfterSeconds(client)));
       return next(new HttpError('rate-limited', 'too many failed authentication attempts; try again later'));
     }
     res.setHeader('WWW-Authenticate', 'Bearer realm="zfs-advisor"');

@@ -12,8 +12,8 @@
  *      (readlink of /proc/self/fd/N) must be the directory that was checked — a swapped ancestor
  *      or a final symlink is refused;
  *   2. the run's sub-directory is created relative to that descriptor (mode 0700) and opened the
- *      same way; it must then be a directory owned by this process's user, with no group/other
- *      permission bits, and empty — so nothing in it can have been planted by anyone else, and no
+ *      same way; it must then be a directory owned by this process's user, writable by no group or
+ *      others, and empty — so nothing in it can have been planted by anyone else, and no
  *      one else can add anything to it afterwards;
  *   3. fio gets the file as `/proc/<this pid>/fd/<sub-directory descriptor>/zfs-advisor-bench.dat`:
  *      the kernel resolves it through the descriptor, whatever the names now say, and the last
@@ -46,10 +46,10 @@ function closeQuietly(fd: number | null): void {
   try { closeSync(fd); } catch { /* already closed */ }
 }
 
-/** Whether a directory descriptor has exactly the shape of a run directory made by this user. */
+/** Whether a directory descriptor is this user's and writable by no one else (so nothing in it is anyone else's). */
 function ownPrivateDirectory(fd: number): boolean {
   const st = fstatSync(fd);
-  return st.isDirectory() && st.uid === euid() && (st.mode & 0o077) === 0;
+  return st.isDirectory() && st.uid === euid() && (st.mode & 0o022) === 0;
 }
 
 export type RunDirectory = { ok: true; workDir: string; filename: string; shown: string } | { ok: false; message: string };
