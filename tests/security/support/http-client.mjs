@@ -1,5 +1,6 @@
 // One HTTP request as whichever user runs this (the local-attacker tests run it through setpriv).
 // Usage: node http-client.mjs BASE_URL METHOD PATH [JSON_BODY]; prints {"status", "body"} as JSON.
+/* global fetch, URL */
 import process from 'node:process';
 
 const [base, method, path, body] = process.argv.slice(2);
