@@ -134,7 +134,7 @@ describe('auth failures behind one address (a reverse proxy)', () => {
 
       // The announcement names the bound address and says the token is required.
       expect(announced[0]).toMatch(new RegExp(`^ZFS Advisor is running at http://127\\.0\\.0\\.1:${s.port}/ \\(listening on all interfaces, 0\\.0\\.0\\.0 port ${s.port}; `));
-      expect(announced.some((l) => l.startsWith('The API token is required on every request except /api/health'))).toBe(true);
+      expect(announced.some((l) => l.startsWith('A credential is required on every request except /api/health'))).toBe(true);
     } finally {
       await s.close();
     }
@@ -212,7 +212,8 @@ describe('container mode from the environment (zfs-advisor serve with ZFS_ADVISO
     let out = '';
     let resolveUrl: (u: string) => void = () => {};
     const urlSeen = new Promise<string>((resolve) => { resolveUrl = resolve; });
-    const proc = runStreaming('node', ['server/bin/zfs-advisor.js', 'serve', '--port', '0', '--data-dir', join(tmp(), 'data'), '--bench-max-load', '1000'], {
+    // --open-loopback: this case is about container mode; loopback sign-in has its own tests (tests/security/loopback-login.test.ts).
+    const proc = runStreaming('node', ['server/bin/zfs-advisor.js', 'serve', '--port', '0', '--data-dir', join(tmp(), 'data'), '--bench-max-load', '1000', '--open-loopback'], {
       cwd: join(import.meta.dirname, '..', '..'),
       env: { ...process.env, ZFS_ADVISOR_BENCH_DIR: benchDir, ZFS_ADVISOR_NO_DEMO: '1' },
       signal: controller.signal,
@@ -255,7 +256,7 @@ describe('container mode from the environment (zfs-advisor serve with ZFS_ADVISO
       // The runner removed its work directory; nothing was written outside.
       expect(readdirSync(benchDir)).toEqual([]);
       expect(readdirSync(outside)).toEqual([]);
-      expect(out).toContain('Bound to loopback: only this machine can connect, and no token is needed.');
+      expect(out).toContain('WARNING --open-loopback: no credential is asked for; EVERY local account on this machine can use this server');
     } finally {
       if (pid !== null) { try { process.kill(pid, 'SIGTERM'); } catch { /* already gone */ } }
       const killer = setTimeout(() => controller.abort(), 10_000);
@@ -297,10 +298,11 @@ describe('what serve announces', () => {
   const base = { port: 8077, basePath: '/', interfaces: ifaces, tokenFile: null, newToken: null, demo: false, benchDir: null, localZfs: true };
 
   it('0.0.0.0: all interfaces, a reachable URL, the token required and printed once', () => {
-    const lines = announceLines({ ...base, host: '0.0.0.0', basePath: '/zfs', tokenFile: '/data/api-token', newToken: 'T0ken' });
+    const lines = announceLines({ ...base, host: '0.0.0.0', basePath: '/zfs', tokenFile: '/data/api-token', newToken: 'T0ken', loginUrl: 'http://127.0.0.1:8077/zfs/login?code=C' });
     expect(lines[0]).toBe('ZFS Advisor is running at http://127.0.0.1:8077/zfs/ (listening on all interfaces, 0.0.0.0 port 8077; from other machines: http://192.168.1.10:8077/zfs/)');
-    expect(lines[1]).toBe('The API token is required on every request except /api/health (Authorization: Bearer …; the web UI asks for it once). It is stored 0600 in /data/api-token.');
-    expect(lines[2]).toBe('API token (shown once): T0ken');
+    expect(lines[1]).toBe('Sign in from a browser with this one-time link: http://127.0.0.1:8077/zfs/login?code=C');
+    expect(lines[2]).toBe('A credential is required on every request except /api/health: the session the link above sets, or the API token (Authorization: Bearer …; the web UI asks for it). The token is stored 0600 in /data/api-token.');
+    expect(lines[3]).toBe('API token (shown once): T0ken');
     expect(lines.join('\n')).not.toContain('fe80');
   });
 

@@ -22,6 +22,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { HttpError } from './errors.ts';
 import { bearerOf, tokensEqual, type RateLimiter } from './security.ts';
 import type { createOriginPolicy } from './origin-policy.ts';
+import type { Logins } from './login.ts';
 
 /** Client-side views of the UI (ui/src/router.ts VIEWS): a bookmark of one loads the shell. */
 export const UI_VIEW_PATHS = ['/recommendations', '/optane', '/benchmarks', '/sizing', '/planner', '/reports'] as const;
@@ -30,6 +31,8 @@ export const UI_VIEW_PATHS = ['/recommendations', '/optane', '/benchmarks', '/si
 export function isPublicPath(method: string, rel: string): boolean {
   if (method !== 'GET' && method !== 'HEAD') return false;
   if (rel === '/api/health') return true;
+  // The one-time login link: it carries its own credential (login.ts).
+  if (rel === '/login') return true;
   // The knowledge pages are static text about ZFS, shipped with the app: no host data.
   if (/^\/docs\/kb(\/[a-z0-9-]+)?$/.test(rel)) return true;
   // The UI shell holds no data: it must load without the token so it can ask for it.
@@ -81,6 +84,8 @@ export interface GateConfig {
    * addresses (and IPv6 more), so a per-address count alone bounds nothing.
    */
   authFailuresGlobal?: RateLimiter;
+  /** Browser sessions from the one-time login link (login.ts): a valid session cookie counts like the token. */
+  logins?: Pick<Logins, 'hasSession'>;
   /** Host and Origin rules (origin-policy.ts), applied before anything else in every mode. */
   policy: ReturnType<typeof createOriginPolicy>;
 }
@@ -89,7 +94,7 @@ export interface GateConfig {
 export interface GateDecision {
   /** Canonical path relative to the base path, or null when outside it. */
   rel: string | null;
-  access: 'public' | 'token' | 'open';
+  access: 'public' | 'token' | 'session' | 'open';
 }
 
 /** Where the request's path sits relative to the base path (canonical), or null when outside. */
@@ -136,6 +141,10 @@ export function createGate(cfg: GateConfig) {
     const presented = bearerOf(req);
     if (presented !== null && tokensEqual(presented, cfg.token)) {
       res.locals.gate = { rel, access: 'token' } satisfies GateDecision;
+      return next();
+    }
+    if (cfg.logins?.hasSession(req)) {
+      res.locals.gate = { rel, access: 'session' } satisfies GateDecision;
       return next();
     }
     const client = req.socket.remoteAddress ?? 'unknown';

@@ -63,6 +63,12 @@ export interface ServeOptions {
   benchCeiling?: Partial<BenchPolicy>;
   /** Directories path benchmarks from the API may write in (`--bench-allow`); none: no path benchmarks through the API. */
   benchAllow?: string[];
+  /**
+   * Ask for a credential on loopback too (the token, or a session from the one-time login link).
+   * `serve` sets it unless `--open-loopback`; off loopback the token is always required. Default
+   * false here, for callers that embed the server (tests).
+   */
+  loopbackAuth?: boolean;
   /** Failed token attempts allowed per client per minute (default 20). */
   authFailuresPerMinute?: number;
   /** Run a first assessment of the default host in the background (default true). */
@@ -127,7 +133,8 @@ export async function startServer(opts: ServeOptions): Promise<{ ok: true; serve
 
   let token: string | null = null;
   let tokenCreated = false;
-  if (!isLoopback(opts.host)) {
+  const openLoopback = isLoopback(opts.host) && !opts.loopbackAuth;
+  if (!openLoopback) {
     try {
       const t = ensureToken(opts.dataDir);
       token = t.token;
@@ -187,9 +194,14 @@ export async function startServer(opts: ServeOptions): Promise<{ ok: true; serve
   }
 
   const announce = opts.announce ?? (() => {});
+  // The one-time login link: printed for whoever started the server and written to the service's
+  // log (journald: root and the adm group), never the token itself.
+  const loginUrl = token ? `${url}login?code=${handle.newLoginCode()}` : null;
+  if (loginUrl) logger.info('one-time login link', { url: loginUrl });
+  if (openLoopback && opts.loopbackAuth === false) logger.warn('--open-loopback: every local account can use this server without a credential, and through it run benchmarks as this process\'s user', {});
   for (const line of announceLines({
     host: opts.host, port, basePath, interfaces: networkInterfaces(), tokenFile: token ? join(opts.dataDir, 'api-token') : null,
-    newToken: token && tokenCreated ? token : null, demo, benchDir, localZfs, snapshot,
+    newToken: token && tokenCreated && !isLoopback(opts.host) ? token : null, demo, benchDir, localZfs, snapshot, loginUrl, openLoopback: openLoopback && opts.loopbackAuth === false,
   })) announce(line);
 
   return {
