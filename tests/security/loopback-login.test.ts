@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type RunningServer } from '../../server/src/api/server.ts';
+import { tokenProof } from '../../server/src/api/security.ts';
 import { canPlayLocalUser, createLocalUser } from './support/local-user.ts';
 
 const CLIENT = join(import.meta.dirname, 'support', 'http-client.mjs');
@@ -51,6 +52,11 @@ describe('credential on loopback', () => {
       expect((await fetch(link, { redirect: 'manual' })).status).toBe(403);
       expect((await fetch(new URL(`login?code=${'A'.repeat(43)}`, s.url), { redirect: 'manual' })).status).toBe(403);
       expect((await fetch(new URL('api/hosts', s.url), { headers: { Cookie: `zfs-advisor-session=${'A'.repeat(43)}` } })).status).toBe(401);
+      // A client about to send the token (Cockpit) can make the server prove it holds it.
+      const challenge = 'c'.repeat(32);
+      const proved = await fetch(new URL(`api/health?challenge=${challenge}`, s.url));
+      expect(proved.headers.get('x-zfs-advisor-proof')).toBe(tokenProof(s.token!, challenge));
+      expect((await fetch(new URL('api/health?challenge=short', s.url))).status).toBe(400);
       // Scripts: the token as a bearer.
       expect((await fetch(new URL('api/hosts', s.url), { headers: { Authorization: `Bearer ${s.token}` } })).status).toBe(200);
     } finally { await s.close(); }

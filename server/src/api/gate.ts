@@ -9,11 +9,12 @@
  *      resolved, case-folded — so `/API/info`, `//api/info`, `/%61pi/info`, `/api%2finfo`,
  *      `/x/../api/info/` and `/zfs/API/info` all mean `/api/info` here;
  *   2. a path outside the base path is 404 at once (nothing is served there);
- *   3. the short PUBLIC list (`GET|HEAD` of the health check, the UI shell and its assets, and the
- *      knowledge pages under /docs/kb)
+ *   3. the short PUBLIC list (`GET|HEAD` of the health check, the UI shell and its assets, the
+ *      knowledge pages under /docs/kb, and the one-time login link /login, which carries its own code)
  *      passes without the token — and only when the request spelled the path plainly (no
  *      encoding, no dot segments), so an encoded API path can never pass as a UI asset;
- *   4. everything else needs the bearer token when the server has one.
+ *   4. everything else needs the bearer token, or a session cookie from the login link (login.ts),
+ *      when the server has a token — which `serve` has on loopback too unless `--open-loopback`.
  *
  * The routers behind it are strict and case-sensitive: whatever is not exactly a known route is
  * 404 *after* the gate, so a spelling can only ever lose access, never gain it.
