@@ -24,8 +24,8 @@ async function call(s: RunningServer, method: string, path: string, body?: unkno
   return { status: res.status, text, json, type: res.headers.get('content-type') ?? '' };
 }
 
-async function server(): Promise<RunningServer> {
-  const r = await startServer({ host: '127.0.0.1', port: 0, dataDir: join(tmpDir('zfsa-suite-api-'), 'data'), demo: true, uiDir: null, assessOnStart: false, logSink: () => {} });
+async function server(benchAllow: string[] = []): Promise<RunningServer> {
+  const r = await startServer({ host: '127.0.0.1', port: 0, dataDir: join(tmpDir('zfsa-suite-api-'), 'data'), demo: true, uiDir: null, assessOnStart: false, logSink: () => {}, benchAllow, benchCeiling: { maxLoad1: 1000 } });
   if (!r.ok) throw new Error(r.message);
   return r.server;
 }
@@ -57,12 +57,12 @@ describe('benchmark suites over HTTP', () => {
   });
 
   it.runIf(live)('plans, runs with live progress, stores, compares and cancels a suite on a directory', async () => {
-    const s = await server();
+    const dir = tmpDir();
+    const s = await server([dir]);
     try {
       expect((await call(s, 'POST', '/api/hosts', { kind: 'local', name: 'This machine' })).status).toBe(201);
       // This shared machine is busy: the operator raises the load limit (server policy; a request may only tighten it).
       expect((await call(s, 'PATCH', '/api/settings', { benchmark: { maxLoad1: 1000 } })).status).toBe(200);
-      const dir = tmpDir();
       const body = { profiles: ['sync-write-4k-qd1'], matrix: { sync: ['always', 'standard'] }, target: { kind: 'path', dir }, runtimeS: 1, sizeBytes: 8 * 1024 * 1024, pauseS: 0.2, maxLoad1: 1000 };
       expect((await call(s, 'POST', '/api/hosts/this-machine/bench/suites/plan', { ...body, suite: 'nope' })).status).toBe(400);
       const plan = SuitePlan.parse((await call(s, 'POST', '/api/hosts/this-machine/bench/suites/plan', body)).json);

@@ -1,5 +1,5 @@
 /** Helpers for the live benchmark tests: fio availability, a fresh store, request building. */
-import { accessSync, constants, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, type Store } from '../../server/src/store/db.ts';
@@ -53,7 +53,12 @@ export function req(input: Partial<BenchRequestInput> & Pick<BenchRequestInput, 
   return BenchRequest.parse({ sizeBytes: 8 * 1024 * 1024, runtimeS: 1, maxLoad1: 1e6, ...input });
 }
 
-/** Live fio processes writing to a file under `needle`. */
+/** Files a process holds open (fio gets a directory run's file through a descriptor path, so its command line does not name it). */
+function openFiles(pid: string): string[] {
+  try { return readdirSync(`/proc/${pid}/fd`).map((fd) => { try { return readlinkSync(`/proc/${pid}/fd/${fd}`); } catch { return ''; } }); } catch { return []; }
+}
+
+/** Live fio processes writing to a file under `needle` (named on their command line or held open). */
 export function fioProcessesFor(needle: string): number[] {
   const out: number[] = [];
   for (const e of readdirSync('/proc')) {
@@ -61,7 +66,7 @@ export function fioProcessesFor(needle: string): number[] {
     try {
       const cmd = readFileSync(`/proc/${e}/cmdline`, 'utf8');
       const stat = readFileSync(`/proc/${e}/stat`, 'utf8');
-      if (cmd.startsWith('fio\0') && cmd.includes(needle) && !/^\d+ \(.*\) Z/.test(stat)) out.push(Number(e));
+      if (cmd.startsWith('fio\0') && (cmd.includes(needle) || openFiles(e).some((f) => f.includes(needle))) && !/^\d+ \(.*\) Z/.test(stat)) out.push(Number(e));
     } catch { /* exited */ }
   }
   return out;

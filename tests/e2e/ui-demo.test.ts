@@ -25,6 +25,7 @@ describe.runIf(live)('UI on the demo snapshot (Chromium)', () => {
     b = await launchChromium();
     ctx = await b.browser.newContext({ viewport: { width: 1280, height: 720 }, acceptDownloads: true });
     page = await ctx.newPage();
+    await server.signIn(page); // the one-time link `serve` printed: a session cookie, the code gone from the URL
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   }, 120_000);
@@ -109,7 +110,7 @@ describe.runIf(live)('UI on the demo snapshot (Chromium)', () => {
     const kb = await page.locator('.finding a[href*="docs/kb/"]').first().getAttribute('href');
     expect(kb).toMatch(/^docs\/kb\/[a-z-]+#[\w-]+$/);
     const [path, anchor] = kb!.split('#');
-    const res = await fetch(new URL(path!, server.url));
+    const res = await server.fetch(path!);
     expect(res.status).toBe(200);
     expect(await res.text()).toContain(`id="${anchor}"`);
     await page.goto(`${server.url}optane`);

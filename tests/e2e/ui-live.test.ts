@@ -26,9 +26,10 @@ describe.runIf(live)('UI on a live zfs-fuse pool (Chromium)', () => {
     const a = await zf.fileVdev('h10a');
     const c = await zf.fileVdev('h10b');
     await zf.createPool(POOL, ['mirror', a, c]);
-    server = await startServer();
+    server = await startServer({ args: ['--bench-max-load', '1000'] });
     b = await launchChromium();
     page = await (await b.browser.newContext({ viewport: { width: 1280, height: 720 } })).newPage();
+    await server.signIn(page);
   }, 600_000);
   afterAll(async () => {
     await b?.close();
@@ -67,7 +68,7 @@ describe.runIf(live)('UI on a live zfs-fuse pool (Chromium)', () => {
 
   it('runs a short guarded benchmark whose progress reaches 100 %', async () => {
     // The load limit is server policy (a request may only tighten it): the operator raises it for this busy machine.
-    const policy = await fetch(`${server.url}api/settings`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ benchmark: { maxLoad1: 1000 } }) });
+    const policy = await server.fetch('api/settings', { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ benchmark: { maxLoad1: 1000 } }) });
     expect(policy.status).toBe(200);
     await page.goto(`${server.url}benchmarks`);
     await settle(page);
@@ -95,7 +96,7 @@ describe.runIf(live)('UI on a live zfs-fuse pool (Chromium)', () => {
 
   it('walks the pool\'s dataset from the sizing view and shows the measured histogram', async () => {
     // Three files of known sizes on the pool's root dataset, wherever the inventory says it is mounted.
-    const inv = await (await fetch(`${server.url}api/hosts/local/inventory`)).json() as { inventory: { datasets: { name: string; mountpoint: string | null }[] } };
+    const inv = await (await server.fetch('api/hosts/local/inventory')).json() as { inventory: { datasets: { name: string; mountpoint: string | null }[] } };
     const mount = inv.inventory.datasets.find((d) => d.name === POOL)?.mountpoint ?? `/${POOL}`;
     expect(existsSync(mount), `${mount} is not mounted`).toBe(true);
     writeFileSync(join(mount, 'small.bin'), Buffer.alloc(3000, 1));

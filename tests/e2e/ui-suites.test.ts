@@ -23,9 +23,10 @@ describe.runIf(live)('Benchmark suites in the UI (Chromium)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'zfsa-e2e-suite-'));
 
   beforeAll(async () => {
-    server = await startServer({ demo: true });
+    server = await startServer({ demo: true, args: ['--bench-allow', dir, '--bench-max-load', '1000'] });
     b = await launchChromium();
     page = await (await b.browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    await server.signIn(page);
   }, 300_000);
   afterAll(async () => {
     await b?.close();
@@ -55,11 +56,11 @@ describe.runIf(live)('Benchmark suites in the UI (Chromium)', () => {
   }, 120_000);
 
   it.runIf(fio)('runs a short suite on a directory from the page with live progress and shows the comparison', async () => {
-    const add = await fetch(`${server.url}api/hosts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'local', name: 'This machine' }) });
+    const add = await server.fetch('api/hosts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'local', name: 'This machine' }) });
     expect(add.status).toBe(201);
     const hostId = ((await add.json()) as { id: string }).id;
     // The CI machine is shared and busy: the server's load limit (a policy a request may only tighten) is raised here.
-    const policy = await fetch(`${server.url}api/settings`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ benchmark: { maxLoad1: 1000 } }) });
+    const policy = await server.fetch('api/settings', { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ benchmark: { maxLoad1: 1000 } }) });
     expect(policy.status).toBe(200);
     await page.goto(`${server.url}benchmarks`);
     await page.evaluate((id) => localStorage.setItem('zfs-advisor-host', id), hostId);

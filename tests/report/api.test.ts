@@ -1,5 +1,5 @@
 /**
- * The report through the API: the same renderer as the CLI behind GET /api/reports/:format, and
+ * The report through the API: the same renderer as the CLI behind POST /api/reports/:format, and
  * the JSON report's schema published beside the OpenAPI document.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,6 +14,8 @@ describe('reports over the API (demo host)', () => {
   let s: RunningServer;
   const dir = mkdtempSync(join(tmpdir(), 'zfsa-report-api-'));
   const get = (path: string) => fetch(new URL(path.replace(/^\//, ''), s.url));
+  /** Generating a report stores a copy: a POST (a GET never changes state). */
+  const generate = (path: string) => fetch(new URL(path.replace(/^\//, ''), s.url), { method: 'POST', headers: { 'Content-Type': 'application/json' } });
 
   beforeAll(async () => {
     const r = await startServer({ host: '127.0.0.1', port: 0, dataDir: join(dir, 'data'), demo: true, uiDir: null, assessOnStart: false, logSink: () => {} });
@@ -35,7 +37,7 @@ describe('reports over the API (demo host)', () => {
   it('serves each format with its content type and an attachment name', async () => {
     const expected = { md: 'text/markdown; charset=utf-8', html: 'text/html; charset=utf-8', json: 'application/json; charset=utf-8', pdf: 'application/pdf' } as const;
     for (const [format, type] of Object.entries(expected)) {
-      const res = await get(`/api/reports/${format}?host=demo`);
+      const res = await generate(`/api/reports/${format}?host=demo`);
       expect(res.status, format).toBe(200);
       expect(res.headers.get('content-type')).toBe(type);
       expect(res.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="zfs-advisor-report-bench-pool-\\d{4}-\\d{2}-\\d{2}\\.${format}"$`));
@@ -46,16 +48,23 @@ describe('reports over the API (demo host)', () => {
   });
 
   it('redacts on request, and the JSON matches the document schema', async () => {
-    const res = await get('/api/reports/json?host=demo&redact=true');
+    const res = await generate('/api/reports/json?host=demo&redact=true');
     const doc = ReportDocument.parse(await res.json());
     expect(doc.redaction.applied).toBe(true);
     expect(doc.host.hostname).toMatch(/^HOST-\d+\.DOMAIN-\d+$/); // truenas-datto.home.fluffnet.net
     expect(JSON.stringify(doc)).not.toContain('PHOC209200KC058A');
-    const named = ReportDocument.parse(await (await get('/api/reports/json?host=demo&redact=true&redactNames=true')).json());
+    const named = ReportDocument.parse(await (await generate('/api/reports/json?host=demo&redact=true&redactNames=true')).json());
     expect(named.pools[0]!.name).toMatch(/^POOL-\d+$/);
   });
 
   it('answers 400 for an unknown format', async () => {
-    expect((await get('/api/reports/docx?host=demo')).status).toBe(400);
+    expect((await generate('/api/reports/docx?host=demo')).status).toBe(400);
+  });
+
+  it('a GET generates and stores nothing (cross-site <img> requests cannot evict kept reports)', async () => {
+    const kept = async () => ((await (await get('/api/hosts/demo/reports')).json()) as unknown[]).length;
+    const before = await kept();
+    for (let i = 0; i < 5; i++) expect((await get('/api/reports/json?host=demo')).status).toBe(404);
+    expect(await kept()).toBe(before);
   });
 });

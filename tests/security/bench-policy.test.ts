@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { applyBenchPolicy, benchPolicy } from '../../server/src/api/bench-policy.ts';
+import { applyBenchPolicy, benchCeiling, benchPolicy, settingsAboveCeiling } from '../../server/src/api/bench-policy.ts';
 import { BenchRequestBody, DEFAULT_SETTINGS } from '../../server/src/api/schemas.ts';
 import { defaultMaxLoad1 } from '../../server/src/bench/run.ts';
 import { startServer, type RunningServer } from '../../server/src/api/server.ts';
@@ -50,7 +50,7 @@ describe('bench policy through the API', () => {
   let dir: string;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'zfsa-policy-'));
-    const r = await startServer({ host: '127.0.0.1', port: 0, dataDir: join(dir, 'data'), demo: false, zfs: false, uiDir: null, assessOnStart: false, logSink: () => {} });
+    const r = await startServer({ host: '127.0.0.1', port: 0, dataDir: join(dir, 'data'), demo: false, zfs: false, uiDir: null, assessOnStart: false, logSink: () => {}, benchAllow: [dir] });
     if (!r.ok) throw new Error(r.message);
     s = r.server;
   });
@@ -80,5 +80,29 @@ describe('bench policy through the API', () => {
     expect(guards.find((g) => g.id === 'load')!.message).toMatch(/(at or below|above) the limit 3\b/);
     expect((await call('PATCH', '/api/settings', { benchmark: { maxLoad1: 1e9 } })).status).toBe(400);
     expect((await call('PATCH', '/api/settings', { benchmark: { maxPoolWriteWaitMs: 1e9 } })).status).toBe(400);
+  });
+
+  it('the settings cannot be loosened past the operator\'s ceiling through the API (the attack of issue 25)', async () => {
+    const before = (await call('GET', '/api/settings')).json;
+    const loosen = await call('PATCH', '/api/settings', { benchmark: { maxRuntimeSeconds: 3600, maxLoad1: 1000, maxPoolWriteWaitMs: 60000 } });
+    expect(loosen.status).toBe(403);
+    expect((loosen.json.error as { message: string }).message).toMatch(/above the operator's ceiling .*needs root, on the service's command line \(serve --bench-max-/);
+    for (const one of [{ maxRuntimeSeconds: 601 }, { maxLoad1: benchCeiling().maxLoad1 + 0.5 }, { maxPoolWriteWaitMs: 2001 }]) {
+      expect((await call('PATCH', '/api/settings', { benchmark: one })).status, JSON.stringify(one)).toBe(403);
+    }
+    expect((await call('GET', '/api/settings')).json).toEqual(before);
+    // Tightening, and going back up to the ceiling, is the API's to do.
+    expect((await call('PATCH', '/api/settings', { benchmark: { maxRuntimeSeconds: 30 } })).status).toBe(200);
+    expect((await call('PATCH', '/api/settings', { benchmark: { maxRuntimeSeconds: 600 } })).status).toBe(200);
+  });
+});
+
+describe('bench ceiling (pure)', () => {
+  it('the limits in force never exceed the ceiling, even for values stored before it was lowered', () => {
+    const ceiling = benchCeiling({ maxRuntimeSeconds: 60, maxLoad1: 2 });
+    expect(benchPolicy({ maxRuntimeSeconds: 600, maxLoad1: 50, maxPoolWriteWaitMs: 2000 }, ceiling)).toEqual({ maxRuntimeSeconds: 60, maxLoad1: 2, maxPoolWriteWaitMs: 2000 });
+    expect(settingsAboveCeiling({ benchmark: { maxLoad1: 2 } }, ceiling)).toBeNull();
+    expect(settingsAboveCeiling({ benchmark: { maxLoad1: 2.1 } }, ceiling)).toMatch(/serve --bench-max-load/);
+    expect(settingsAboveCeiling({ retention: { reportsPerHost: 5 } }, ceiling)).toBeNull();
   });
 });

@@ -6,7 +6,7 @@
  * files, marks the run aborted in the first store and frees the lock.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
@@ -21,7 +21,7 @@ const tmp = (p: string) => { const d = mkdtempSync(join(tmpdir(), p)); dirs.push
 afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
 
 const owner = (runId: string, pid = process.pid, procStart: string | null = null) => ({
-  runId, pid, host: hostname(), profile: 'sync-write-4k-qd1', target: '/x', acquiredAt: new Date().toISOString(), bootId: null, procStart, store: null,
+  runId, pid, host: hostname(), profile: 'sync-write-4k-qd1', target: '/x', acquiredAt: new Date().toISOString(), bootId: null, procStart,
 });
 
 async function until(what: string, ok: () => boolean, ms = 60_000): Promise<void> {
@@ -36,6 +36,24 @@ describe('host-wide lock (unit)', () => {
   it('lives under /run/lock by default, or where ZFS_ADVISOR_LOCK_DIR says', () => {
     expect(lockDirs({})[0]).toBe('/run/lock/zfs-advisor');
     expect(lockDirs({ ZFS_ADVISOR_LOCK_DIR: '/somewhere' })).toEqual(['/somewhere']);
+    // Root never falls back to a temporary directory (anyone can create names there first).
+    expect(lockDirs({}, 0)).toEqual(['/run/lock/zfs-advisor', '/var/run/zfs-advisor']);
+    expect(lockDirs({}, 1000).at(-1)).toMatch(/zfs-advisor-lock-1000$/);
+  });
+
+  it('believes no lock directory another user could write: refuses to use it and says why', async () => {
+    const probe = await liveProbe();
+    const open = tmp('zfsa-lock-open-');
+    chmodSync(open, 0o777);
+    writeFileSync(join(open, HOST_LOCK_FILE), JSON.stringify(owner('planted')));
+    expect(liveHostLockHolder(probe, [open])).toBeNull(); // a planted lock blocks nothing
+    const r = acquireHostLock(owner('mine'), probe, [open]);
+    expect(r).toMatchObject({ ok: false, holder: null });
+    expect(!r.ok && r.message).toMatch(/lock directory cannot be trusted: .* is writable by its group or by others \(mode 777\)/);
+    const link = join(tmp('zfsa-lock-link-'), 'lock');
+    symlinkSync(tmp('zfsa-lock-target-'), link);
+    const viaLink = acquireHostLock(owner('mine'), probe, [link]);
+    expect(!viaLink.ok && viaLink.message).toMatch(/is a symlink/);
   });
 
   it('one holder at a time; a dead owner (ended, or pid reused) is stale and can be taken over', async () => {
@@ -63,11 +81,14 @@ describe('host-wide lock (unit)', () => {
     expect(acquireHostLock(owner('in-b'), probe, [b])).toMatchObject({ ok: true });
     expect(acquireHostLock(owner('in-a'), probe, [a, b])).toMatchObject({ ok: false, holder: { runId: 'in-b' } });
     releaseHostLock('in-b', [b]);
-    // An unwritable first choice falls through to the next.
+    // A first choice that exists but is not a trustworthy directory is refused, with why (not skipped).
     const file = join(a, 'not-a-dir');
     writeFileSync(file, '');
-    expect(acquireHostLock(owner('next'), probe, [file, b])).toMatchObject({ ok: true, file: join(b, HOST_LOCK_FILE) });
-    releaseHostLock('next', [file, b]);
+    const r = acquireHostLock(owner('next'), probe, [file, b]);
+    expect(!r.ok && r.message).toMatch(/not-a-dir is not a directory/);
+    // One that cannot be created (no permission, a missing parent that cannot be made) falls through to the next.
+    expect(acquireHostLock(owner('next'), probe, [join(file, 'sub'), b])).toMatchObject({ ok: true, file: join(b, HOST_LOCK_FILE) });
+    releaseHostLock('next', [join(file, 'sub'), b]);
   });
 });
 
@@ -92,7 +113,7 @@ describe.runIf(live)('host-wide lock across two data directories (two real proce
     expect(existsSync(join(lockDir, HOST_LOCK_FILE))).toBe(false); // released at the end
   }, 120_000);
 
-  it('after kill -9, a --dry-run from another data directory kills the orphaned fio, removes its files and frees the lock', async () => {
+  it('after kill -9, a --dry-run from another data directory kills the orphaned fio and frees the lock; the first store cleans its files when next used', async () => {
     const lockDir = tmp('zfsa-lock-orphan-');
     const env = { ...process.env, ZFS_ADVISOR_LOCK_DIR: lockDir, LC_ALL: 'C' };
     const [d1, d2, t1] = [tmp('zfsa-data1-'), tmp('zfsa-data2-'), tmp('zfsa-target1-')];
@@ -112,11 +133,13 @@ describe.runIf(live)('host-wide lock across two data directories (two real proce
     expect(dry.exitCode, dry.stderr).toBe(0);
     expect(dry.stderr).toMatch(/recovered abandoned run \S+ \(pid \d+\)/);
     expect(fioProcessesFor(t1)).toEqual([]);
-    expect(readdirSync(t1)).toEqual([]);
     expect(existsSync(join(lockDir, HOST_LOCK_FILE))).toBe(false);
+    // The lock names no store for another process to open: the run's own store cleans its files.
+    expect(readdirSync(t1)).toHaveLength(1);
     const h = await runCommand(process.execPath, [CLI, 'bench', '--history', '--data-dir', d1, '--json'], { env, timeoutMs: 60_000 });
     const runs = JSON.parse(h.stdout) as { status: string; message: string | null }[];
     expect(runs.map((r) => r.status)).toEqual(['aborted']);
     expect(runs[0]!.message).toMatch(/^abandoned: process \d+ ended without cleaning up/);
+    expect(readdirSync(t1)).toEqual([]);
   }, 120_000);
 });

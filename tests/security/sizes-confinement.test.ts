@@ -18,13 +18,38 @@ afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true 
 describe('size-walk confinement (pure)', () => {
   const zfs = (m: string[]) => async () => m;
   it('mounted ZFS datasets are walkable; other places, and the never-walked trees even on root-on-ZFS, are not', async () => {
-    const c = { benchDir: null, allow: [], zfsMountpoints: zfs(['/', '/tank', '/tank/media']) };
-    expect(await sizeWalkRefusal('/tank/media', c)).toBeNull();
+    const media = tmp('zfsa-media-');
+    const c = { benchDir: null, allow: [], zfsMountpoints: zfs(['/', '/tank', media]) };
+    expect(await sizeWalkRefusal(media, c)).toBeNull();
     for (const p of ['/proc', '/sys', '/dev', '/root', '/run']) expect(await sizeWalkRefusal(p, c), p).toMatch(/never walked unless the operator allows it/);
     const none = { benchDir: null, allow: [], zfsMountpoints: zfs(['/tank']) };
     expect(await sizeWalkRefusal('/etc', none)).toMatch(/not inside a mounted ZFS dataset/);
     expect(await sizeWalkRefusal('/etc', { ...none, zfsMountpoints: zfs([]) })).toMatch(/no mounted ZFS dataset, so size walks are limited to directories the operator allows/);
     expect(await sizeWalkRefusal('/proc', { ...none, allow: ['/proc'] })).toBeNull(); // the operator's explicit choice
+  });
+});
+
+describe('size-walk refusals are no oracle', () => {
+  it('what exists outside the places, and where a link leads, never changes the answer', async () => {
+    const allowed = tmp('zfsa-allowed-');
+    const secret = tmp('zfsa-secret-');
+    mkdirSync(join(secret, 'exists'));
+    symlinkSync(join(secret, 'exists'), join(allowed, 'to-existing'));
+    symlinkSync(join(secret, 'missing'), join(allowed, 'to-missing'));
+    const c = { benchDir: null, allow: [allowed], zfsMountpoints: async () => [] };
+    const a = await sizeWalkRefusal(join(allowed, 'to-existing'), c);
+    const b = await sizeWalkRefusal(join(allowed, 'to-missing'), c);
+    expect(a).not.toBeNull();
+    // The same sentence but for the path asked about; neither names the target.
+    expect(a!.replace('to-existing', 'X')).toBe(b!.replace('to-missing', 'X'));
+    expect(`${a} ${b}`).not.toContain(secret);
+    // Outside the places: judged on the letters, before the file system is touched.
+    const root = await sizeWalkRefusal('/root/.ssh/id_rsa', c);
+    const none = await sizeWalkRefusal('/root/.ssh/no-such-key', c);
+    expect(root!.replace('id_rsa', 'X')).toBe(none!.replace('no-such-key', 'X'));
+    const cwd = await sizeWalkRefusal(`/proc/${process.pid}/cwd`, c);
+    expect(cwd).not.toContain(process.cwd());
+    expect(cwd).not.toMatch(/leads to/);
   });
 });
 

@@ -313,13 +313,14 @@ describe('benchmarks through the API with live progress (SSE)', () => {
   const fio = existsSync('/usr/bin/fio') || existsSync('/usr/local/bin/fio');
   if (!fio && process.env.CI === 'true') throw new Error('fio is required under CI=true');
   it.runIf(fio)('starts a short fio run on a directory, streams progress to 100 %, then shows it in history', async () => {
-    const r = await startServer({ host: '127.0.0.1', port: 0, dataDir: join(tmp(), 'data'), demo: true, uiDir: null, assessOnStart: false, logSink: () => {} });
+    const dir = tmp();
+    // Path benchmarks through the API only into the operator's places (serve --bench-allow).
+    const r = await startServer({ host: '127.0.0.1', port: 0, dataDir: join(tmp(), 'data'), demo: true, uiDir: null, assessOnStart: false, logSink: () => {}, benchAllow: [dir], benchCeiling: { maxLoad1: 1000 } });
     if (!r.ok) throw new Error(r.message);
     const s = r.server;
     try {
       const local = await call(s, 'POST', '/api/hosts', { body: { kind: 'local', name: 'This machine' } });
       expect(local.status).toBe(201);
-      const dir = tmp();
       // The shared test machine is busy: the operator raises the load limit (server policy; a
       // request may only tighten it — tests/security/bench-policy.test.ts).
       expect((await call(s, 'PATCH', '/api/settings', { body: { benchmark: { maxLoad1: 1000 } } })).status).toBe(200);

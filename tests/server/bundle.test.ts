@@ -47,6 +47,11 @@ describe('server bundle', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  /** The bundled `serve` asks for a credential on loopback too: the API token from its data directory, as a script sends it. */
+  const api = (path: string, init: RequestInit = {}) => fetch(new URL(path, url), {
+    ...init, headers: { ...(init.headers as Record<string, string> | undefined), Authorization: `Bearer ${readFileSync(join(dataDir, 'api-token'), 'utf8').trim()}` },
+  });
+
   it('answers health with the version from package.json', async () => {
     const r = await fetch(new URL('api/health', url));
     expect(r.status).toBe(200);
@@ -56,7 +61,7 @@ describe('server bundle', () => {
   it('runs the startup assessment of the demo snapshot (migrations applied, demo files read)', async () => {
     let body: { assessmentId: number | null; demo: boolean; findings: unknown[] } = { assessmentId: null, demo: false, findings: [] };
     for (let i = 0; i < 100 && body.assessmentId === null; i++) {
-      body = (await (await fetch(new URL('api/hosts/demo/findings', url))).json()) as typeof body;
+      body = (await (await api('api/hosts/demo/findings')).json()) as typeof body;
       if (body.assessmentId === null) await new Promise((r) => setTimeout(r, 200));
     }
     expect(body.assessmentId).toBe(1);
@@ -65,16 +70,16 @@ describe('server bundle', () => {
   });
 
   it('serves the chunks loaded on first use: OpenAPI document, planner, Markdown and PDF reports', async () => {
-    const doc = (await (await fetch(new URL('api/openapi.json', url))).json()) as { openapi: string };
+    const doc = (await (await api('api/openapi.json')).json()) as { openapi: string };
     expect(doc.openapi).toBe('3.1.0');
-    const plan = await fetch(new URL('api/plan/layouts', url), {
+    const plan = await api('api/plan/layouts', {
       method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ disks: 6, diskBytes: 16e12, media: 'hdd', workload: 'files' }),
     });
     expect(plan.status).toBe(200);
-    const md = await fetch(new URL('api/reports/md?host=demo', url));
+    const md = await api('api/reports/md?host=demo', { method: 'POST', headers: { 'Content-Type': 'application/json' } });
     expect(md.status).toBe(200);
     expect(await md.text()).toMatch(/^# /m);
-    const pdf = await fetch(new URL('api/reports/pdf?host=demo', url));
+    const pdf = await api('api/reports/pdf?host=demo', { method: 'POST', headers: { 'Content-Type': 'application/json' } });
     expect(pdf.status).toBe(200);
     expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString('latin1')).toBe('%PDF-');
   });

@@ -66,10 +66,10 @@ describe('reports: benchmarks only in the local host\'s report; every report is 
   afterAll(async () => { await s.close(); });
 
   it('the demo host\'s report has no benchmarks; the local host\'s has this machine\'s runs', async () => {
-    const demo = await call(s.url, 'GET', '/api/reports/json?host=demo');
+    const demo = await call(s.url, 'POST', '/api/reports/json?host=demo');
     expect(demo.status).toBe(200);
     expect(ReportDocument.parse(demo.json).benchmarks).toEqual([]);
-    const local = await call(s.url, 'GET', '/api/reports/json?host=local');
+    const local = await call(s.url, 'POST', '/api/reports/json?host=local');
     expect(local.status).toBe(200);
     expect(ReportDocument.parse(local.json).benchmarks.map((b) => b.summary.id).sort()).toEqual(['fixture-fsync1', 'fixture-nosync']);
     // Same for the benchmark history: the demo host has none.
@@ -83,7 +83,7 @@ describe('reports: benchmarks only in the local host\'s report; every report is 
 
   it('keeps each generated report: listed with size and SHA-256, downloadable byte for byte, per host', async () => {
     const before = StoredReportView.array().parse((await call(s.url, 'GET', '/api/hosts/demo/reports')).json);
-    const md = await call(s.url, 'GET', '/api/reports/md?host=demo&redact=true');
+    const md = await call(s.url, 'POST', '/api/reports/md?host=demo&redact=true');
     expect(md.status).toBe(200);
     const id = Number(md.headers.get('x-report-id'));
     const list = StoredReportView.array().parse((await call(s.url, 'GET', '/api/hosts/demo/reports')).json);
@@ -106,7 +106,7 @@ describe('reports: benchmarks only in the local host\'s report; every report is 
     const set = await call(s.url, 'PATCH', '/api/settings', { body: { retention: { reportsPerHost: 2 } } });
     expect(set.status).toBe(200);
     const ids: number[] = [];
-    for (let i = 0; i < 3; i++) ids.push(Number((await call(s.url, 'GET', '/api/reports/json?host=demo')).headers.get('x-report-id')));
+    for (let i = 0; i < 3; i++) ids.push(Number((await call(s.url, 'POST', '/api/reports/json?host=demo')).headers.get('x-report-id')));
     const list = StoredReportView.array().parse((await call(s.url, 'GET', '/api/hosts/demo/reports')).json);
     expect(list.map((r) => r.id)).toEqual([ids[2], ids[1]]);
     expect((await call(s.url, 'GET', `/api/hosts/demo/reports/${ids[0]}`)).status).toBe(404);
@@ -134,7 +134,7 @@ describe('auth failures behind one address (a reverse proxy)', () => {
 
       // The announcement names the bound address and says the token is required.
       expect(announced[0]).toMatch(new RegExp(`^ZFS Advisor is running at http://127\\.0\\.0\\.1:${s.port}/ \\(listening on all interfaces, 0\\.0\\.0\\.0 port ${s.port}; `));
-      expect(announced.some((l) => l.startsWith('The API token is required on every request except /api/health'))).toBe(true);
+      expect(announced.some((l) => l.startsWith('A credential is required on every request except /api/health'))).toBe(true);
     } finally {
       await s.close();
     }
@@ -178,18 +178,21 @@ describe('container mode (a benchmark directory, no ZFS in the container)', () =
     expect((dataset.json as { error: { message: string } }).error.message).toContain('dataset targets are refused');
     const device = await dry({ kind: 'device', device: '/dev/sda', confirmSerial: 'X' });
     expect(device.status).toBe(400);
-    for (const dir of [outside, join(benchDir, '..'), join(benchDir, 'escape'), 'escape', '/']) {
+    // Outside, through a symlink, or missing: one refusal that says nothing about what is there.
+    const refusals = new Set<string>();
+    for (const dir of [outside, join(benchDir, '..'), join(benchDir, 'escape'), 'escape', '/', join(benchDir, 'nope')]) {
       const r = await dry({ kind: 'path', dir });
-      expect(r.status, dir).toBe(400);
-      expect((r.json as { error: { message: string } }).error.message, dir).toContain('is outside the benchmark directory');
+      expect(r.status, dir).toBe(403);
+      const m = (r.json as { error: { message: string } }).error.message;
+      expect(m, dir).toContain(`path benchmarks write only into existing directories inside ${realpathSync(benchDir)}, reached without symlinks`);
+      refusals.add(m.replace(`"${dir}"`, 'X'));
     }
-    const missing = await dry({ kind: 'path', dir: join(benchDir, 'nope') });
-    expect(missing.status).toBe(400);
+    expect([...refusals]).toHaveLength(1);
     // Inside (absolute, relative, the directory itself): the dry run answers with its guards.
     for (const dir of [benchDir, join(benchDir, 'sub'), 'sub']) expect((await dry({ kind: 'path', dir })).status, dir).toBe(200);
     // A refused start never reaches the runner.
     const start = await call(s.url, 'POST', '/api/hosts/local/bench/runs', { body: { profile: 'seq-write-1m', target: { kind: 'path', dir: outside }, sizeBytes: 8 * 1024 * 1024, runtimeS: 1 } });
-    expect(start.status).toBe(400);
+    expect(start.status).toBe(403);
     expect(readdirSync(outside)).toEqual([]);
   });
 });
@@ -209,7 +212,8 @@ describe('container mode from the environment (zfs-advisor serve with ZFS_ADVISO
     let out = '';
     let resolveUrl: (u: string) => void = () => {};
     const urlSeen = new Promise<string>((resolve) => { resolveUrl = resolve; });
-    const proc = runStreaming('node', ['server/bin/zfs-advisor.js', 'serve', '--port', '0', '--data-dir', join(tmp(), 'data')], {
+    // --open-loopback: this case is about container mode; loopback sign-in has its own tests (tests/security/loopback-login.test.ts).
+    const proc = runStreaming('node', ['server/bin/zfs-advisor.js', 'serve', '--port', '0', '--data-dir', join(tmp(), 'data'), '--bench-max-load', '1000', '--open-loopback'], {
       cwd: join(import.meta.dirname, '..', '..'),
       env: { ...process.env, ZFS_ADVISOR_BENCH_DIR: benchDir, ZFS_ADVISOR_NO_DEMO: '1' },
       signal: controller.signal,
@@ -240,7 +244,7 @@ describe('container mode from the environment (zfs-advisor serve with ZFS_ADVISO
         // The shared test machine is busy; the load guard has its own tests in tests/bench.
         maxLoad1: 1000 });
       const refused = await call(base, 'POST', `/api/hosts/${id}/bench/runs`, { body: req(outside) });
-      expect(refused.status).toBe(400);
+      expect(refused.status).toBe(403);
       const started = await call(base, 'POST', `/api/hosts/${id}/bench/runs`, { body: req(benchDir) });
       expect(started.status, started.text).toBe(202);
       const runId = (started.json as { runId: string }).runId;
@@ -252,7 +256,7 @@ describe('container mode from the environment (zfs-advisor serve with ZFS_ADVISO
       // The runner removed its work directory; nothing was written outside.
       expect(readdirSync(benchDir)).toEqual([]);
       expect(readdirSync(outside)).toEqual([]);
-      expect(out).toContain('Bound to loopback: only this machine can connect, and no token is needed.');
+      expect(out).toContain('WARNING --open-loopback: no credential is asked for; EVERY local account on this machine can use this server');
     } finally {
       if (pid !== null) { try { process.kill(pid, 'SIGTERM'); } catch { /* already gone */ } }
       const killer = setTimeout(() => controller.abort(), 10_000);
@@ -294,10 +298,11 @@ describe('what serve announces', () => {
   const base = { port: 8077, basePath: '/', interfaces: ifaces, tokenFile: null, newToken: null, demo: false, benchDir: null, localZfs: true };
 
   it('0.0.0.0: all interfaces, a reachable URL, the token required and printed once', () => {
-    const lines = announceLines({ ...base, host: '0.0.0.0', basePath: '/zfs', tokenFile: '/data/api-token', newToken: 'T0ken' });
+    const lines = announceLines({ ...base, host: '0.0.0.0', basePath: '/zfs', tokenFile: '/data/api-token', newToken: 'T0ken', loginUrl: 'http://127.0.0.1:8077/zfs/login?code=C' });
     expect(lines[0]).toBe('ZFS Advisor is running at http://127.0.0.1:8077/zfs/ (listening on all interfaces, 0.0.0.0 port 8077; from other machines: http://192.168.1.10:8077/zfs/)');
-    expect(lines[1]).toBe('The API token is required on every request except /api/health (Authorization: Bearer …; the web UI asks for it once). It is stored 0600 in /data/api-token.');
-    expect(lines[2]).toBe('API token (shown once): T0ken');
+    expect(lines[1]).toBe('Sign in from a browser with this one-time link: http://127.0.0.1:8077/zfs/login?code=C');
+    expect(lines[2]).toBe('A credential is required on every request except /api/health: the session the link above sets, or the API token (Authorization: Bearer …; the web UI asks for it). The token is stored 0600 in /data/api-token.');
+    expect(lines[3]).toBe('API token (shown once): T0ken');
     expect(lines.join('\n')).not.toContain('fe80');
   });
 

@@ -1,13 +1,15 @@
 /**
  * The pure parts of the Cockpit transport (ui/src/api/cockpit.ts): where the server listens, read
  * from the unit's EnvironmentFile as systemd reads it, the package config from Cockpit's manifest,
- * and Cockpit's style mapped onto the page's theme. The transport itself runs against real Cockpit
- * in tests/e2e/cockpit.test.ts.
+ * and Cockpit's style mapped onto the page's theme; and, on a fake bridge, that the token is sent only
+ * to a server proving it holds it. The transport itself runs against real Cockpit in
+ * tests/e2e/cockpit.test.ts.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cockpitOf, DEFAULT_PACKAGE_CONFIG, endpointFromConf, packageConfigOf, type Cockpit } from '../../ui/src/api/cockpit.ts';
+import { cockpitOf, createCockpitFetch, DEFAULT_PACKAGE_CONFIG, endpointFromConf, packageConfigOf, type Cockpit } from '../../ui/src/api/cockpit.ts';
+import { tokenProof } from '../../server/src/api/security.ts';
 import { themeFromCockpitStyle } from '../../ui/src/state/theme.ts';
 
 const REPO = join(import.meta.dirname, '..', '..');
@@ -62,5 +64,59 @@ describe('package config and detection', () => {
     expect(themeFromCockpitStyle('light')).toBe('light');
     expect(themeFromCockpitStyle('auto')).toBe('system');
     expect(themeFromCockpitStyle(null)).toBe('system');
+  });
+});
+
+describe('the token goes only to a server that proves it holds it', () => {
+  const TOKEN = 'T'.repeat(43);
+  type Answer = { status: number; headers: Record<string, string>; body: string };
+  /** A Cockpit whose bridge reaches `serve` (a function of the request) and whose files are `files`. */
+  function fakeCockpit(files: Record<string, string>, serve: (path: string, headers: Record<string, string>) => Answer) {
+    const seen: { path: string; headers: Record<string, string> }[] = [];
+    const later = (f: () => void, ms: number) => { setTimeout(f, ms); };
+    const ck: Cockpit = {
+      http: () => ({
+        request: ({ path, headers }) => {
+          seen.push({ path, headers });
+          const a = serve(path, headers);
+          const req = {
+            response(cb: (s: number, h: Record<string, string>) => void) { later(() => cb(a.status, a.headers), 0); return req; },
+            stream(cb: (c: Uint8Array) => void) { if (a.status < 300) later(() => cb(new TextEncoder().encode(a.body)), 1); return req; },
+            then(ok: (v: Uint8Array) => void, fail: (e: { status?: number }, b?: string) => void) { later(() => (a.status < 300 ? ok(new Uint8Array()) : fail({ status: a.status }, a.body)), 2); return undefined; },
+            close() { /* nothing to close */ },
+          };
+          return req;
+        },
+      }),
+      file: (path) => ({
+        read: () => ({ then: (ok: (t: string | null) => void, fail: (e: { problem: string }) => void) => { if (path in files) ok(files[path]!); else fail({ problem: 'not-found' }); } }),
+        close: () => undefined,
+      }),
+    };
+    return { ck, seen };
+  }
+  const config = { serverConf: '/etc/zfs-advisor/zfs-advisor.conf', tokenFile: '/var/lib/zfs-advisor/api-token' };
+  const files = { [config.tokenFile]: `${TOKEN}\n` };
+  const unauthorized: Answer = { status: 401, headers: {}, body: '{"error":{"code":"unauthorized","message":"x"}}' };
+
+  it('an impostor on the port (401, but no proof) never receives the token', async () => {
+    const { ck, seen } = fakeCockpit(files, (path) => (path.startsWith('/api/health') ? { status: 200, headers: { 'X-ZFS-Advisor-Proof': 'ab'.repeat(32) }, body: '{}' } : unauthorized));
+    const res = await createCockpitFetch(ck, config)('/api/hosts', {});
+    expect(res.status).toBe(502);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/did not prove it is this machine's ZFS Advisor .* the token was not sent/);
+    expect(seen.some((r) => r.headers.Authorization !== undefined)).toBe(false);
+  });
+
+  it('the real server (an HMAC of the fresh challenge under the token) gets it', async () => {
+    const { ck, seen } = fakeCockpit(files, (path, headers) => {
+      if (path.startsWith('/api/health?challenge=')) {
+        const challenge = path.split('=')[1]!;
+        return { status: 200, headers: { 'X-ZFS-Advisor-Proof': tokenProof(TOKEN, challenge) }, body: '{}' };
+      }
+      return headers.Authorization === `Bearer ${TOKEN}` ? { status: 200, headers: { 'Content-Type': 'application/json' }, body: '[]' } : unauthorized;
+    });
+    const res = await createCockpitFetch(ck, config)('/api/hosts', {});
+    expect(res.status).toBe(200);
+    expect(seen.filter((r) => r.headers.Authorization !== undefined).map((r) => r.path)).toEqual(['/api/hosts']);
   });
 });

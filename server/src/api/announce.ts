@@ -20,6 +20,10 @@ export interface AnnounceInput {
   demo: boolean;
   benchDir: string | null;
   localZfs: boolean;
+  /** The one-time login link (when a credential is required), else null. */
+  loginUrl?: string | null;
+  /** `serve --open-loopback`: said loudly. */
+  openLoopback?: boolean;
   /** `serve --snapshot DIR`: the captured snapshot the local host shows. */
   snapshot?: string | null;
 }
@@ -59,9 +63,12 @@ export function announceLines(i: AnnounceInput): string[] {
   } else {
     lines.push(`ZFS Advisor is running at ${urlFor(i.host, i.port, i.basePath)} (listening on ${i.host} port ${i.port})`);
   }
+  if (i.loginUrl) lines.push(`Sign in from a browser with this one-time link: ${i.loginUrl}`);
   if (i.tokenFile) {
-    lines.push(`The API token is required on every request except /api/health (Authorization: Bearer …; the web UI asks for it once). It is stored 0600 in ${i.tokenFile}.`);
+    lines.push(`A credential is required on every request except /api/health: the session the link above sets, or the API token (Authorization: Bearer …; the web UI asks for it). The token is stored 0600 in ${i.tokenFile}.`);
     if (i.newToken) lines.push(`API token (shown once): ${i.newToken}`);
+  } else if (i.openLoopback) {
+    lines.push('WARNING --open-loopback: no credential is asked for; EVERY local account on this machine can use this server (and run benchmarks through it as this user).');
   } else {
     lines.push('Bound to loopback: only this machine can connect, and no token is needed.');
   }

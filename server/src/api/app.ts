@@ -17,6 +17,7 @@ import { randomUUID } from 'node:crypto';
 import type { HostRow } from '../store/hosts-repo.ts';
 import { createAppContext, type AppContext, type AppDeps } from './context.ts';
 import { HttpError } from './errors.ts';
+import { createLogins } from './login.ts';
 import { createGate } from './gate.ts';
 import { createOriginPolicy } from './origin-policy.ts';
 import type { Logger } from './logger.ts';
@@ -69,9 +70,17 @@ export function createApp(deps: AppDeps) {
   const basePath = normaliseBasePath(deps.config.basePath);
   const ctx = createAppContext(deps, basePath);
   const { config, logger, hosts, benchDir, localZfs } = ctx;
+  const logins = createLogins();
 
   const inner = express.Router({ caseSensitive: true, strict: true });
   inner.use(express.json({ limit: config.jsonLimit ?? '64kb', strict: true }));
+  // The one-time login link (login.ts); public in the gate, failures count as failed authentication.
+  inner.get('/login', (req, res, next) => {
+    if (logins.signIn(req, res, basePath)) return;
+    const client = req.socket.remoteAddress ?? 'unknown';
+    if (!ctx.authLimiter.hit(client) || !ctx.authLimiterGlobal.hit('*')) return next(new HttpError('rate-limited', 'too many failed authentication attempts; try again later'));
+    next(new HttpError('forbidden', 'this login link is not valid: it was used already, has expired, or is from an earlier start of the server; the server prints a new one when it starts (or give the API token)'));
+  });
   for (const make of ROUTERS) inner.use(make(ctx));
   inner.use(docsRoutes());
   inner.use('/api', (req, _res, next) => next(new HttpError('not-found', `no route ${req.method} ${req.baseUrl}${req.path}`)));
@@ -86,7 +95,7 @@ export function createApp(deps: AppDeps) {
   app.use(securityHeaders);
   app.use(requestLog(logger));
   const policy = createOriginPolicy({ boundAddress: config.boundAddress ?? '127.0.0.1', publicNames: config.publicNames ?? [], trustedOrigins: config.trustedOrigins ?? [] });
-  app.use(createGate({ basePath, token: config.token, authFailures: ctx.authLimiter, policy }));
+  app.use(createGate({ basePath, token: config.token, authFailures: ctx.authLimiter, authFailuresGlobal: ctx.authLimiterGlobal, policy, logins }));
   app.use(basePath, inner);
   app.use((req, _res, next) => next(new HttpError('not-found', `no route ${req.method} ${req.path}`)));
   app.use(errorHandler(logger));
@@ -122,6 +131,8 @@ export function createApp(deps: AppDeps) {
       return row;
     },
     runAssessment: (hostId: string, trigger: 'manual' | 'scheduled' | 'startup') => ctx.job.run(ctx.getHost(hostId), trigger),
+    /** A one-time login code for `…/login?code=` (login.ts); only meaningful when the server has a token. */
+    newLoginCode: () => logins.newCode(),
     close(): void {
       ctx.scheduler.stop();
       ctx.benchRuns?.abortAll();

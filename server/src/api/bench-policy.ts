@@ -1,7 +1,10 @@
 /**
- * Benchmark limits are SERVER POLICY (settings.benchmark, changed only by the operator through
- * the settings): an API request may tighten the wall-clock cap, the load limit and the pool
- * latency limit, never loosen them. A request above a limit is refused with the limit named; a
+ * Benchmark limits are SERVER POLICY. The operator's CEILING comes from where only root reaches:
+ * `serve --bench-max-runtime/--bench-max-load/--bench-max-pool-write-wait` (the unit's command
+ * line), defaulting to the built-in settings. Through the API, settings.benchmark may only be set
+ * at or below the ceiling (a PATCH that loosens past it is refused: settingsAboveCeiling), and
+ * each benchmark request may only tighten what is in force — the wall-clock cap, the load limit
+ * and the pool latency limit, never loosen them. A request above a limit is refused with the limit named; a
  * request that leaves one out gets the policy's value. The body's schema (schemas.ts
  * BenchRequestBody) also bounds every field, so no value meaning "no limit" can arrive.
  * (The CLI is the operator at their own machine: its options are not bounded by this.)
@@ -9,7 +12,7 @@
 import type { z } from 'zod';
 import type { BenchRequest as RunnerBenchRequest } from '../bench/types.ts';
 import { defaultMaxLoad1, wallCapOf } from '../bench/run.ts';
-import type { BenchRequestBody, Settings } from './schemas.ts';
+import { DEFAULT_SETTINGS, type BenchRequestBody, type Settings, type SettingsPatch } from './schemas.ts';
 
 export type ApiBenchRequest = BenchRequestBody;
 type RunnerRequest = z.infer<typeof RunnerBenchRequest>;
@@ -20,8 +23,33 @@ export interface BenchPolicy {
   maxPoolWriteWaitMs: number;
 }
 
-export function benchPolicy(s: Settings['benchmark']): BenchPolicy {
-  return { maxRuntimeSeconds: s.maxRuntimeSeconds, maxLoad1: s.maxLoad1 ?? defaultMaxLoad1(), maxPoolWriteWaitMs: s.maxPoolWriteWaitMs };
+/** The operator's ceiling: what the command line set, else the built-in defaults. */
+export function benchCeiling(c: Partial<BenchPolicy> = {}): BenchPolicy {
+  const d = DEFAULT_SETTINGS.benchmark;
+  return { maxRuntimeSeconds: c.maxRuntimeSeconds ?? d.maxRuntimeSeconds, maxLoad1: c.maxLoad1 ?? d.maxLoad1 ?? defaultMaxLoad1(), maxPoolWriteWaitMs: c.maxPoolWriteWaitMs ?? d.maxPoolWriteWaitMs };
+}
+
+/** The limits in force: the settings, never above the ceiling (a value stored before a lower ceiling is clamped). */
+export function benchPolicy(s: Settings['benchmark'], ceiling: BenchPolicy = benchCeiling()): BenchPolicy {
+  return {
+    maxRuntimeSeconds: Math.min(s.maxRuntimeSeconds, ceiling.maxRuntimeSeconds),
+    maxLoad1: Math.min(s.maxLoad1 ?? defaultMaxLoad1(), ceiling.maxLoad1),
+    maxPoolWriteWaitMs: Math.min(s.maxPoolWriteWaitMs, ceiling.maxPoolWriteWaitMs),
+  };
+}
+
+const CEILING_FLAG: Record<keyof BenchPolicy, string> = { maxRuntimeSeconds: '--bench-max-runtime', maxLoad1: '--bench-max-load', maxPoolWriteWaitMs: '--bench-max-pool-write-wait' };
+
+/** Why a settings PATCH may not be applied (a limit above the operator's ceiling), or null. */
+export function settingsAboveCeiling(patch: SettingsPatch, ceiling: BenchPolicy): string | null {
+  const b = patch.benchmark ?? {};
+  for (const key of Object.keys(CEILING_FLAG) as (keyof BenchPolicy)[]) {
+    const v = key === 'maxLoad1' ? (b.maxLoad1 === null ? defaultMaxLoad1() : b.maxLoad1) : b[key];
+    if (v !== undefined && v > ceiling[key]) {
+      return `benchmark.${key} ${v} is above the operator's ceiling of ${ceiling[key]}; the API may only tighten it — raising it needs root, on the service's command line (serve ${CEILING_FLAG[key]})`;
+    }
+  }
+  return null;
 }
 
 export function applyBenchPolicy(req: ApiBenchRequest, p: BenchPolicy): { ok: true; request: RunnerRequest } | { ok: false; message: string } {

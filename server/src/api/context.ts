@@ -27,7 +27,8 @@ import type { Logger } from './logger.ts';
 import type { LoadedInventory, Services } from './services.ts';
 import { createRateLimiter } from './security.ts';
 import { lazyRemoteClients } from './lazy-remote.ts';
-import { confineToBenchDir } from './bench-confinement.ts';
+import { confineBenchRequest } from './bench-confinement.ts';
+import { benchCeiling, benchPolicy, type BenchPolicy } from './bench-policy.ts';
 import { minimalLocalInventory } from './container-inventory.ts';
 import { mountedZfsMountpoints, sizeWalkRefusal } from './sizes-confinement.ts';
 
@@ -64,6 +65,10 @@ export interface AppConfig {
   publicNames?: readonly string[];
   /** Origins of trusted front ends allowed to send state-changing requests (`--trusted-origin`). */
   trustedOrigins?: readonly string[];
+  /** The operator's benchmark-limit ceiling (`serve --bench-max-…`); the API may only set limits at or below it. */
+  benchCeiling?: Partial<BenchPolicy>;
+  /** Directories (realpaths) path benchmarks from the API may write in (`--bench-allow`); none = no path benchmarks. */
+  benchAllow?: readonly string[];
   /** Directories (realpaths) size walks may measure besides mounted ZFS datasets (`--sizes-allow`). */
   sizesAllow?: readonly string[];
   /**
@@ -171,8 +176,9 @@ export function createAppContext(deps: AppDeps, basePath: string) {
     hosts, history, job, intervalMinutes: () => settings.get().assessmentIntervalMinutes, logger,
     alsoOnTick: () => observeJob.scheduledTick(hosts.list(), settings.get().observation, { demo: config.demo }),
   });
+  const benchCeilingValue = benchCeiling(config.benchCeiling);
   const benchRuns: BenchRuns | null = services.bench
-    ? createBenchRuns({ bench: services.bench, logger, maxRuntimeSeconds: () => settings.get().benchmark.maxRuntimeSeconds })
+    ? createBenchRuns({ bench: services.bench, logger, maxRuntimeSeconds: () => benchPolicy(settings.get().benchmark, benchCeilingValue).maxRuntimeSeconds })
     : null;
   const benchSuites = createBenchSuites({ db: store.db, logger, isHostBusy: (id) => benchRuns?.busy(id) ?? false });
 
@@ -186,6 +192,7 @@ export function createAppContext(deps: AppDeps, basePath: string) {
   };
 
   return {
+    benchCeiling: benchCeilingValue,
     config, basePath, benchDir, localZfs, store, secrets, services, logger, remote,
     hosts, history, settings, reports, evidence, job, scheduler, benchRuns, benchSuites, observeJob, sizesJob,
     reader: createReader({ logger }),
@@ -193,6 +200,8 @@ export function createAppContext(deps: AppDeps, basePath: string) {
     closeAll: () => { for (const f of closers.splice(0)) f(); },
     benchLimiter: createRateLimiter(config.benchStartsPerMinute ?? 6, 60_000),
     authLimiter: createRateLimiter(config.authFailuresPerMinute ?? 20, 60_000),
+    /** All sources together: 10 × the per-address budget (gate.ts says why there is one). */
+    authLimiterGlobal: createRateLimiter(10 * (config.authFailuresPerMinute ?? 20), 60_000),
     getHost,
     hostView: (h: HostRow): HostView => ({ ...h, lastAssessment: history.latestAssessmentSummary(h.id) }),
     requireBench: () => {
@@ -203,11 +212,10 @@ export function createAppContext(deps: AppDeps, basePath: string) {
     requireLocal: (h: HostRow) => {
       if (h.kind !== 'local') throw new HttpError('conflict', `benchmarks run only on the machine the server runs on; host "${h.id}" is ${h.kind}`);
     },
-    /** In container mode the request is rewritten to the resolved directory (or refused). */
+    /** Path targets only inside the operator's places (bench-confinement.ts); the request carries the checked path. */
     confine: (request: BenchRequest): BenchRequest => {
-      if (benchDir === null) return request;
-      const c = confineToBenchDir(request, benchDir);
-      if (!c.ok) throw new HttpError('bad-request', c.message);
+      const c = confineBenchRequest(request, config.benchAllow ?? [], benchDir);
+      if (!c.ok) throw new HttpError(c.status === 403 ? 'forbidden' : 'bad-request', c.message);
       return c.request;
     },
     /** Stored benchmark runs, or none (logged) when the store cannot be read. */

@@ -56,7 +56,10 @@ const json = <S extends z.ZodType>(schema: S, status = 200) => ({ kind: 'json' a
 
 /** Every route of the API, keyed by operation id. */
 export const routes = {
-  health: { method: 'get', path: '/api/health', summary: 'Liveness check (no token needed)', tag: 'service', auth: false, response: json(Health), errors: [] },
+  health: {
+    method: 'get', path: '/api/health', summary: 'Liveness check (no token needed). With ?challenge=C (16–128 of A-Z a-z 0-9 _ -) a server that has a token proves it holds it: X-ZFS-Advisor-Proof = hex HMAC-SHA256(token, "zfs-advisor-proof:" + C), which a client that read the token checks before sending it',
+    tag: 'service', auth: false, query: z.object({ challenge: z.string().regex(/^[A-Za-z0-9_-]{16,128}$/).optional() }), response: json(Health), errors: [400],
+  },
   info: { method: 'get', path: '/api/info', summary: 'Version, base path, whether a token is required and whether the demo snapshot is shown', tag: 'service', auth: true, response: json(AppInfo), errors: [] },
   openapi: { method: 'get', path: '/api/openapi.json', summary: 'This API as an OpenAPI 3.1 document', tag: 'service', auth: true, response: json(z.record(z.string(), z.unknown())), errors: [] },
   metrics: { method: 'get', path: '/metrics', summary: 'Prometheus metrics (text exposition format 0.0.4)', tag: 'service', auth: true, response: { kind: 'text', status: 200, contentType: 'text/plain; version=0.0.4; charset=utf-8' }, errors: [] },
@@ -102,7 +105,7 @@ export const routes = {
   },
 
   report: {
-    method: 'get', path: '/api/reports/:format', summary: 'The recommendations report (md, html, json, pdf), optionally redacted; each one is kept (listReports) and its id sent as X-Report-Id', tag: 'reports', auth: true,
+    method: 'post', path: '/api/reports/:format', summary: 'Generate the recommendations report (md, html, json, pdf), optionally redacted, and keep it (listReports; its id is sent as X-Report-Id). A POST: it stores a copy, and a GET never changes state', tag: 'reports', auth: true,
     params: z.object({ format: ReportFormat }), query: ReportQuery,
     response: { kind: 'document', status: 200, contentTypes: ['text/markdown; charset=utf-8', 'text/html; charset=utf-8', 'application/json; charset=utf-8', 'application/pdf'] }, errors: [400, 404, 503],
   },

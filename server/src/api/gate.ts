@@ -9,11 +9,12 @@
  *      resolved, case-folded — so `/API/info`, `//api/info`, `/%61pi/info`, `/api%2finfo`,
  *      `/x/../api/info/` and `/zfs/API/info` all mean `/api/info` here;
  *   2. a path outside the base path is 404 at once (nothing is served there);
- *   3. the short PUBLIC list (`GET|HEAD` of the health check, the UI shell and its assets, and the
- *      knowledge pages under /docs/kb)
+ *   3. the short PUBLIC list (`GET|HEAD` of the health check, the UI shell and its assets, the
+ *      knowledge pages under /docs/kb, and the one-time login link /login, which carries its own code)
  *      passes without the token — and only when the request spelled the path plainly (no
  *      encoding, no dot segments), so an encoded API path can never pass as a UI asset;
- *   4. everything else needs the bearer token when the server has one.
+ *   4. everything else needs the bearer token, or a session cookie from the login link (login.ts),
+ *      when the server has a token — which `serve` has on loopback too unless `--open-loopback`.
  *
  * The routers behind it are strict and case-sensitive: whatever is not exactly a known route is
  * 404 *after* the gate, so a spelling can only ever lose access, never gain it.
@@ -22,6 +23,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { HttpError } from './errors.ts';
 import { bearerOf, tokensEqual, type RateLimiter } from './security.ts';
 import type { createOriginPolicy } from './origin-policy.ts';
+import type { Logins } from './login.ts';
 
 /** Client-side views of the UI (ui/src/router.ts VIEWS): a bookmark of one loads the shell. */
 export const UI_VIEW_PATHS = ['/recommendations', '/optane', '/benchmarks', '/sizing', '/planner', '/reports'] as const;
@@ -30,6 +32,8 @@ export const UI_VIEW_PATHS = ['/recommendations', '/optane', '/benchmarks', '/si
 export function isPublicPath(method: string, rel: string): boolean {
   if (method !== 'GET' && method !== 'HEAD') return false;
   if (rel === '/api/health') return true;
+  // The one-time login link: it carries its own credential (login.ts).
+  if (rel === '/login') return true;
   // The knowledge pages are static text about ZFS, shipped with the app: no host data.
   if (/^\/docs\/kb(\/[a-z0-9-]+)?$/.test(rel)) return true;
   // The UI shell holds no data: it must load without the token so it can ask for it.
@@ -76,6 +80,13 @@ export interface GateConfig {
   /** Bearer token required outside the public list; null = no token (loopback only). */
   token: string | null;
   authFailures: RateLimiter;
+  /**
+   * One budget for ALL failed attempts, whatever their source: a local user has 16 M loopback
+   * addresses (and IPv6 more), so a per-address count alone bounds nothing.
+   */
+  authFailuresGlobal?: RateLimiter;
+  /** Browser sessions from the one-time login link (login.ts): a valid session cookie counts like the token. */
+  logins?: Pick<Logins, 'hasSession'>;
   /** Host and Origin rules (origin-policy.ts), applied before anything else in every mode. */
   policy: ReturnType<typeof createOriginPolicy>;
 }
@@ -84,7 +95,7 @@ export interface GateConfig {
 export interface GateDecision {
   /** Canonical path relative to the base path, or null when outside it. */
   rel: string | null;
-  access: 'public' | 'token' | 'open';
+  access: 'public' | 'token' | 'session' | 'open';
 }
 
 /** Where the request's path sits relative to the base path (canonical), or null when outside. */
@@ -94,6 +105,8 @@ export function relativeToBase(canonical: string, basePath: string): string | nu
   if (canonical === base) return '/';
   return canonical.startsWith(`${base}/`) ? canonical.slice(base.length) : null;
 }
+
+const GLOBAL_KEY = '*';
 
 export function createGate(cfg: GateConfig) {
   return (req: Request, res: Response, next: NextFunction): void => {
@@ -131,9 +144,15 @@ export function createGate(cfg: GateConfig) {
       res.locals.gate = { rel, access: 'token' } satisfies GateDecision;
       return next();
     }
+    if (cfg.logins?.hasSession(req)) {
+      res.locals.gate = { rel, access: 'session' } satisfies GateDecision;
+      return next();
+    }
     const client = req.socket.remoteAddress ?? 'unknown';
-    if (!cfg.authFailures.hit(client)) {
-      res.setHeader('Retry-After', String(cfg.authFailures.retryAfterSeconds(client)));
+    const perAddress = cfg.authFailures.hit(client);
+    const global = cfg.authFailuresGlobal ? cfg.authFailuresGlobal.hit(GLOBAL_KEY) : true;
+    if (!perAddress || !global) {
+      res.setHeader('Retry-After', String(perAddress ? cfg.authFailuresGlobal!.retryAfterSeconds(GLOBAL_KEY) : cfg.authFailures.retryAfterSeconds(client)));
       return next(new HttpError('rate-limited', 'too many failed authentication attempts; try again later'));
     }
     res.setHeader('WWW-Authenticate', 'Bearer realm="zfs-advisor"');

@@ -2,12 +2,20 @@
  * Authentication, rate limits and security headers.
  *
  * - Bearer token: compared in constant time (both sides hashed to 32 bytes first, so the
- *   comparison does not leak the length either). No cookies: a browser cannot send the token
- *   without script, so there is nothing for cross-site requests to ride on.
+ *   comparison does not leak the length either). The only cookie is the session of the one-time
+ *   login link (login.ts): SameSite=Strict, so no other site's request carries it, and writes
+ *   still pass the Origin rule (origin-policy.ts).
  * - Rate limits: a fixed-window counter per client address and purpose; instances are created
  *   per app (no global state).
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+
+export const PROOF_HEADER = 'X-ZFS-Advisor-Proof';
+
+/** hex HMAC-SHA256(token, "zfs-advisor-proof:" + challenge): what /api/health?challenge= answers. */
+export function tokenProof(token: string, challenge: string): string {
+  return createHmac('sha256', token).update(`zfs-advisor-proof:${challenge}`, 'utf8').digest('hex');
+}
 import type { NextFunction, Request, Response } from 'express';
 
 export function tokensEqual(presented: string, expected: string): boolean {

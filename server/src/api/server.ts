@@ -16,7 +16,8 @@ import { createApp, normaliseBasePath, type AppHandle } from './app.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { loadServices, type Services } from './services.ts';
 import { ensureToken, isLoopback } from './token.ts';
-import { resolveBenchDir } from './bench-confinement.ts';
+import { resolveBenchDir, resolveBenchPlaces } from './bench-confinement.ts';
+import type { BenchPolicy } from './bench-policy.ts';
 import { normaliseOrigin, normalisePublicName } from './origin-policy.ts';
 import { resolveAllowList } from './sizes-confinement.ts';
 import { announceLines, localUrl } from './announce.ts';
@@ -58,6 +59,16 @@ export interface ServeOptions {
   trustedOrigins?: string[];
   /** Directories size walks may measure besides mounted ZFS datasets (`--sizes-allow`). */
   sizesAllow?: string[];
+  /** The operator's ceiling for benchmark limits (`--bench-max-runtime`, `--bench-max-load`, `--bench-max-pool-write-wait`). */
+  benchCeiling?: Partial<BenchPolicy>;
+  /** Directories path benchmarks from the API may write in (`--bench-allow`); none: no path benchmarks through the API. */
+  benchAllow?: string[];
+  /**
+   * Ask for a credential on loopback too (the token, or a session from the one-time login link).
+   * `serve` sets it unless `--open-loopback`; off loopback the token is always required. Default
+   * false here, for callers that embed the server (tests).
+   */
+  loopbackAuth?: boolean;
   /** Failed token attempts allowed per client per minute (default 20). */
   authFailuresPerMinute?: number;
   /** Run a first assessment of the default host in the background (default true). */
@@ -106,6 +117,8 @@ export async function startServer(opts: ServeOptions): Promise<{ ok: true; serve
   }
   const allow = resolveAllowList(opts.sizesAllow ?? []);
   if (!allow.ok) return { ok: false, message: allow.message };
+  const benchPlaces = resolveBenchPlaces(opts.benchAllow ?? []);
+  if (!benchPlaces.ok) return { ok: false, message: benchPlaces.message };
   let benchDir: string | null = null;
   if (opts.benchDir) {
     const r = resolveBenchDir(opts.benchDir);
@@ -120,7 +133,8 @@ export async function startServer(opts: ServeOptions): Promise<{ ok: true; serve
 
   let token: string | null = null;
   let tokenCreated = false;
-  if (!isLoopback(opts.host)) {
+  const openLoopback = isLoopback(opts.host) && !opts.loopbackAuth;
+  if (!openLoopback) {
     try {
       const t = ensureToken(opts.dataDir);
       token = t.token;
@@ -154,7 +168,7 @@ export async function startServer(opts: ServeOptions): Promise<{ ok: true; serve
   const uiDir = opts.uiDir === undefined ? (existsSync(join(DEFAULT_UI_DIR, 'index.html')) ? DEFAULT_UI_DIR : null) : opts.uiDir;
 
   const handle = createApp({ store, secrets, services, logger, remote: opts.remote, config: { basePath, token, uiDir, demo, localZfs, benchDir, snapshot, noDemo: opts.noDemo ?? false,
-    authFailuresPerMinute: opts.authFailuresPerMinute, boundAddress: opts.host, publicNames, trustedOrigins, sizesAllow: allow.dirs,
+    authFailuresPerMinute: opts.authFailuresPerMinute, boundAddress: opts.host, publicNames, trustedOrigins, sizesAllow: allow.dirs, benchAllow: benchPlaces.dirs, benchCeiling: opts.benchCeiling,
   } });
   const created = handle.ensureDefaultHost();
   handle.scheduler.start();
@@ -180,9 +194,14 @@ export async function startServer(opts: ServeOptions): Promise<{ ok: true; serve
   }
 
   const announce = opts.announce ?? (() => {});
+  // The one-time login link: printed for whoever started the server and written to the service's
+  // log (journald: root and the adm group), never the token itself.
+  const loginUrl = token ? `${url}login?code=${handle.newLoginCode()}` : null;
+  if (loginUrl) logger.info('one-time login link', { url: loginUrl });
+  if (openLoopback && opts.loopbackAuth === false) logger.warn('--open-loopback: every local account can use this server without a credential, and through it run benchmarks as this process\'s user', {});
   for (const line of announceLines({
     host: opts.host, port, basePath, interfaces: networkInterfaces(), tokenFile: token ? join(opts.dataDir, 'api-token') : null,
-    newToken: token && tokenCreated ? token : null, demo, benchDir, localZfs, snapshot,
+    newToken: token && tokenCreated && !isLoopback(opts.host) ? token : null, demo, benchDir, localZfs, snapshot, loginUrl, openLoopback: openLoopback && opts.loopbackAuth === false,
   })) announce(line);
 
   return {

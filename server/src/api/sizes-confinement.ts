@@ -7,10 +7,12 @@
  *     directory the operator allowed (`--sizes-allow DIR`, ZFS_ADVISOR_SIZES_ALLOW) — the only way on
  *     a machine without ZFS;
  *   - never /proc, /sys, /dev, /run or /root (even on a root-on-ZFS system) unless allowed that way.
- * The target is judged after symlinks are resolved (realpath), so a link cannot lead out.
+ * The target is judged on its literal path first, then after symlinks are resolved (realpath), so a
+ * link cannot lead out; see sizeWalkRefusal for why such refusals all read the same.
  * The CLI (`zfs-advisor sizes`) is the operator at their shell and is not confined.
  */
 import { realpathSync } from 'node:fs';
+import { normalize } from 'node:path';
 import { runCommand } from '../exec/runner.ts';
 
 export const NEVER_WALKED = ['/proc', '/sys', '/dev', '/run', '/root'] as const;
@@ -41,20 +43,34 @@ export function resolveAllowList(dirs: readonly string[]): { ok: true; dirs: str
   return { ok: true, dirs: out };
 }
 
-/** null when the walk may go to `path` (absolute), else why not. */
-export async function sizeWalkRefusal(path: string, c: SizesConfinement): Promise<string | null> {
-  let real: string;
-  try { real = realpathSync(path); } catch { return null; } // "no such directory" is the resolver's to say
-  const led = real !== path ? ` (${path} leads to ${real})` : '';
+/** The places a walk may go, judged on a path's letters alone (no file system access). */
+async function literalRefusal(path: string, c: SizesConfinement): Promise<string | null> {
   if (c.benchDir !== null) {
-    return within(real, c.benchDir) ? null : `this server measures only inside its bench directory ${c.benchDir}; ${real} is outside it${led}`;
+    return within(path, c.benchDir) ? null : `this server measures only inside its bench directory ${c.benchDir}; ${path} is outside it`;
   }
-  if (c.allow.some((d) => within(real, d))) return null;
-  const forbidden = NEVER_WALKED.find((d) => within(real, d));
-  if (forbidden) return `${real} is under ${forbidden}, which is never walked unless the operator allows it (serve --sizes-allow DIR)${led}`;
+  if (c.allow.some((d) => within(path, d))) return null;
+  const forbidden = NEVER_WALKED.find((d) => within(path, d));
+  if (forbidden) return `${path} is under ${forbidden}, which is never walked unless the operator allows it (serve --sizes-allow DIR)`;
   const mounts = await c.zfsMountpoints();
-  if (mounts.some((m) => within(real, m))) return null;
+  if (mounts.some((m) => within(path, m))) return null;
   return mounts.length === 0
-    ? `${real} is not in an allowed directory: this machine has no mounted ZFS dataset, so size walks are limited to directories the operator allows (serve --sizes-allow DIR)${led}`
-    : `${real} is not inside a mounted ZFS dataset; measure a dataset's directory, or have the operator allow this one (serve --sizes-allow DIR)${led}`;
+    ? `${path} is not in an allowed directory: this machine has no mounted ZFS dataset, so size walks are limited to directories the operator allows (serve --sizes-allow DIR)`
+    : `${path} is not inside a mounted ZFS dataset; measure a dataset's directory, or have the operator allow this one (serve --sizes-allow DIR)`;
+}
+
+/**
+ * null when the walk may go to `path` (absolute), else why not. The places are checked on the
+ * literal path first (normalised, before anything on disk is looked at), then on where it
+ * resolves. Anything decided by the file system — the path does not exist, cannot be read, or a
+ * link leads out — gets ONE answer that names neither the target nor whether it exists, so the
+ * refusal is no oracle for files a caller may not see.
+ */
+export async function sizeWalkRefusal(path: string, c: SizesConfinement): Promise<string | null> {
+  const literal = normalize(path);
+  const first = await literalRefusal(literal, c);
+  if (first) return first;
+  let real: string | null = null;
+  try { real = realpathSync(literal); } catch { /* the same answer as a link leading out */ }
+  if (real !== null && (await literalRefusal(real, c)) === null) return null;
+  return `${literal} is not an existing directory inside the places this server may measure`;
 }

@@ -6,9 +6,9 @@
  * used by a process with another start time counts as dead, so a pid reused after a reboot
  * neither blocks the cleanup nor keeps the lock.
  *
- * The host-wide lock (host-lock.ts) is recovered too: a stale owner from ANOTHER data directory
- * gets its store's leftovers cleaned the same way (its orphaned fio killed, its files removed)
- * before the lock is broken. Every `bench` invocation (run, --dry-run, --history) and every server
+ * The host-wide lock (host-lock.ts) is recovered too: a stale owner's orphaned fio is stopped
+ * (found by the dead owner's pid in its file path) and the lock broken. The lock never names a
+ * store: another data directory's files are cleaned from its own journal when it is next used. Every `bench` invocation (run, --dry-run, --history) and every server
  * start calls this first.
  */
 import { existsSync } from 'node:fs';
@@ -16,7 +16,7 @@ import { hostname } from 'node:os';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { breakHostLock, staleHostLocks } from './host-lock.ts';
 import { finishRun, journalOpen, lockHolder, releaseLock, runsWithOpenJournal, runsWithStatus, type LockHolder } from './store.ts';
-import { undoJournal } from './targets.ts';
+import { killOrphanFioOf, undoJournal } from './targets.ts';
 import { liveProbe, recordedProcessLiveness, type Liveness, type LivenessProbe } from './process-identity.ts';
 
 export interface Recovered {
@@ -42,31 +42,25 @@ export function isStaleHolder(h: Recorded, probe: LivenessProbe): boolean {
 export async function recoverAbandoned(db: Database, probe?: LivenessProbe): Promise<Recovered[]> {
   const p = probe ?? await liveProbe();
   const out = await recoverStore(db, p);
-  out.push(...await recoverHostLock(p, db.name));
+  out.push(...await recoverHostLock(p));
   return out;
 }
 
 /**
- * Breaks stale host-wide locks after cleaning their owners' stores (other than `ownStore`, which
- * the caller just recovered). Also what `bench --dry-run` runs when it has no store of its own.
+ * Breaks stale host-wide locks after stopping their owners' orphaned fio. Also what
+ * `bench --dry-run` runs when it has no store of its own.
  */
-export async function recoverHostLock(probe?: LivenessProbe, ownStore: string | null = null): Promise<Recovered[]> {
+export async function recoverHostLock(probe?: LivenessProbe): Promise<Recovered[]> {
   const p = probe ?? await liveProbe();
   const out: Recovered[] = [];
   for (const stale of staleHostLocks(p)) {
-    const store = stale.owner?.store ?? null;
-    if (store !== null && store !== ownStore && existsSync(store)) {
-      let other: Database | null = null;
-      try {
-        other = new BetterSqlite3(store, { fileMustExist: true, timeout: 5_000 });
-        out.push(...await recoverStore(other, p));
-      } catch {
-        // Another user's or a damaged store: its own next start cleans it; the process is gone either way.
-      } finally {
-        other?.close();
-      }
-    }
-    breakHostLock(stale.file, stale.owner);
+    const o = stale.owner;
+    const killed = o && o.host === hostname() ? await killOrphanFioOf(o.pid) : [];
+    if (!breakHostLock(stale.file, stale.owner) || !o) continue;
+    out.push({ runId: o.runId, pid: o.pid, clean: false, messages: [
+      ...(killed.length > 0 ? [`stopped its orphaned fio (pid ${killed.join(', ')})`] : []),
+      `freed the host-wide lock it held; its files are removed when its own data directory is next used`,
+    ] });
   }
   return out;
 }

@@ -86,7 +86,7 @@ export const SuiteRequest = z.object({
   sizeBytes: z.number().int().positive().optional(),
   pauseS: z.number().min(0).max(600).optional(),
   maxTotalS: z.number().int().min(10).max(24 * 3600).optional(),
-  maxLoad1: z.number().nonnegative().optional(),
+  maxLoad1: z.number().nonnegative().max(1000).optional(),
   /** zvol + buffered async runs: stop the suite when wall time exceeds fio's runtime by this factor (002). */
   maxWallRatio: z.number().min(1).max(100).default(1.5),
 });

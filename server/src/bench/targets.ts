@@ -4,7 +4,7 @@
  * thing has exactly the shape the app gives its own creations, so no path or name from the
  * journal can make it destroy anything else.
  */
-import { mkdirSync, realpathSync, rmSync, existsSync, readFileSync, readdirSync } from 'node:fs';
+import { realpathSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { describeFailure } from '../exec/runner.ts';
@@ -12,6 +12,7 @@ import { BENCH_DIR_PREFIX, benchDatasetName, isBenchDatasetName } from './names.
 import { journalAdd, journalRemoved, type JournalEntry } from './store.ts';
 import { pidAlive } from './process-identity.ts';
 import { realExec, type BenchExec } from './exec.ts';
+import { createRunDirectory, removeRunDirectory } from './run-directory.ts';
 
 export const DATASET_PROPERTIES_KEPT = ['recordsize', 'compression', 'sync', 'primarycache', 'logbias', 'quota', 'atime', 'checksum', 'dedup', 'copies'];
 
@@ -58,16 +59,12 @@ export async function prepareDataset(db: Database, runId: string, pool: string, 
   return { ok: true, target: { workDir: real, filename: join(real, 'zfs-advisor-bench.dat'), dataset: name, datasetProperties, commands } };
 }
 
+/** The run's sub-directory, made and handed to fio through descriptors (run-directory.ts says why). */
 export async function prepareDirectory(db: Database, runId: string, realDir: string): Promise<Prepared> {
-  const dir = join(realDir, `${BENCH_DIR_PREFIX}${runId}`);
-  journalAdd(db, runId, 'directory', dir);
-  try {
-    mkdirSync(dir, { mode: 0o700 }); // not recursive: fails if anything already has the name
-  } catch (err) {
-    return { ok: false, message: `cannot create ${dir}: ${err instanceof Error ? err.message : String(err)}`, commands: [] };
-  }
-  if (realpathSync(dir) !== dir) return { ok: false, message: `${dir} resolves elsewhere after creation; refusing to write`, commands: [] };
-  return { ok: true, target: { workDir: dir, filename: join(dir, 'zfs-advisor-bench.dat'), dataset: null, datasetProperties: {}, commands: [] } };
+  journalAdd(db, runId, 'directory', join(realDir, `${BENCH_DIR_PREFIX}${runId}`));
+  const r = createRunDirectory(realDir, runId);
+  if (!r.ok) return { ok: false, message: r.message, commands: [] };
+  return { ok: true, target: { workDir: r.workDir, filename: r.filename, dataset: null, datasetProperties: {}, commands: [] } };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -86,6 +83,10 @@ export function processJournalPath(filename: string): string {
 
 /** fio processes (any thread/fork) whose command line writes to `filename`. */
 function fioProcessesFor(filename: string): number[] {
+  return fioProcessesWhere((arg) => arg === `--filename=${filename}`);
+}
+
+function fioProcessesWhere(match: (arg: string) => boolean): number[] {
   const out: number[] = [];
   let entries: string[] = [];
   try { entries = readdirSync('/proc'); } catch { return out; }
@@ -93,7 +94,7 @@ function fioProcessesFor(filename: string): number[] {
     if (!/^\d+$/.test(e)) continue;
     try {
       const argv = readFileSync(`/proc/${e}/cmdline`, 'utf8').split('\0');
-      if (basename(argv[0] ?? '') === 'fio' && argv.includes(`--filename=${filename}`) && processAlive(Number(e))) out.push(Number(e));
+      if (basename(argv[0] ?? '') === 'fio' && argv.some(match) && processAlive(Number(e))) out.push(Number(e));
     } catch { /* exited meanwhile */ }
   }
   return out;
@@ -102,6 +103,19 @@ function fioProcessesFor(filename: string): number[] {
 /** Stops every fio still writing to our file (after a crash of the app, or a killed parent). */
 export async function killFioFor(filename: string): Promise<number[]> {
   const pids = fioProcessesFor(filename);
+  for (const pid of pids) { try { process.kill(pid, 'SIGKILL'); } catch { /* ended meanwhile */ } }
+  for (let i = 0; i < 50 && pids.some(processAlive); i++) await sleep(100);
+  return pids;
+}
+
+/**
+ * Stops the fio processes a DEAD benchmark process left behind. fio gets a directory run's file
+ * through its parent's descriptors (`/proc/<parent pid>/fd/N/…`, run-directory.ts), so its command
+ * line names the parent: only fio processes pointing into a process that no longer exists match.
+ */
+export async function killOrphanFioOf(deadPid: number): Promise<number[]> {
+  if (!Number.isInteger(deadPid) || deadPid <= 0 || processAlive(deadPid)) return [];
+  const pids = fioProcessesWhere((arg) => arg.startsWith(`--filename=/proc/${deadPid}/fd/`));
   for (const pid of pids) { try { process.kill(pid, 'SIGKILL'); } catch { /* ended meanwhile */ } }
   for (let i = 0; i < 50 && pids.some(processAlive); i++) await sleep(100);
   return pids;
@@ -129,17 +143,6 @@ async function destroyDataset(name: string, exec: BenchExec): Promise<{ done: bo
   return { done: false, message: `could not destroy ${name}: ${last}` };
 }
 
-function removeDirectory(dir: string, runId: string): { done: boolean; message: string } {
-  if (basename(dir) !== `${BENCH_DIR_PREFIX}${runId}` || !dir.startsWith('/')) return { done: true, message: `refused to remove "${dir}": not a benchmark directory` };
-  if (!existsSync(dir)) return { done: true, message: `${dir} did not exist` };
-  try {
-    rmSync(dir, { recursive: true, force: true });
-    return { done: true, message: `removed ${dir}` };
-  } catch (err) {
-    return { done: false, message: `could not remove ${dir}: ${err instanceof Error ? err.message : String(err)}` };
-  }
-}
-
 /** Undoes the open journal entries of a run, newest first (the fio process before its files). */
 export async function undoJournal(db: Database, runId: string, entries: JournalEntry[], exec: BenchExec = realExec): Promise<{ clean: boolean; messages: string[] }> {
   const messages: string[] = [];
@@ -153,7 +156,7 @@ export async function undoJournal(db: Database, runId: string, entries: JournalE
       messages.push(r.message);
       if (r.done) journalRemoved(db, e.id); else clean = false;
     } else {
-      const r = removeDirectory(e.path, runId);
+      const r = removeRunDirectory(e.path, runId);
       messages.push(r.message);
       if (r.done) journalRemoved(db, e.id); else clean = false;
     }

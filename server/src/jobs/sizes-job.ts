@@ -95,6 +95,10 @@ export function createSizesJob(deps: SizesJobDeps) {
       const holder = live.activeFor(host.id);
       if (holder !== undefined) throw new HttpError('conflict', `a size measurement is already running on host "${host.id}" (measurement ${holder})`);
       const target = request.path ?? request.dataset!;
+      // The places are checked on the literal path before anything resolves it: a "no such
+      // directory" for a path outside them would tell whether it exists.
+      const early = request.path ? await deps.refusal?.(resolve(request.path)) : null;
+      if (early) throw new HttpError('forbidden', `refused: ${early}`);
       const resolved = await resolveTarget(request.path ? resolve(request.path) : target, { kind: request.path ? 'path' : 'dataset' });
       if (!resolved.ok) throw new HttpError('bad-request', resolved.message);
       const inv = deps.inventoryOf(host.id);

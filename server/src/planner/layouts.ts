@@ -25,15 +25,18 @@ export type Workload = z.infer<typeof Workload>;
  */
 export const MAX_PLAN_DISKS = 256;
 
+/** Largest disk a plan takes: 2^60 bytes (1 EiB), far beyond any drive, small enough that sums of 256 stay exact-ish and finite. */
+export const MAX_PLAN_DISK_BYTES = 2 ** 60;
+
 export const PlanInput = z.object({
   disks: z.number().int().min(1).max(MAX_PLAN_DISKS),
-  diskBytes: z.number().positive(),
+  diskBytes: z.number().positive().max(MAX_PLAN_DISK_BYTES),
   media: z.enum(MediaKind).default('hdd'),
   workload: Workload.default('files'),
   /** Sector shift; 12 (4 KiB) is right for nearly every disk sold since 2011 (zfs-facts C21). */
   ashift: z.number().int().min(9).max(16).default(12),
   /** Typical block size of the workload; defaults per workload (see TYPICAL_BLOCK). */
-  blockSize: z.number().int().positive().optional(),
+  blockSize: z.number().int().positive().max(16 * 1024 * 1024).optional(),
   /**
    * Widest raidz vdev considered. 24, as wide as 001 measured; past 16 (OpenZFS: "do not put more
    * than ~16 disks in raidz", C10) the raidz-width rule warns, and the plan shows it.
@@ -47,7 +50,7 @@ export const PlanInput = z.object({
    * The host's sequential ceiling for the whole pool (MB/s). Absent: 001's measured maximum for
    * HDDs, none for flash (see performance.ts). null: no ceiling.
    */
-  hostSeqCapMBps: z.object({ read: z.number().positive(), write: z.number().positive() }).nullable().optional(),
+  hostSeqCapMBps: z.object({ read: z.number().positive().max(1e7), write: z.number().positive().max(1e7) }).nullable().optional(),
 });
 export type PlanInput = z.input<typeof PlanInput>;
 

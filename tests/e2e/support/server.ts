@@ -1,8 +1,13 @@
 /**
  * Starts the real server (`zfs-advisor serve`) on a temporary data directory and a free port,
  * through the project's command runner, and waits for `/api/health`.
+ *
+ * `serve` asks every client for a credential, on loopback too: the handle reads the one-time
+ * login link `serve` prints (`signIn(page)` opens it, as a user would, and checks that the code
+ * left the address bar) and the API token from the data directory (`fetch` sends it, as scripts do).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { Page } from 'playwright-core';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +16,14 @@ import { runStreaming } from '../../../server/src/exec/runner.ts';
 export interface ServerHandle {
   url: string;
   dataDir: string;
+  /** The one-time login link `serve` printed (null with --open-loopback). */
+  loginUrl: string | null;
+  /** The API token (null with --open-loopback). */
+  token: string | null;
+  /** fetch relative to the server's URL, with the API token as a script would send it. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  /** Opens the one-time login link in `page` (once per server) and waits for the redirect to the UI. */
+  signIn(page: Page): Promise<void>;
   log(): string;
   stop(): Promise<void>;
 }
@@ -33,6 +46,8 @@ export interface StartOptions {
   /** Bind address (default 127.0.0.1); off loopback the server requires its token. */
   host?: string;
   env?: Record<string, string>;
+  /** More `serve` options, as the operator gives them (e.g. `--bench-allow DIR`, `--bench-max-load N`). */
+  args?: string[];
 }
 
 export async function startServer(opts: StartOptions = {}): Promise<ServerHandle> {
@@ -42,6 +57,7 @@ export async function startServer(opts: StartOptions = {}): Promise<ServerHandle
   if (opts.demo) args.push('--demo');
   if (opts.basePath) args.push('--base-path', opts.basePath);
   if (opts.host) args.push('--host', opts.host);
+  args.push(...(opts.args ?? []));
   let out = '';
   let pid: number | null = null;
   const controller = new AbortController();
@@ -59,7 +75,7 @@ export async function startServer(opts: StartOptions = {}): Promise<ServerHandle
   for (;;) {
     try {
       const r = await fetch(`${base}api/health`);
-      if (r.ok) break;
+      if (r.ok && /one-time link|no token is needed|--open-loopback/.test(out)) break;
     } catch { /* not up yet */ }
     if (Date.now() > deadline) {
       controller.abort();
@@ -67,11 +83,17 @@ export async function startServer(opts: StartOptions = {}): Promise<ServerHandle
     }
     await new Promise((r) => setTimeout(r, 250));
   }
+  const loginUrl = /Sign in from a browser with this one-time link: (\S+)/.exec(out)?.[1] ?? null;
+  const tokenFile = join(dataDir, 'api-token');
+  const token = existsSync(tokenFile) ? readFileSync(tokenFile, 'utf8').trim() : null;
+  const authed = (path: string, init: RequestInit = {}) => fetch(new URL(path.replace(/^\//, ''), base), {
+    ...init, headers: { ...(init.headers as Record<string, string> | undefined), ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+  });
   // The first assessment runs in a worker thread after start: wait for it, as a user does before
   // the pages have data (until then a page's inventory request is a 404 the browser logs).
   // A server that wants a token answers 401 here: its tests sign in first and wait themselves.
   for (;;) {
-    const r = await fetch(`${base}api/hosts`).catch(() => null);
+    const r = await authed('api/hosts').catch(() => null);
     const hosts = r?.ok ? ((await r.json()) as { lastAssessment: unknown }[]) : [];
     if (hosts.every((h) => h.lastAssessment !== null) || out.includes('first assessment failed')) break;
     if (Date.now() > deadline) {
@@ -80,9 +102,20 @@ export async function startServer(opts: StartOptions = {}): Promise<ServerHandle
     }
     await new Promise((r2) => setTimeout(r2, 250));
   }
+  let used = false;
   return {
     url: base,
     dataDir,
+    loginUrl,
+    token,
+    fetch: authed,
+    async signIn(page) {
+      if (!loginUrl) throw new Error(`serve printed no login link:\n${out}`);
+      if (used) throw new Error('the login link is one-time and was used already');
+      used = true;
+      await page.goto(loginUrl);
+      if (page.url() !== base) throw new Error(`the login link led to ${page.url()}, not ${base}`);
+    },
     log: () => out,
     async stop() {
       // SIGTERM first so the server cancels benchmarks and closes the store; SIGKILL after 10 s.

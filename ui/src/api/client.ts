@@ -39,7 +39,7 @@ export const ROUTES = {
   benchSuiteList: { method: 'get', path: '/api/hosts/:hostId/bench/suites' },
   benchSuiteCompare: { method: 'get', path: '/api/hosts/:hostId/bench/suites-compare' },
   benchSuiteExport: { method: 'get', path: '/api/hosts/:hostId/bench/suites/:suiteId/export' },
-  report: { method: 'get', path: '/api/reports/:format' },
+  report: { method: 'post', path: '/api/reports/:format' },
   startObservation: { method: 'post', path: '/api/hosts/:hostId/observations' },
   listObservations: { method: 'get', path: '/api/hosts/:hostId/observations' },
   getObservation: { method: 'get', path: '/api/observations/:observationId' },

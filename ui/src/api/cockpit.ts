@@ -7,9 +7,12 @@
  *   the unit's EnvironmentFile): port, address, `--base-path`.
  * - Default mode (bound to loopback, no token): the bridge's request arrives from 127.0.0.1 with
  *   `Host: localhost:PORT` and no `Origin`, like any local client; nothing else is needed.
- * - Token mode (bound off loopback): on a 401 the page reads the token file (root-only) through
- *   the bridge with `superuser: 'require'`, so only a Cockpit session with administrative access
- *   gets in; a limited session gets a 403 that says how to turn that access on.
+ * - Token mode (the default, loopback included, unless the server runs with --open-loopback): on a
+ *   401 the page reads the token file (root-only) through the bridge with `superuser: 'require'`,
+ *   so only a Cockpit session with administrative access gets in; a limited session gets a 403
+ *   that says how to turn that access on. Before the token is sent, the server must prove it holds
+ *   it (an HMAC of a fresh challenge, /api/health?challenge=), so whatever else answers on the
+ *   port never receives it.
  * Only the few Cockpit calls used here are typed (cockpit.js has no types of its own).
  */
 import type { Fetch } from './client.ts';
@@ -154,6 +157,20 @@ function send(ck: Cockpit, ep: ServerEndpoint, url: string, init: RequestInit | 
   });
 }
 
+/** Asks the server for an HMAC of a fresh challenge under `token` (/api/health?challenge=) and checks it. */
+async function provesToken(ck: Cockpit, ep: ServerEndpoint, token: string): Promise<boolean> {
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle) return false;
+  const challenge = Array.from(globalThis.crypto.getRandomValues(new Uint8Array(24)), (b) => b.toString(16).padStart(2, '0')).join('');
+  const res = await send(ck, ep, `/api/health?challenge=${challenge}`, undefined, null);
+  const proof = res.headers.get('X-ZFS-Advisor-Proof');
+  if (!res.ok || !proof) return false;
+  const key = await subtle.importKey('raw', new TextEncoder().encode(token), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const mac = new Uint8Array(await subtle.sign('HMAC', key, new TextEncoder().encode(`zfs-advisor-proof:${challenge}`)));
+  const expected = Array.from(mac, (b) => b.toString(16).padStart(2, '0')).join('');
+  return expected === proof.toLowerCase();
+}
+
 /**
  * A `Fetch` for `createApiClient` that goes through Cockpit. `url` is the API path the client
  * built for base `/`; the server's own base path is put in front here.
@@ -176,6 +193,12 @@ export function createCockpitFetch(ck: Cockpit, config: CockpitPackageConfig = p
         `This ZFS Advisor server requires its access token, which Cockpit reads from ${config.tokenFile} (root only; ${why}). Turn on administrative access in Cockpit's top bar, then try again.`);
     }
     if (found === token) return res;
+    // Before the token goes anywhere: the program on that port must prove it holds it (a user who
+    // bound the port while the service was down would otherwise receive it).
+    if (!(await provesToken(ck, ep, found))) {
+      return problemResponse(502, 'cockpit-not-the-service',
+        `The program answering on ${ep.address ?? 'localhost'}:${ep.port} did not prove it is this machine's ZFS Advisor (it does not hold the token in ${config.tokenFile}), so the token was not sent. Is zfs-advisor.service running? (systemctl status zfs-advisor)`);
+    }
     token = found;
     return send(ck, ep, url, init, token);
   };

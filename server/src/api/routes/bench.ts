@@ -21,7 +21,7 @@ export function benchRoutes(ctx: AppContext) {
   const { getHost, requireBench, requireLocal, confine, benchRuns, benchLimiter, settings } = ctx;
   /** The server's limits, then container confinement: what the runner gets. */
   const withPolicy = (body: ApiBenchRequest) => {
-    const p = applyBenchPolicy(body, benchPolicy(settings.get().benchmark));
+    const p = applyBenchPolicy(body, benchPolicy(settings.get().benchmark, ctx.benchCeiling));
     if (!p.ok) throw new HttpError('bad-request', p.message);
     return confine(p.request);
   };
@@ -125,10 +125,10 @@ function sse(req: Request, res: Response, subscribe: (l: (event: string, data: u
 
 function suiteRoutes(r: Router, ctx: AppContext): void {
   const { getHost, requireLocal, benchLimiter, settings, benchDir, store, benchSuites } = ctx;
-  /** Container mode: path targets inside the bench directory only, no zvols (ctx.confine decides the path). */
+  /** Path targets only in the operator's places; container mode: nothing else, no zvols (ctx.confine decides). */
   const confineSuite = (req: SuiteRequest): SuiteRequest => {
-    if (benchDir === null) return req;
-    if (req.zvol) throw new HttpError('bad-request', `this server benchmarks only directories inside ${benchDir}; zvol runs are refused`);
+    if (benchDir !== null && req.zvol) throw new HttpError('bad-request', `this server benchmarks only directories inside ${benchDir}; zvol runs are refused`);
+    if (benchDir === null && req.target.kind !== 'path') return req;
     const c = ctx.confine({ profile: 'sync-write-4k-qd1', target: req.target, sizeBytes: 1, runtimeS: 1, maxPoolWriteWaitMs: 2000 });
     return { ...req, target: c.target as SuiteRequest['target'] };
   };
@@ -136,7 +136,7 @@ function suiteRoutes(r: Router, ctx: AppContext): void {
     requireLocal(getHost(hostId));
     // Server policy (bench-policy.ts): the caller may only tighten the load limit; each cell's
     // limits are then brought within the policy.
-    const policy = benchPolicy(settings.get().benchmark);
+    const policy = benchPolicy(settings.get().benchmark, ctx.benchCeiling);
     if (body.maxLoad1 !== undefined && body.maxLoad1 > policy.maxLoad1) {
       throw new HttpError('bad-request', `maxLoad1 ${body.maxLoad1} is above this server's limit of ${policy.maxLoad1} (settings.benchmark.maxLoad1); a request may only tighten it`);
     }

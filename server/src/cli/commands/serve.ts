@@ -54,6 +54,9 @@ async function serve(o: ServeValues, io: CliIO, defaults: ServeDefaults): Promis
     publicNames: o['public-name'] ?? listFromEnv(process.env.ZFS_ADVISOR_PUBLIC_NAMES),
     trustedOrigins: o['trusted-origin'] ?? listFromEnv(process.env.ZFS_ADVISOR_TRUSTED_ORIGINS),
     sizesAllow: o['sizes-allow'] ?? listFromEnv(process.env.ZFS_ADVISOR_SIZES_ALLOW),
+    loopbackAuth: !o['open-loopback'],
+    benchAllow: o['bench-allow'] ?? listFromEnv(process.env.ZFS_ADVISOR_BENCH_ALLOW),
+    benchCeiling: { maxRuntimeSeconds: o['bench-max-runtime'], maxLoad1: o['bench-max-load'], maxPoolWriteWaitMs: o['bench-max-pool-write-wait'] },
     announce: (line) => io.stdout(`${line}\n`),
   });
   if (!started.ok) throw /cannot listen/.test(started.message) ? listenFailure(started.message, host, port) : refusal(started.message, 'check the options named in the message');
