@@ -12,5 +12,5 @@ export default defineCommand({
   options,
   environment: [DATA_DIR_ENV, { name: 'XDG_STATE_HOME', description: 'The base of the user data directory when not root.' }],
   examples: [{ command: 'zfs-advisor info', description: 'Where is my benchmark history?' }],
-  load: () => import('../commands/info.ts'),
+  handler: 'info',
 });
