@@ -83,6 +83,8 @@ describe.runIf(canRun)('container image (buildah build, podman run, no daemon)',
 
     const bytes = Number((await podman(['image', 'inspect', '--format', '{{.Size}}', TAG])).stdout.trim());
     expect(bytes).toBeGreaterThan(100e6);
+    // Issue 26: at most 250 MB (was 700 MB): only the runtime's programs and libraries, no apt, no npm.
+    expect(bytes).toBeLessThanOrEqual(250e6);
     const record = { image: TAG, bytes, megabytes: Math.round(bytes / 1e6), ociArchiveBytes: Number((await mustTool('stat', ['-c', '%s', archive])).trim()), buildSeconds: built.seconds, builtAt: new Date().toISOString() };
     mkdirSync(join(REPO, 'test-artifacts'), { recursive: true });
     writeFileSync(join(REPO, 'test-artifacts', 'container-image.json'), `${JSON.stringify(record, null, 2)}\n`);
