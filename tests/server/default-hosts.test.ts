@@ -52,10 +52,16 @@ describe('default hosts', () => {
     });
   });
 
-  it('--demo on a machine with ZFS adds the demo beside "This machine", which stays live', async () => {
+  it('--demo on a machine with ZFS shows the demo as a host of its own, beside a stored "This machine"', async () => {
+    // Asked for the demo on a fresh store: the demo alone.
     await withServer({ dataDir: tmp(), zfs: true, demo: true }, async (url) => {
-      const hosts = await hostsAt(url);
-      expect(hosts.map((h) => [h.kind, h.name])).toEqual([['local', 'This machine'], ['demo', 'Demo']]);
+      expect((await hostsAt(url)).map((h) => [h.kind, h.name])).toEqual([['demo', 'Demo']]);
+    });
+    // This machine was shown before: the demo joins it, it is not replaced.
+    const dataDir = tmp();
+    await withServer({ dataDir, zfs: true }, async () => {});
+    await withServer({ dataDir, zfs: true, demo: true }, async (url) => {
+      expect((await hostsAt(url)).map((h) => [h.kind, h.name])).toEqual([['local', 'This machine'], ['demo', 'Demo']]);
     });
   });
 

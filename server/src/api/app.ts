@@ -107,14 +107,16 @@ export function createApp(deps: AppDeps) {
      * - the local host ("This machine") whenever this machine's ZFS answers (or a snapshot stands
      *   in for it, or container mode has a benchmark directory), beside whatever the store holds —
      *   a demo host left by an earlier run without ZFS stays, and never hides the live pools;
+     *   only `--demo` (asking for the demo) does not add it;
      * - the demo host when this start shows the demo: into an empty store, or beside this
-     *   machine's pools when the demo was asked for (`--demo` on a machine with ZFS).
+     *   machine's pools when the demo was asked for (`--demo` on a machine with ZFS). A local host
+     *   already stored stays live either way: the demo is never its stand-in.
      */
     ensureDefaultHosts(): HostRow[] {
       const existing = hosts.list();
       const hasKind = (k: HostRow['kind']) => existing.some((h) => h.kind === k);
       const wanted: { kind: 'local' | 'demo'; name: string }[] = [];
-      if ((benchDir !== null || localZfs) && !hasKind('local')) wanted.push({ kind: 'local', name: localZfs ? 'This machine' : 'This container (benchmarks)' });
+      if ((benchDir !== null || (localZfs && !config.demo)) && !hasKind('local')) wanted.push({ kind: 'local', name: localZfs ? 'This machine' : 'This container (benchmarks)' });
       if (config.demo && !config.noDemo && !hasKind('demo') && (existing.length === 0 || localZfs)) wanted.push({ kind: 'demo', name: localZfs ? 'Demo' : 'Demo (no ZFS on this machine)' });
       const now = new Date().toISOString();
       return wanted.map(({ kind, name }) => {
