@@ -3,7 +3,7 @@
  * from this source checkout as root, with no $ZFS_ADVISOR_DATA_DIR (what `npm start` and a
  * developer's `npx zfs-advisor` do), use the user's state directory instead, say so in `info`,
  * and leave /var/lib/zfs-advisor as it was (not even created). The whole test run is checked the
- * same way by tests/support/global-setup.ts.
+ * same way by tests/support/summary-reporter.ts.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';

@@ -1,7 +1,7 @@
 /**
  * What the system data directory (/var/lib/zfs-advisor, the installed service's) looks like:
  * whether it exists, and every entry below it with its size and modification time. The test run
- * records it before and compares after (global-setup.ts); tests/repo/system-data-dir.test.ts
+ * records it before and compares after (summary-reporter.ts); tests/repo/system-data-dir.test.ts
  * compares around commands run as root without $ZFS_ADVISOR_DATA_DIR.
  */
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
