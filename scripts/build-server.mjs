@@ -9,7 +9,9 @@
 // What a bundle must keep working, and how:
 // - Files read relative to their own module (demo snapshots, package.json, migrations, the
 //   report schema, the CLI path): every module's `import.meta.url` is replaced by that source
-//   file's own URL, so those paths resolve into this checkout exactly as under tsx.
+//   file's URL computed at run time from the bundle's own place, so those paths resolve into the
+//   tree the bundle lies in — this checkout, a copy moved elsewhere, or the installed package —
+//   exactly as under tsx. The bundle names no path of the tree it was built in.
 // - Migrations are discovered from server/src/store/migrations/*.ts at run time; plain Node
 //   cannot import .ts, so the bundle imports them statically and hands the list to the
 //   discovery function through a build-time table (the same files, the same order check).
@@ -21,8 +23,8 @@
 // source is newer than the bundle, and a failed build there only warns: the CLI and `start` then
 // fall back to tsx.
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname, join, posix, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist', 'server.mjs');
@@ -56,20 +58,44 @@ export function bundleIsFresh() {
   return srcDirs.every((d) => !existsSync(d) || newest(d) <= built) && files.every((f) => statSync(f).mtimeMs <= built);
 }
 
-/** Each module keeps its own import.meta.url (paths relative to the source file keep working). */
-const ownUrlPlugin = {
-  name: 'own-import-meta-url',
-  setup(build) {
-    build.onLoad({ filter: /\.(ts|mts|js|mjs)$/ }, (args) => {
-      if (args.path.includes(`${join('node_modules', '')}`)) return undefined;
-      let text = readFileSync(args.path, 'utf8');
-      const url = JSON.stringify(pathToFileURL(args.path).href);
-      text = text.replaceAll('import.meta.url', url).replaceAll('import.meta.dirname', JSON.stringify(dirname(args.path)));
-      if (args.path === join(root, 'server', 'src', 'store', 'db.ts')) text = withStaticMigrations(text);
-      return { contents: text, loader: args.path.endsWith('ts') ? 'ts' : 'js' };
-    });
-  },
-};
+/**
+ * Each module keeps its own import.meta.url, as a path relative to the app's root that is resolved
+ * at run time from where the bundle file itself lies (`__zfsaRoot`, set by the banner): the tree
+ * can be moved or installed elsewhere (the .deb's /usr/lib/zfs-advisor) and every module still
+ * finds package.json, the demo, the migrations and the knowledge pages beside it.
+ */
+function ownUrlPlugin(root) {
+  return {
+    name: 'own-import-meta-url',
+    setup(build) {
+      build.onLoad({ filter: /\.(ts|mts|js|mjs)$/ }, (args) => {
+        if (args.path.includes(`${join('node_modules', '')}`)) return undefined;
+        let text = readFileSync(args.path, 'utf8');
+        const rel = relative(root, args.path).split(sep).join('/');
+        if (rel.startsWith('../')) throw new Error(`build-server: ${args.path} is outside the app's root ${root}`);
+        const url = `new URL(${JSON.stringify(rel)}, __zfsaRoot).href`;
+        const dir = `__zfsaToPath(new URL(${JSON.stringify(`${posix.dirname(rel)}/`)}, __zfsaRoot)).replace(/\\/$/, '')`;
+        text = text.replaceAll('import.meta.url', url).replaceAll('import.meta.dirname', dir);
+        if (args.path === join(root, 'server', 'src', 'store', 'db.ts')) text = withStaticMigrations(text);
+        return { contents: text, loader: args.path.endsWith('ts') ? 'ts' : 'js' };
+      });
+    },
+  };
+}
+
+/**
+ * The first lines of every output file: a `require` for packages bundled from CommonJS, and the
+ * app's root as a URL, from this file's own place (entries in OUTDIR, chunks one level below).
+ */
+function banner(outdir) {
+  const up = `${relative(outdir, root).split(sep).join('/') || '.'}/`;
+  return [
+    "import { createRequire as __zfsaCreateRequire } from 'node:module';",
+    "import { fileURLToPath as __zfsaToPath } from 'node:url';",
+    'const require = __zfsaCreateRequire(import.meta.url);',
+    `const __zfsaRoot = new URL(${JSON.stringify(up)}, /\\/${CHUNK_DIR}\\/[^/]*$/.test(import.meta.url) ? new URL('../', import.meta.url) : import.meta.url);`,
+  ].join(' ');
+}
 
 /** db.ts imports each migration by computed URL; the bundle answers from a static table instead. */
 function withStaticMigrations(text) {
@@ -109,9 +135,8 @@ export async function buildServer({ entry = join(root, 'server', 'src', 'api', '
     target: 'node20',
     charset: 'ascii',
     external: ['better-sqlite3', 'pdfkit'],
-    plugins: [ownUrlPlugin],
-    // Packages bundled from CommonJS call require(); give the ESM bundle one.
-    banner: { js: "import { createRequire as __zfsaCreateRequire } from 'node:module'; const require = __zfsaCreateRequire(import.meta.url);" },
+    plugins: [ownUrlPlugin(root)],
+    banner: { js: banner(outdir) },
     logLevel: 'warning',
     metafile: true,
     legalComments: 'none',

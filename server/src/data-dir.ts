@@ -1,6 +1,7 @@
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** Where the data directory came from, so `zfs-advisor info` can say why it is that one. */
 export type DataDirSource = 'option' | 'environment' | 'system' | 'user' | 'legacy-user';
@@ -14,6 +15,17 @@ export interface ResolvedDataDir {
 
 export const SYSTEM_DATA_DIR = '/var/lib/zfs-advisor';
 
+/** The app's root (this file is server/src/data-dir.ts, in a checkout and when installed). */
+const APP_ROOT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
+
+/** A source checkout (development: `npm start`, `npx zfs-advisor`, the tests) holds `.git`; an installed copy does not. */
+export function isSourceCheckout(root: string = APP_ROOT): boolean {
+  return existsSync(join(root, '.git'));
+}
+
+/** The rule, in words, for `zfs-advisor info` and the README. */
+export const DATA_DIR_RULE = `--data-dir, else $ZFS_ADVISOR_DATA_DIR, else ${SYSTEM_DATA_DIR} for root running the installed program (the service's; never a source checkout, \`start\` or a demo run), else the user's state directory`;
+
 export interface DataDirInputs {
   /** `--data-dir D` of the command, when given. */
   option?: string | undefined;
@@ -22,6 +34,10 @@ export interface DataDirInputs {
   home?: string;
   /** Whether the system directory can be used (created when missing); injected by tests. */
   systemUsable?: (dir: string) => boolean;
+  /** Whether the program runs from a source checkout (default: `.git` beside server/); injected by tests. */
+  sourceCheckout?: boolean;
+  /** Why this run keeps apart from the service's directory even as root (`start`, a demo run); absent for the service's own commands. */
+  apart?: string;
 }
 
 function systemDirUsable(dir: string): boolean {
@@ -37,7 +53,8 @@ function systemDirUsable(dir: string): boolean {
 /**
  * The one data directory every command and the server share (store, bench history, evidence,
  * reports), in this order: `--data-dir D`; `$ZFS_ADVISOR_DATA_DIR`; `/var/lib/zfs-advisor`
- * for root (when it can be created and written); else the user's state directory,
+ * for root running the installed program (when it can be created and written) — not from a
+ * source checkout, not for `start` or a demo run (`apart`); else the user's state directory,
  * `$XDG_STATE_HOME/zfs-advisor` or `~/.local/state/zfs-advisor` (XDG: state that persists
  * between runs but is not worth backing up separately, like history).
  */
@@ -46,8 +63,12 @@ export function resolveDataDir(inputs: DataDirInputs = {}): ResolvedDataDir {
   if (inputs.option) return { dir: resolve(inputs.option), source: 'option', why: 'given with --data-dir' };
   if (env.ZFS_ADVISOR_DATA_DIR) return { dir: resolve(env.ZFS_ADVISOR_DATA_DIR), source: 'environment', why: 'set by $ZFS_ADVISOR_DATA_DIR' };
   const uid = inputs.uid ?? process.getuid?.();
-  if (uid === 0 && (inputs.systemUsable ?? systemDirUsable)(SYSTEM_DATA_DIR)) {
-    return { dir: SYSTEM_DATA_DIR, source: 'system', why: 'running as root: the system data directory' };
+  // The system directory is the installed service's: development, `start` and demo runs as root
+  // must not add their hosts, benchmarks and reports to what the service shows.
+  const checkout = inputs.sourceCheckout ?? isSourceCheckout();
+  const apartWhy = checkout ? `running as root from a source checkout: kept apart from the service's ${SYSTEM_DATA_DIR}` : inputs.apart ? `running as root, ${inputs.apart}: kept apart from the service's ${SYSTEM_DATA_DIR}` : null;
+  if (uid === 0 && apartWhy === null && (inputs.systemUsable ?? systemDirUsable)(SYSTEM_DATA_DIR)) {
+    return { dir: SYSTEM_DATA_DIR, source: 'system', why: 'running as root, the installed program: the service\'s data directory' };
   }
   const xdg = env.XDG_STATE_HOME;
   // The XDG spec says relative values are invalid and must be ignored.
@@ -58,11 +79,11 @@ export function resolveDataDir(inputs: DataDirInputs = {}): ResolvedDataDir {
   if (!existsSync(dir) && existsSync(join(legacy, 'zfs-advisor.db'))) {
     return { dir: legacy, source: 'legacy-user', why: `the store of an earlier version, kept until ${dir} exists` };
   }
-  const why = uid === 0 ? `running as root but ${SYSTEM_DATA_DIR} is not writable: the user state directory` : 'running as a normal user: the user state directory';
+  const why = uid !== 0 ? 'running as a normal user: the user state directory' : apartWhy ?? `running as root but ${SYSTEM_DATA_DIR} is not writable: the user state directory`;
   return { dir, source: 'user', why };
 }
 
 /** The directory alone; `option` is the command's `--data-dir` value when it has one. */
-export function defaultDataDir(option?: string): string {
-  return resolveDataDir({ option }).dir;
+export function defaultDataDir(option?: string, apart?: string): string {
+  return resolveDataDir({ option, apart }).dir;
 }

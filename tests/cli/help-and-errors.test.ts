@@ -26,7 +26,7 @@ function all(defs: readonly CommandDef[], prefix: string[] = []): { path: string
 }
 const commands = all(COMMANDS);
 /** Commands that run (not only group subcommands). */
-const runnable = commands.filter((c) => c.def.load);
+const runnable = commands.filter((c) => c.def.handler);
 
 /** One line: `zfs-advisor PATH: what — todo`. */
 const oneLine = (path: string[]) => new RegExp(`^zfs-advisor ${path.join(' ')}: [^\\n]+ — [^\\n]+\\n$`);
@@ -95,7 +95,7 @@ describe('usage errors: one line, the common format, exit 64', () => {
   }
 
   it('group commands: a missing or unknown subcommand', async () => {
-    for (const { path } of commands.filter((c) => !c.def.load)) {
+    for (const { path } of commands.filter((c) => !c.def.handler)) {
       for (const args of [path, [...path, 'explode']]) {
         const r = await cli(args);
         expect(r.code, args.join(' ')).toBe(64);

@@ -77,12 +77,24 @@ describe.runIf(canRun)('container image (buildah build, podman run, no daemon)',
     const files = await podman(['run', '--rm', '--ulimit', `nofile=${hostNofile()}`, '--ulimit', `nproc=${NPROC_LIMIT}`, '--entrypoint', '/bin/sh', TAG, '-c',
       'ls /app/dist/server.mjs /app/ui/dist/index.html /app/docs/kb /app/node_modules/better-sqlite3/build/Release/better_sqlite3.node; command -v g++ make python3 || true']);
     expect(files.code, files.stderr).toBe(0);
+    // The programs the app runs work with the libraries the image carries (it has only those):
+    // a small fio job, smartctl, nvme, and the native SQLite module in node.
+    const programs = await podman(['run', '--rm', '--ulimit', `nofile=${hostNofile()}`, '--ulimit', `nproc=${NPROC_LIMIT}`, '--entrypoint', '/bin/sh', TAG, '-c',
+      'fio --name=t --filename=/tmp/f --size=1M --rw=write --bs=4k --ioengine=psync --output-format=json >/dev/null && echo fio-ok; smartctl --version | head -n 1; nvme version; '
+      + 'node -e "const D=require(\'/app/node_modules/better-sqlite3\');console.log(new D(\':memory:\').prepare(\'select 41+1 as x\').get().x)"']);
+    expect(programs.code, programs.stderr).toBe(0);
+    expect(programs.stdout).toMatch(/^fio-ok$/m);
+    expect(programs.stdout).toMatch(/^smartctl \d/m);
+    expect(programs.stdout).toMatch(/^nvme version/m);
+    expect(programs.stdout).toMatch(/^42$/m);
     expect(files.stdout).toContain('/app/dist/server.mjs');
     expect(files.stdout).toContain('slog.md');
     expect(files.stdout).not.toMatch(/\/usr\/bin\/(g\+\+|make|python3)/);
 
     const bytes = Number((await podman(['image', 'inspect', '--format', '{{.Size}}', TAG])).stdout.trim());
     expect(bytes).toBeGreaterThan(100e6);
+    // Issue 26: at most 250 MB (was 700 MB): only the runtime's programs and libraries, no apt, no npm.
+    expect(bytes).toBeLessThanOrEqual(250e6);
     const record = { image: TAG, bytes, megabytes: Math.round(bytes / 1e6), ociArchiveBytes: Number((await mustTool('stat', ['-c', '%s', archive])).trim()), buildSeconds: built.seconds, builtAt: new Date().toISOString() };
     mkdirSync(join(REPO, 'test-artifacts'), { recursive: true });
     writeFileSync(join(REPO, 'test-artifacts', 'container-image.json'), `${JSON.stringify(record, null, 2)}\n`);

@@ -49,11 +49,13 @@ export function dockerfileProblems(text: string): string[] {
   for (const f of froms) {
     const [imageRef, , alias] = f.args.split(/\s+/);
     const image = (imageRef ?? '').replace(/^\$\{(\w+)\}$/, (_, n: string) => args.get(n) ?? '');
-    if (!stages.has(image)) {
+    // `scratch` is the empty image, not a base to pin.
+    if (!stages.has(image) && image !== 'scratch') {
       const tag = image.includes('@') ? 'digest' : image.split(':')[1];
       if (!tag) problems.push(`line ${f.line}: base image ${imageRef} has no tag`);
       else if (tag === 'latest') problems.push(`line ${f.line}: base image uses latest`);
-      else if (tag !== 'digest' && !/\d+\.\d+\.\d+/.test(tag)) problems.push(`line ${f.line}: base image tag ${tag} is not an exact version`);
+      // An exact version: x.y.z, or a Debian point release (12.11-slim).
+      else if (tag !== 'digest' && !/\d+\.\d+\.\d+/.test(tag) && !(image.startsWith('debian:') && /^\d+\.\d+(-slim)?$/.test(tag))) problems.push(`line ${f.line}: base image tag ${tag} is not an exact version`);
     }
     if (alias) stages.add(alias);
   }
@@ -69,7 +71,10 @@ export function dockerfileProblems(text: string): string[] {
   if (health) {
     // A probe program missing from the image keeps the container "unhealthy" forever. The
     // node: base images ship node, not curl or wget.
-    const installed = finalStage.filter((x) => x.op === 'RUN' && /apt-get install/.test(x.args)).map((x) => x.args).join(' ');
+    // Installed in the final stage, or in a stage whose files it copies (a FROM scratch image).
+    const copiedFrom = new Set(finalStage.filter((x) => x.op === 'COPY').map((x) => /--from=(\S+)/.exec(x.args)?.[1]).filter(Boolean));
+    const stageOf = (i: number) => froms.filter((f) => ins.indexOf(f) <= i).pop()!.args.split(/\s+/)[2];
+    const installed = ins.filter((x, i) => x.op === 'RUN' && /apt-get install/.test(x.args) && (i > lastFrom || copiedFrom.has(stageOf(i)))).map((x) => x.args).join(' ');
     for (const tool of ['curl', 'wget']) {
       if (new RegExp(`["\\s]${tool}["\\s]`).test(` ${health.args} `) && !new RegExp(`\\b${tool}\\b`).test(installed)) problems.push(`HEALTHCHECK calls ${tool}, which the final stage does not install`);
     }

@@ -65,8 +65,15 @@ describe('one data directory', () => {
   it('resolves option, environment, root and user in that order', () => {
     expect(resolveDataDir({ option: '/srv/zfsa', env: { ZFS_ADVISOR_DATA_DIR: '/x' }, uid: 0 })).toMatchObject({ dir: '/srv/zfsa', source: 'option' });
     expect(resolveDataDir({ env: { ZFS_ADVISOR_DATA_DIR: '/x' }, uid: 0 })).toMatchObject({ dir: '/x', source: 'environment' });
-    expect(resolveDataDir({ env: {}, uid: 0, systemUsable: () => true })).toMatchObject({ dir: SYSTEM_DATA_DIR, source: 'system' });
-    expect(resolveDataDir({ env: {}, uid: 0, home: '/root', systemUsable: () => false })).toMatchObject({ dir: '/root/.local/state/zfs-advisor', source: 'user' });
+    expect(resolveDataDir({ env: {}, uid: 0, sourceCheckout: false, systemUsable: () => true })).toMatchObject({ dir: SYSTEM_DATA_DIR, source: 'system' });
+    expect(resolveDataDir({ env: {}, uid: 0, sourceCheckout: false, home: '/root', systemUsable: () => false })).toMatchObject({ dir: '/root/.local/state/zfs-advisor', source: 'user' });
+    // The service's directory is the installed program's: a source checkout (npm start, the
+    // tests), `start` and demo runs as root keep apart from it, and say why.
+    const never = () => { throw new Error('the system directory must not even be created'); };
+    expect(resolveDataDir({ env: {}, uid: 0, sourceCheckout: true, home: '/root', systemUsable: never })).toMatchObject({ dir: '/root/.local/state/zfs-advisor', source: 'user', why: expect.stringContaining('source checkout') });
+    expect(resolveDataDir({ env: {}, uid: 0, sourceCheckout: false, apart: 'a demo run', home: '/root', systemUsable: never })).toMatchObject({ dir: '/root/.local/state/zfs-advisor', why: expect.stringContaining('a demo run') });
+    // This very checkout is one.
+    expect(resolveDataDir({ env: {}, uid: 0, home: '/root', systemUsable: never }).source).toBe('user');
     expect(resolveDataDir({ env: { XDG_STATE_HOME: '/home/u/st' }, uid: 1000, home: '/home/u' })).toMatchObject({ dir: '/home/u/st/zfs-advisor', source: 'user' });
     // A relative XDG_STATE_HOME is invalid by the spec and ignored.
     expect(resolveDataDir({ env: { XDG_STATE_HOME: 'rel' }, uid: 1000, home: '/home/u' }).dir).toBe('/home/u/.local/state/zfs-advisor');

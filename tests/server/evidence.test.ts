@@ -100,7 +100,7 @@ beforeAll(async () => {
     // Size walks from the API are confined (api/sizes-confinement.ts): the operator allows the temporary directory.
     config: { basePath: '/', token: null, uiDir: null, demo: false, sizesAllow: [realpathSync(tmpdir())] }, observe: replay,
   });
-  handle.ensureDefaultHost();
+  handle.ensureDefaultHosts();
   server = createServer(handle.app);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
  *   and the Debian package test serve it), through the same script `npm start` uses;
  * - at the end removes the per-run data directory vitest.config.ts points ZFS_ADVISOR_DATA_DIR at
  *   (same main process, so the same pid names it).
+ * (The check that no test wrote to /var/lib/zfs-advisor is in summary-reporter.ts: a teardown
+ * error does not change vitest's exit code.)
  */
 export default function setup(): () => void {
   const root = fileURLToPath(new URL('../..', import.meta.url));

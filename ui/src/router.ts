@@ -14,6 +14,7 @@ export const VIEWS = [
   { path: '/sizing', name: 'sizing', title: 'Special-vdev sizing' },
   { path: '/planner', name: 'planner', title: 'Planner' },
   { path: '/reports', name: 'reports', title: 'Reports' },
+  { path: '/hosts', name: 'hosts', title: 'Hosts' },
 ] as const;
 
 const routes: RouteRecordRaw[] = [
@@ -24,6 +25,7 @@ const routes: RouteRecordRaw[] = [
   { path: '/sizing', name: 'sizing', component: () => import('./sizing/SizingView.vue') },
   { path: '/planner', name: 'planner', component: () => import('./planner/PlannerView.vue') },
   { path: '/reports', name: 'reports', component: () => import('./reports/ReportsView.vue') },
+  { path: '/hosts', name: 'hosts', component: () => import('./hosts/HostsView.vue') },
   { path: '/:rest(.*)*', redirect: '/' },
 ];
 

@@ -73,6 +73,7 @@ export function announceLines(i: AnnounceInput): string[] {
     lines.push('Bound to loopback: only this machine can connect, and no token is needed.');
   }
   if (i.snapshot) lines.push(`Showing the captured snapshot ${i.snapshot} as the local host; benchmarks and size walks are off (they would measure this machine).`);
+  else if (i.demo && i.localZfs) lines.push('Showing the bundled DEMO snapshot as a host of its own (labelled as demo everywhere); this machine\'s pools stay the host "This machine" (add it on the Hosts page if it is not there).');
   else if (i.demo) lines.push('This machine has no usable ZFS: showing the bundled DEMO snapshot (labelled as demo everywhere).');
   if (i.benchDir && !i.localZfs) lines.push(`Container mode: no zpool here; the local host runs benchmarks only in ${i.benchDir} (path targets).`);
   else if (i.benchDir) lines.push(`Benchmarks are confined to ${i.benchDir} (path targets only).`);

@@ -111,24 +111,31 @@ export function createApp(deps: AppDeps) {
     observeJob: ctx.observeJob,
     sizesJob: ctx.sizesJob,
     /**
-     * Adds the default host when the store has none: the local host (ZFS here), else the demo host
-     * (unless `noDemo`). In container mode (`benchDir`) a local host is added whenever none exists,
-     * even beside other hosts: it is the one benchmarks run on.
+     * Adds the hosts this start can show and the store lacks, and returns them (each gets a first
+     * assessment):
+     * - the local host ("This machine") whenever this machine's ZFS answers (or a snapshot stands
+     *   in for it, or container mode has a benchmark directory), beside whatever the store holds —
+     *   a demo host left by an earlier run without ZFS stays, and never hides the live pools;
+     *   only `--demo` (asking for the demo) does not add it;
+     * - the demo host when this start shows the demo: into an empty store, or beside this
+     *   machine's pools when the demo was asked for (`--demo` on a machine with ZFS). A local host
+     *   already stored stays live either way: the demo is never its stand-in.
      */
-    ensureDefaultHost(): HostRow | null {
+    ensureDefaultHosts(): HostRow[] {
       const existing = hosts.list();
-      const wantLocal = benchDir !== null ? !existing.some((h) => h.kind === 'local') : existing.length === 0 && !config.demo && localZfs;
-      const wantDemo = existing.length === 0 && config.demo && !config.noDemo;
-      if (!wantLocal && !wantDemo) return null;
+      const hasKind = (k: HostRow['kind']) => existing.some((h) => h.kind === k);
+      const wanted: { kind: 'local' | 'demo'; name: string }[] = [];
+      if ((benchDir !== null || (localZfs && !config.demo)) && !hasKind('local')) wanted.push({ kind: 'local', name: localZfs ? 'This machine' : 'This container (benchmarks)' });
+      if (config.demo && !config.noDemo && !hasKind('demo') && (existing.length === 0 || localZfs)) wanted.push({ kind: 'demo', name: localZfs ? 'Demo' : 'Demo (no ZFS on this machine)' });
       const now = new Date().toISOString();
-      const kind = wantLocal ? 'local' : 'demo';
-      const name = wantDemo ? 'Demo (no ZFS on this machine)' : localZfs ? 'This machine' : 'This container (benchmarks)';
-      const row: HostRow = {
-        id: uniqueHostId(kind, (x) => hosts.get(x) !== null), kind, name,
-        address: null, port: null, node: null, verifyTls: true, pinnedFingerprint: null, hasSecret: false, createdAt: now, updatedAt: now,
-      };
-      hosts.insert(row);
-      return row;
+      return wanted.map(({ kind, name }) => {
+        const row: HostRow = {
+          id: uniqueHostId(kind, (x) => hosts.get(x) !== null), kind, name,
+          address: null, port: null, node: null, verifyTls: true, pinnedFingerprint: null, hasSecret: false, createdAt: now, updatedAt: now,
+        };
+        hosts.insert(row);
+        return row;
+      });
     },
     runAssessment: (hostId: string, trigger: 'manual' | 'scheduled' | 'startup') => ctx.job.run(ctx.getHost(hostId), trigger),
     /** A one-time login code for `…/login?code=` (login.ts); only meaningful when the server has a token. */

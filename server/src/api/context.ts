@@ -39,7 +39,7 @@ export interface AppConfig {
   token: string | null;
   /** Built UI directory (ui/dist), or null. */
   uiDir: string | null;
-  /** The machine has no ZFS: the local host shows the demo snapshot. */
+  /** This start shows the demo: the demo host is added (beside the local host when ZFS answers too). */
   demo: boolean;
   /**
    * Whether this machine answers `zpool` (default `!demo`). False while `demo` is false means no
@@ -140,13 +140,14 @@ export function createAppContext(deps: AppDeps, basePath: string) {
   /** How gather/load.ts reads this host (this machine, the demo, a snapshot), or null when it cannot. */
   const loadOptions = (host: HostRow): { demo?: boolean; snapshot?: string } | null => {
     if (host.kind === 'local' && config.snapshot) return { snapshot: config.snapshot };
-    if (host.kind === 'local' && !config.demo && !localZfs) return null;
-    if (host.kind === 'local' || host.kind === 'demo') return host.kind === 'demo' || config.demo ? { demo: true } : {};
+    // This machine is read live or not at all: the demo is its own host, never this one's stand-in.
+    if (host.kind === 'local') return localZfs ? {} : null;
+    if (host.kind === 'demo') return { demo: true };
     return null;
   };
 
   const collect = async (host: HostRow): Promise<LoadedInventory> => {
-    if (host.kind === 'local' && !config.demo && !localZfs && !config.snapshot) return localWithoutZfs();
+    if (host.kind === 'local' && !localZfs && !config.snapshot) return localWithoutZfs();
     const load = loadOptions(host);
     if (load) {
       if (!services.loadInventory) throw new HttpError('unavailable', `collecting inventories is not available in this build (${services.missing.loadInventory ?? 'loadInventory() missing'})`);

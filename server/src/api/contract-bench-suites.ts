@@ -4,7 +4,7 @@
  * with their comparison table, before/after of two suites, CSV/JSON export.
  */
 import { z } from 'zod';
-import type { ResponseSpec, RouteSpec } from './contract.ts';
+import type { ResponseSpec, RouteSpec } from './route-spec.ts';
 import { HostParams } from './schemas.ts';
 import { SuiteRequest } from '../bench/suites.ts';
 import { SuiteComparison, SuitePlan, SuiteProgress, SuiteView } from '../bench/suite-types.ts';

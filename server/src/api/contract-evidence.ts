@@ -3,7 +3,7 @@
  * `routes` in contract.ts so the app, the OpenAPI document and the UI see one table.
  */
 import { z } from 'zod';
-import type { ResponseSpec, RouteSpec } from './contract.ts';
+import type { ResponseSpec, RouteSpec } from './route-spec.ts';
 import {
   AddVdevPlanView, AddVdevRequest, LayoutPlanRequest, LayoutPlanView, ObservationParams, ObservationProgress,
   ObservationRecord, ObservationRequest, SizesFromTableRequest, SizesFromTableView, SizesParams, SizesProgress, SizesRecord, SizesRequest,

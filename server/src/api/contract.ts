@@ -21,35 +21,12 @@ import { evidenceRoutes } from './contract-evidence.ts';
 import { ForecastRequest } from '../forecast/request.ts';
 import { ForecastResult } from '../forecast/forecast.ts';
 import { benchSuiteRoutes } from './contract-bench-suites.ts';
+import type { ResponseSpec, RouteSpec } from './route-spec.ts';
 
 export * from './schemas.ts';
 export * from './evidence-schemas.ts';
 
-export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
-
-export type ResponseSpec =
-  | { kind: 'json'; status: number; schema: z.ZodType }
-  | { kind: 'empty'; status: 204 }
-  /** Server-Sent Events: each event's `data` is one JSON value of `schema`, named by `event`. */
-  | { kind: 'sse'; status: 200; events: Record<string, z.ZodType> }
-  | { kind: 'text'; status: 200; contentType: string }
-  /** Generated documents (reports): content type depends on the request. */
-  | { kind: 'document'; status: 200; contentTypes: string[] };
-
-export interface RouteSpec {
-  method: HttpMethod;
-  path: string;
-  summary: string;
-  tag: string;
-  /** false only for the health check (and nothing else). */
-  auth: boolean;
-  params?: z.ZodObject;
-  query?: z.ZodObject;
-  body?: z.ZodType;
-  response: ResponseSpec;
-  /** Error statuses this route can answer besides 401/429/500. */
-  errors: number[];
-}
+export type { HttpMethod, ResponseSpec, RouteSpec } from './route-spec.ts';
 
 // Generic so each route keeps its own schema type (ResponseOf<R> needs it); still a ResponseSpec.
 const json = <S extends z.ZodType>(schema: S, status = 200) => ({ kind: 'json' as const, status, schema }) satisfies ResponseSpec;

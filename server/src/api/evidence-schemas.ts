@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { SizeHistogram, WorkloadFingerprint } from '../model/workload.ts';
 import { VdevNode } from '../model/inventory.ts';
+import { NativeWay } from '../model/finding.ts';
 import { PlanInput } from '../planner/layouts.ts';
 
 const IsoTime = z.string();
@@ -216,6 +217,8 @@ export const AddVdevPlanView = z.looseObject({
   /** matched: survives as many failures as the data vdevs; acceptable + reason: whether the plan is sound anyway; summary: the sentence shown. */
   redundancy: z.looseObject({ matched: z.boolean(), acceptable: z.boolean(), reason: z.string(), summary: z.string() }),
   warnings: z.array(z.string()),
+  /** TrueNAS: UI steps and API requests first, the steps above as the shell fallback; Proxmox VE: the shell is its way. */
+  native: NativeWay.nullable().optional(),
   added: VdevNode,
   /** `zpool status` of the pool after the plan, from our own model (never `zpool add -n`). */
   preview: z.string(),

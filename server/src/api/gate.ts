@@ -26,7 +26,7 @@ import type { createOriginPolicy } from './origin-policy.ts';
 import type { Logins } from './login.ts';
 
 /** Client-side views of the UI (ui/src/router.ts VIEWS): a bookmark of one loads the shell. */
-export const UI_VIEW_PATHS = ['/recommendations', '/optane', '/benchmarks', '/sizing', '/planner', '/reports'] as const;
+export const UI_VIEW_PATHS = ['/recommendations', '/optane', '/benchmarks', '/sizing', '/planner', '/reports', '/hosts'] as const;
 
 /** The paths (relative to the base path, canonical) that never need the token. */
 export function isPublicPath(method: string, rel: string): boolean {

@@ -159,7 +159,8 @@ export async function startServer(opts: ServeOptions): Promise<{ ok: true; serve
     if (!existsSync(join(snapshot, 'meta.json'))) return { ok: false, message: `--snapshot ${opts.snapshot}: no meta.json there; give a directory written by \`zfs-advisor capture\`` };
   }
   // A snapshot stands in for this machine's pools: the local host shows it.
-  const localZfs = snapshot !== null || (opts.demo !== undefined ? !opts.demo : opts.zfs ?? (await hasLocalZfs()));
+  // Probed even with --demo: the demo is added beside this machine's pools, never instead of them.
+  const localZfs = snapshot !== null || (opts.zfs ?? (await hasLocalZfs()));
   const demo = snapshot === null && (opts.demo ?? (!localZfs && benchDir === null && !opts.noDemo));
   if (services.bench) {
     // A benchmark that was running when the process died leaves a dataset or files: remove them now.
@@ -170,7 +171,7 @@ export async function startServer(opts: ServeOptions): Promise<{ ok: true; serve
   const handle = createApp({ store, secrets, services, logger, remote: opts.remote, config: { basePath, token, uiDir, demo, localZfs, benchDir, snapshot, noDemo: opts.noDemo ?? false,
     authFailuresPerMinute: opts.authFailuresPerMinute, boundAddress: opts.host, publicNames, trustedOrigins, sizesAllow: allow.dirs, benchAllow: benchPlaces.dirs, benchCeiling: opts.benchCeiling,
   } });
-  const created = handle.ensureDefaultHost();
+  const created = handle.ensureDefaultHosts();
   handle.scheduler.start();
 
   const server: Server = createServer(handle.app);
@@ -189,8 +190,8 @@ export async function startServer(opts: ServeOptions): Promise<{ ok: true; serve
   const url = localUrl(opts.host, port, basePath);
   logger.info('listening', { address: opts.host, port, url, demo, benchDir, auth: token !== null });
 
-  if (created && opts.assessOnStart !== false && services.assess && services.loadInventory) {
-    handle.runAssessment(created.id, 'startup').catch((err: unknown) => logger.warn('first assessment failed', { error: err instanceof Error ? err.message : String(err) }));
+  if (opts.assessOnStart !== false && services.assess && services.loadInventory) {
+    for (const h of created) handle.runAssessment(h.id, 'startup').catch((err: unknown) => logger.warn('first assessment failed', { host: h.id, error: err instanceof Error ? err.message : String(err) }));
   }
 
   const announce = opts.announce ?? (() => {});

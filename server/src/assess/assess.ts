@@ -8,6 +8,7 @@ import { artifactsFromInventory, type Artifacts } from '../model/artifacts.ts';
 import type { Assessment } from '../model/finding.ts';
 import type { Inventory } from '../model/inventory.ts';
 import { buildOptaneVerdict, type OptaneVerdict } from '../optane/verdict.ts';
+import { nativeWayForCommands } from '../planner/native-way.ts';
 
 export interface AssessResult {
   assessment: Assessment;
@@ -23,5 +24,10 @@ export function assess(inventory: Inventory, extra: Partial<Artifacts> = {}, now
   const artifacts: Artifacts = { ...artifactsFromInventory(inventory) };
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) (artifacts as Record<string, unknown>)[k] = v;
   const assessment = runRules(ALL_RULES, artifacts, now);
+  // Rules write zpool commands; on TrueNAS and Proxmox VE the platform's own way goes with them.
+  for (const f of assessment.findings) {
+    const native = f.action ? nativeWayForCommands(inventory.host, f.action.commands, inventory.drives) : null;
+    if (native) f.action!.native = native;
+  }
   return { assessment, optane: buildOptaneVerdict(artifacts, assessment), artifacts };
 }

@@ -5,6 +5,7 @@ import type { Assessment, Finding, Severity } from '../model/finding.ts';
 import type { OptaneVerdict } from '../optane/verdict.ts';
 import { publicKbUrl } from '../kb/catalog.ts';
 import { inlinePlain } from '../text/markdown.ts';
+import { nativeWayLines } from '../planner/native-way-text.ts';
 
 /** Finding text is Markdown (code spans, links): the terminal gets it plain, links as "text (address)". */
 const plain = (s: string): string => inlinePlain(s, publicKbUrl);
@@ -20,6 +21,7 @@ function renderFinding(f: Finding): string {
   lines.push(`    ${plain(f.explanation)}`);
   if (f.action) {
     lines.push(`    action: ${plain(f.action.summary)} (reversible: ${f.action.reversible} — ${plain(f.action.reversibleWhy)})`);
+    if (f.action.native) lines.push(...nativeWayLines(f.action.native).map((l) => (l ? `      ${l}` : '')));
     for (const c of f.action.commands) lines.push(`      $ ${c}`);
   }
   const seen = new Set<string>();

@@ -5,8 +5,9 @@
  * the man page (framework/man.ts) and the bash/zsh completions (framework/completion.ts).
  *
  * Conventions (read before adding a command or an option):
- * - one small file per command in `defs/` holding only data and a lazy `load` of its handler in
- *   `commands/` — a definition imports nothing heavy, so `--help` and `--version` stay fast;
+ * - one small file per command in `defs/` holding only data and the name of its handler
+ *   (`handler: 'info'`), which `handlers.ts` loads from `commands/` when the command runs — a
+ *   definition imports no handler (imports run one way), so `--help` and `--version` stay fast;
  * - register the definition in `defs/index.ts` (the order is the order of `zfs-advisor --help`);
  * - every option says its value type (`size`, `duration`, `integer`, `choice`…), and, when it has
  *   one, the unit and an example value: the parser then rejects a bad value with a message naming
@@ -81,7 +82,7 @@ export interface ExampleDef {
   readonly description: string;
 }
 
-/** What a handler's `load()` resolves to: the module's `run`. */
+/** What a handler's loader resolves to: the module's `run`. */
 export interface HandlerModule {
   // The concrete Args type is checked where the handler is written (Handler<typeof def>).
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -105,9 +106,18 @@ export interface CommandDef {
   readonly needsZfs?: boolean;
   /** Environment variables the command reads, for help and the man page. */
   readonly environment?: readonly { name: string; description: string }[];
-  /** The handler, loaded only when the command runs. Absent: the command only groups subcommands. */
-  readonly load?: () => Promise<HandlerModule>;
+  /**
+   * Which handler runs it (cli/handlers.ts loads it, only when the command runs). A name, not an
+   * import: definitions import no handler, so imports run one way — main → handlers → commands →
+   * defs. Absent: the command only groups subcommands.
+   */
+  readonly handler?: HandlerId;
 }
+
+/** The handlers cli/handlers.ts can load, by the command path that runs them. */
+export type HandlerId =
+  | 'inventory' | 'assess' | 'optane' | 'forecast' | 'plan layouts' | 'plan add-slog' | 'plan add-special' | 'sizes' | 'observe'
+  | 'bench' | 'bench suite' | 'report' | 'capture' | 'parse' | 'serve' | 'start' | 'info' | 'completion' | 'man';
 
 /** Declares a command (an identity function that checks the shape). */
 export function defineCommand(def: CommandDef): CommandDef {
@@ -125,8 +135,8 @@ type OptValue<O extends OptionDef> = O extends { multiple: true } ? Scalar<O>[] 
 /**
  * The parsed options, typed from a definition file's exported `options` tuple (declared
  * `as const satisfies readonly OptionDef[]`): each present option under its long name.
- * Handlers are typed by `typeof options`, not by the definition, because the definition's
- * `load` refers to the handler (a type circle otherwise).
+ * Handlers are typed by `typeof options` (the definition file's export), which they import as a
+ * type: definitions never import handlers, so this runs one way.
  */
 export type Values<O extends readonly OptionDef[]> = { [X in O[number] as X['name']]?: OptValue<X> };
 

@@ -10,6 +10,7 @@ import { EXIT } from './command.ts';
 import { COMMANDS } from './defs/index.ts';
 import { renderCommandList, renderHelp } from './framework/help.ts';
 import { runDefinition } from './framework/run.ts';
+import { HANDLERS } from './handlers.ts';
 
 const defaultIO: CliIO = {
   stdout: (s) => { process.stdout.write(s); },
@@ -65,5 +66,6 @@ export async function main(argv: string[], io: CliIO = defaultIO): Promise<numbe
     io.stderr(`zfs-advisor: ${what} — run zfs-advisor --help for the list of commands\n`);
     return EXIT.usage;
   }
-  return runDefinition(found.def, found.path, found.rest, io);
+  const id = found.def.handler;
+  return runDefinition(found.def, found.path, found.rest, io, id ? async () => (await HANDLERS[id]()).run : undefined);
 }

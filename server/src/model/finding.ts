@@ -37,12 +37,50 @@ export type Evidence = z.infer<typeof Evidence>;
 
 export const Reversibility = z.enum(['yes', 'no', 'partly']);
 
+/** One request to a platform's own API (server/src/planner/native-way.ts writes them). */
+export const PlatformRequest = z.object({
+  /** What the request does, one sentence. */
+  purpose: z.string(),
+  /** The middleware method, e.g. `pool.update`. */
+  method: z.string(),
+  /** Its parameters exactly as sent: JSON-RPC 2.0 `params` (TrueNAS 25.04+, wss://HOST/api/current) and `midclt call` arguments. */
+  params: z.array(z.unknown()),
+  /** The REST form for releases that have it (TrueNAS CORE, SCALE up to 25.10; removed in 26), or null. */
+  rest: z.object({ method: z.enum(['GET', 'PUT', 'POST']), path: z.string(), body: z.unknown().nullable() }).nullable(),
+  /** The same call from the TrueNAS shell through the middleware client (not zpool). */
+  midclt: z.string(),
+});
+export type PlatformRequest = z.infer<typeof PlatformRequest>;
+
+/**
+ * How the platform itself changes the pool (TrueNAS: its UI or API, the shell only as a fallback;
+ * Proxmox VE: the shell is its own way). Absent on plain Linux/FreeBSD hosts.
+ */
+export const NativeWay = z.object({
+  platform: z.enum(['truenas-core', 'truenas-scale', 'proxmox-ve']),
+  /** As people write it: "TrueNAS CORE", "TrueNAS SCALE", "Proxmox VE". */
+  platformName: z.string(),
+  /** One sentence: which way is this platform's and why. */
+  summary: z.string(),
+  /** The platform's UI, step by step (empty when it has no UI for this). */
+  uiSteps: z.array(z.string()),
+  /** API requests in order (empty when the platform has no API for this). */
+  api: z.array(PlatformRequest),
+  /** The shell commands of the plan: a fallback that bypasses the platform, its native way, or the only way. */
+  shell: z.enum(['fallback', 'native', 'only']),
+  shellWhy: z.string(),
+  citations: z.array(Citation),
+});
+export type NativeWay = z.infer<typeof NativeWay>;
+
 export const Action = z.object({
   summary: z.string(),
   /** Exact commands, with /dev/disk/by-id paths where devices are named. Never executed by the app. */
   commands: z.array(z.string()),
   reversible: Reversibility,
   reversibleWhy: z.string(),
+  /** On TrueNAS and Proxmox VE: the platform's own way, written after the rules ran (assess.ts). */
+  native: NativeWay.nullable().optional(),
 });
 export type Action = z.infer<typeof Action>;
 

@@ -14,6 +14,8 @@ import { displayName, renderStatus } from './status-preview.ts';
 import { planSlogForecast, type PlanForecast } from '../forecast/plan-forecast.ts';
 import { factLinks } from '../../../rules/lib/citations.ts';
 import { inlinePlain } from '../text/markdown.ts';
+import { nativeWayForAdd, truenasDiskName } from './native-way.ts';
+import type { NativeWay } from '../model/finding.ts';
 
 /** One partition of each device: for the vdev being added, or kept for a later role (l2arc: `zpool add POOL cache …`). */
 export interface PartitionRole { role: 'slog' | 'special' | 'l2arc'; sizeBytes: number }
@@ -70,6 +72,11 @@ export interface AddVdevPlan {
     lowerRedundancyAccepted: boolean;
   };
   warnings: string[];
+  /**
+   * On TrueNAS: the UI steps and the API requests that do the same (the steps above are then the
+   * shell fallback); on Proxmox VE: that the shell is its way. Null on other hosts.
+   */
+  native: NativeWay | null;
   /** SLOG plans: the sync-write forecast now and with these devices (server/src/forecast/plan-forecast.ts). */
   forecast?: PlanForecast;
   /** The new top-level vdev as our model sees it. */
@@ -232,10 +239,12 @@ export function planAddVdev(req: AddVdevRequest): AddVdevPlan {
     ? { class: cls, type: 'mirror', name: `mirror-${topCount}`, state: 'ONLINE', read: 0, write: 0, cksum: 0, note: null, children: members.map(leaf), ashift: ashift.value }
     : { ...leaf(members[0]!), ashift: ashift.value };
   const previewVdevs = [...pool.vdevs, added];
+  const native = nativeWayForAdd(req.host, pool.name, [{ section: section, type: mirrored ? 'MIRROR' : 'STRIPE', disks: devices.map((d) => truenasDiskName(d, req.drives ?? [])) }], { partitioned: partitioning });
   return {
     pool: pool.name,
     kind: req.kind,
     steps,
+    native,
     redundancy: { dataTolerance, newTolerance, requiredSides, matched, ...words, lowerRedundancyAccepted },
     warnings,
     added,

@@ -4,7 +4,8 @@
  * forums strip or escape it. Every command output sits in a fenced block whose fence it cannot
  * close; prose is backslash-escaped so `<`, `*`, `_` and `|` in values stay literal.
  */
-import type { Finding } from '../model/finding.ts';
+import type { Finding, NativeWay } from '../model/finding.ts';
+import { nativeWayText } from '../planner/native-way-text.ts';
 import { parseInline } from '../text/markdown.ts';
 import type { OptaneVerdict } from '../optane/verdict.ts';
 import { chartText } from './charts.ts';
@@ -66,6 +67,19 @@ function optaneSection(v: OptaneVerdict | null, doc: ReportDocument): string[] {
   return out;
 }
 
+/** The platform's own way before the shell commands (TrueNAS: UI and API first; the commands are the fallback). */
+function nativeWayMarkdown(n: NativeWay): string[] {
+  const t = nativeWayText(n);
+  const out = [`**${escapeMd(n.platformName)}:** ${mdText(n.summary)}`, ''];
+  if (t.ui) out.push(`*${escapeMd(t.ui.heading)}:*`, '', ...t.ui.steps.map((s, i) => `${i + 1}. ${mdText(s)}`), '');
+  if (t.api) {
+    out.push(`*${escapeMd(t.api.heading)}:*`, '');
+    for (const r of t.api.requests) out.push(`- ${mdText(r.purpose)}`, '', ...block([r.call && `# JSON-RPC\n${r.call}`, r.rest && `# REST\n${r.rest}`, `# on the TrueNAS shell\n${r.midclt}`].filter(Boolean).join('\n'), 'sh'), '');
+  }
+  out.push(`*${escapeMd(t.shellHeading)}:*`, '');
+  return out;
+}
+
 function findingLines(f: Finding, n: number): string[] {
   const out = [`#### ${n}. ${mdText(f.title)}`, ''];
   out.push(`${SEVERITY_LABEL[f.severity]} · ${mdText(subjectText(f))} · rule ${code(f.ruleId)} · confidence ${f.confidence}`, '');
@@ -73,6 +87,7 @@ function findingLines(f: Finding, n: number): string[] {
   out.push(`**Why it matters:** ${mdText(f.explanation)}`, '');
   if (f.action) {
     out.push(`**What to do:** ${mdText(f.action.summary)}`, '');
+    if (f.action.native) out.push(...nativeWayMarkdown(f.action.native));
     if (f.action.commands.length) out.push(...block(f.action.commands.join('\n'), 'sh'), '');
     out.push(`**${REVERSIBLE_TEXT[f.action.reversible]}:** ${mdText(f.action.reversibleWhy)}`, '');
   } else out.push('**What to do:** nothing to run; this is for your information.', '');

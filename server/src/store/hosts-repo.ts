@@ -30,7 +30,9 @@ function fromDb(r: DbHostRow): HostRow {
 }
 
 export function createHostsRepo(db: Database) {
-  const all = db.prepare('SELECT * FROM hosts ORDER BY created_at, id');
+  // This machine first, the demo last: the UI opens the first host, so live pools are what a
+  // visitor sees even when a demo host from an earlier run without ZFS is still stored.
+  const all = db.prepare("SELECT * FROM hosts ORDER BY CASE kind WHEN 'local' THEN 0 WHEN 'demo' THEN 2 ELSE 1 END, created_at, id");
   const one = db.prepare('SELECT * FROM hosts WHERE id = ?');
   const insert = db.prepare(`INSERT INTO hosts (id, kind, name, address, port, node, verify_tls, pinned_fingerprint, has_secret, created_at, updated_at)
     VALUES (@id, @kind, @name, @address, @port, @node, @verify_tls, @pinned_fingerprint, @has_secret, @created_at, @updated_at)`);

@@ -12,7 +12,7 @@ export const VIEWPORTS = [
   { name: 'desktop', width: 1280, height: 720 },
   { name: 'phone', width: 390, height: 844 },
 ] as const;
-export const VIEW_PATHS = ['', 'recommendations', 'optane', 'benchmarks', 'sizing', 'planner', 'reports'] as const;
+export const VIEW_PATHS = ['', 'recommendations', 'optane', 'benchmarks', 'sizing', 'planner', 'reports', 'hosts'] as const;
 
 /** README screenshots (committed): written only when asked, so ordinary runs leave the tree alone. */
 export const DOCS_SCREENSHOT_DIR = join(import.meta.dirname, '..', '..', '..', 'docs', 'screenshots');

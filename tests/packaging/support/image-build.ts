@@ -25,6 +25,23 @@ export function privateStore(dir: string): Store {
 }
 
 export const BASE_IMAGE = 'localhost/zfs-advisor-ci/node:20.20.2-bookworm-slim';
+/** Stand-in for the Dockerfile's DEBIAN_IMAGE (debian:12.11-slim): the same debootstrap root alone. */
+export const DEBIAN_BASE_IMAGE = 'localhost/zfs-advisor-ci/debian:12.11-slim';
+
+export async function buildDebianBase(store: Store): Promise<string> {
+  const tar = await debianRootfsTar();
+  const b = (args: string[], timeoutMs = 300_000) => mustTool('buildah', [...store.args, ...args], { timeoutMs });
+  const ctr = (await b(['from', '--name', `zfsa-debian-${process.pid}`, 'scratch'])).trim();
+  try {
+    await b(['add', ctr, tar, '/']);
+    await b(['config', '--env', 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', '--label', 'org.opencontainers.image.description=CI stand-in for debian:12.11-slim (debootstrap minbase)', ctr]);
+    await b(['commit', '--rm', ctr, DEBIAN_BASE_IMAGE], 600_000);
+  } catch (err) {
+    await tool('buildah', [...store.args, 'rm', ctr]);
+    throw err;
+  }
+  return DEBIAN_BASE_IMAGE;
+}
 
 export async function buildNodeBase(store: Store): Promise<string> {
   const tar = await debianRootfsTar();
@@ -61,10 +78,11 @@ export interface BuildResult { image: string; seconds: { base: number; build: nu
 export async function buildAppImage(store: Store, repo: string, tag: string): Promise<BuildResult> {
   const t0 = Date.now();
   await buildNodeBase(store);
+  await buildDebianBase(store);
   const t1 = Date.now();
   // --format docker: the OCI image format has no HEALTHCHECK (buildah drops it); Docker on TrueNAS reads it.
   const r = await tool('buildah', [...store.args, 'bud', '--format', 'docker', '--isolation', 'chroot', '--layers=false', '--network', 'host',
-    '--ulimit', `nofile=${hostNofile()}`, '--build-arg', `NODE_IMAGE=${BASE_IMAGE}`,
+    '--ulimit', `nofile=${hostNofile()}`, '--build-arg', `NODE_IMAGE=${BASE_IMAGE}`, '--build-arg', `DEBIAN_IMAGE=${DEBIAN_BASE_IMAGE}`,
     '--ignorefile', join(repo, 'plugin', 'docker', 'Dockerfile.dockerignore'), '-f', join(repo, 'plugin', 'docker', 'Dockerfile'), '-t', tag, repo],
   { timeoutMs: 40 * 60_000 });
   if (r.code !== 0) throw new Error(`buildah bud failed (${r.code ?? r.error}):\n${(r.stdout + r.stderr).slice(-6000)}`);

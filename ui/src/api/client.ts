@@ -14,6 +14,9 @@ type Route<K extends RouteId> = { method: (typeof routes)[K]['method']; path: (t
 export const ROUTES = {
   info: { method: 'get', path: '/api/info' },
   listHosts: { method: 'get', path: '/api/hosts' },
+  createHost: { method: 'post', path: '/api/hosts' },
+  deleteHost: { method: 'delete', path: '/api/hosts/:hostId' },
+  testHost: { method: 'post', path: '/api/hosts/:hostId/test' },
   getInventory: { method: 'get', path: '/api/hosts/:hostId/inventory' },
   runAssessment: { method: 'post', path: '/api/hosts/:hostId/assessments' },
   latestAssessment: { method: 'get', path: '/api/hosts/:hostId/assessments/latest' },

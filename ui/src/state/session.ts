@@ -38,7 +38,8 @@ export function createSession(api: ApiClient, storage: Pick<Storage, 'getItem' |
   const revision = ref(0);
   const failure = ref<ApiFailure | null>(null);
   const host = computed(() => hosts.value.find((h) => h.id === hostId.value) ?? null);
-  const demo = computed(() => Boolean(info.value?.demo || host.value?.kind === 'demo' || host.value?.lastAssessment?.demo));
+  // Per host: the demo host beside this machine's live pools must not label them as demo.
+  const demo = computed(() => Boolean(host.value?.kind === 'demo' || host.value?.lastAssessment?.demo));
   return {
     api, info, hosts, hostId, host, revision, demo, failure,
     async load() {

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXIT, type Handler } from '../command.ts';
 import type { options } from '../defs/info.ts';
-import { resolveDataDir } from '../../data-dir.ts';
+import { DATA_DIR_RULE, isSourceCheckout, resolveDataDir } from '../../data-dir.ts';
 import { machineIdentity } from '../../host-identity.ts';
 import { KB_DIR } from '../../kb/pages.ts';
 import { APP_VERSION } from '../../version.ts';
@@ -22,6 +22,8 @@ export const run: Handler<typeof options> = async ({ values: o }, io) => {
     dataDir: data.dir,
     dataDirSource: data.source,
     dataDirWhy: data.why,
+    dataDirRule: DATA_DIR_RULE,
+    sourceCheckout: isSourceCheckout(),
     database: db,
     databaseExists: existsSync(db),
     machineId: machine.id,
@@ -36,6 +38,7 @@ export const run: Handler<typeof options> = async ({ values: o }, io) => {
   io.stdout([
     `ZFS Advisor ${info.version}`,
     `data directory: ${info.dataDir} (${info.dataDirWhy})`,
+    `the rule:       ${info.dataDirRule}`,
     `database:       ${info.database}${info.databaseExists ? '' : ' (not created yet)'}`,
     `machine id:     ${info.machineId} (from ${info.machineIdSource}; stored with this machine's benchmarks and observations)`,
     `knowledge:      ${info.knowledgePages}`,

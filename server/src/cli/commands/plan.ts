@@ -14,6 +14,7 @@ import { firstLine, inputError, refusal, usageError } from '../framework/errors.
 import { Platform, Pool, type Dataset, type Host, type Inventory } from '../../model/inventory.ts';
 import { parseHumanNumber } from '../../parsers/common.ts';
 import { planAddVdev, type PartitionRole } from '../../planner/add-vdev.ts';
+import { nativeWayLines } from '../../planner/native-way-text.ts';
 import { MAX_PLAN_DISKS, planLayouts, Workload } from '../../planner/layouts.ts';
 import { MediaKind } from '../../planner/performance.ts';
 import { PlanRefused } from '../../planner/plan-refused.ts';
@@ -160,6 +161,8 @@ async function addVdev(kind: 'slog' | 'special', v: Values<typeof addVdevOptions
   const lines = [`Plan: add a ${kind === 'slog' ? 'SLOG' : 'special vdev'} to ${pool.name} (printed only: zfs-advisor never runs these)`, ''];
   if (plan.redundancy.lowerRedundancyAccepted) lines.push('!!! LOWER REDUNDANCY ACCEPTED: this special vdev survives fewer failures than the data vdevs; losing it loses the pool !!!', '');
   lines.push(`Redundancy: ${md(plan.redundancy.summary)}`, '');
+  // On TrueNAS its UI and API come first and the commands below are the fallback (native-way.ts).
+  if (plan.native) lines.push(...nativeWayLines(plan.native));
   plan.steps.forEach((s, i) => lines.push(`${i + 1}. ${s.display}`, `   ${s.reversible === 'yes' ? 'reversible' : s.reversible === 'no' ? 'IRREVERSIBLE' : 'partly reversible'}: ${md(s.why)}`));
   if (plan.warnings.length) lines.push('', ...plan.warnings.map((w) => `! ${md(w)}`));
   if (plan.forecast) lines.push('', ...plan.forecast.summary);

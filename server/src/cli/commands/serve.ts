@@ -37,7 +37,7 @@ export function listenFailure(message: string, host: string, port: number): Erro
 
 type ServeValues = Parameters<Handler<typeof options>>[0]['values'];
 
-async function serve(o: ServeValues, io: CliIO, defaults: ServeDefaults): Promise<number> {
+async function serve(o: ServeValues, io: CliIO, defaults: ServeDefaults, command: 'serve' | 'start'): Promise<number> {
   if (o.demo && o['no-demo']) throw usageError('--demo and --no-demo contradict each other', 'give one');
   const fromEnv = containerOptionsFromEnv(process.env);
   const port = o.port ?? defaults.port;
@@ -45,7 +45,8 @@ async function serve(o: ServeValues, io: CliIO, defaults: ServeDefaults): Promis
   const started = await startServer({
     host,
     port,
-    dataDir: o['data-dir'] ?? defaultDataDir(),
+    // `start` (what `npm start` runs) and demo runs never use the service's data directory.
+    dataDir: o['data-dir'] ?? defaultDataDir(undefined, command === 'start' ? '`start` (a try-out run)' : o.demo ? 'a demo run' : undefined),
     basePath: o['base-path'],
     demo: o.demo ? true : undefined,
     benchDir: o['bench-dir'] ?? fromEnv.benchDir,
@@ -74,12 +75,12 @@ async function serve(o: ServeValues, io: CliIO, defaults: ServeDefaults): Promis
   return EXIT.ok;
 }
 
-export const run: Handler<typeof options> = ({ values }, io) => serve(values, io, { host: '127.0.0.1', port: 8080 });
+export const run: Handler<typeof options> = ({ values }, io) => serve(values, io, { host: '127.0.0.1', port: 8080 }, 'serve');
 
 /** `start`: serve with the defaults; the port from $ZFS_ADVISOR_PORT when --port is not given. */
 export const runStart: Handler<typeof options> = ({ values }, io) => {
   const envPort = process.env.ZFS_ADVISOR_PORT;
   const port = envPort === undefined ? 8080 : Number(envPort);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw usageError(`ZFS_ADVISOR_PORT "${envPort}" is not a TCP port from 0 to 65535`, 'set it to a port number, e.g. 8080, or unset it');
-  return serve(values, io, { host: '127.0.0.1', port });
+  return serve(values, io, { host: '127.0.0.1', port }, 'start');
 };

@@ -15,5 +15,5 @@ export default defineCommand({
     { command: 'zfs-advisor assess', description: 'Assess this host (using its newest stored workload observation).' },
     { command: 'zfs-advisor assess --snapshot ./snap --json', description: 'Assess a captured snapshot; the findings as JSON.' },
   ],
-  load: () => import('../commands/assess.ts'),
+  handler: 'assess',
 });

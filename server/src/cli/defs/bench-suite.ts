@@ -46,5 +46,5 @@ export default defineCommand({
     { command: 'zfs-advisor bench suite zvol-study --pool tank --zvol --dry-run', description: "Every run of 002's matrix on datasets and zvols, without running anything." },
     { command: 'zfs-advisor bench suite --compare 3f9a0c1b2d4e 7c2e1a9b0f33', description: 'Before/after a topology change, side by side with ratios.' },
   ],
-  load: () => import('../commands/bench-suite.ts'),
+  handler: 'bench suite',
 });

@@ -41,5 +41,5 @@ export default defineCommand({
     { command: 'zfs-advisor bench suite slog --pool tank', description: 'Sync writes at QD1 and QD16 next to the async ceiling (a batch of guarded runs).' },
     { command: 'zfs-advisor bench sync-write-4k-qd1 --pool tank --dry-run', description: 'What a sync-write test on tank would run, and whether the guards allow it.' },
   ],
-  load: () => import('../commands/bench.ts'),
+  handler: 'bench',
 });

@@ -15,5 +15,5 @@ export default defineCommand({
   options,
   needsZfs: true,
   examples: [{ command: 'sudo zfs-advisor capture ./snap --redact', description: 'Capture this host, redacted, to share for a second opinion.' }],
-  load: () => import('../commands/capture.ts'),
+  handler: 'capture',
 });

@@ -12,5 +12,5 @@ export default defineCommand({
     { command: 'source <(zfs-advisor completion bash)', description: 'Complete zfs-advisor commands and options in this bash session.' },
     { command: 'zfs-advisor completion zsh > ~/.zfunc/_zfs-advisor', description: 'Install the zsh completion (with ~/.zfunc in $fpath).' },
   ],
-  load: () => import('../framework/completion.ts').then((m) => ({ run: m.runCompletion })),
+  handler: 'completion',
 });

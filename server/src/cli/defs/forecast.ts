@@ -29,5 +29,5 @@ export default defineCommand({
     { command: 'zfs-advisor forecast --demo --pool bench-pool --slog-model P1600X', description: 'What an Optane P1600X log device would do for 4k sync writes on the demo pool.' },
     { command: 'zfs-advisor forecast --pool tank --slog /dev/nvme1n1 --iodepth 16 --json', description: 'The forecast for 16 writes in flight, as JSON.' },
   ],
-  load: () => import('../commands/forecast.ts'),
+  handler: 'forecast',
 });

@@ -12,5 +12,5 @@ export default defineCommand({
     { command: 'zfs-advisor inventory', description: 'Summarise this host.' },
     { command: 'zfs-advisor inventory --demo 001-raidz2-12disk --json', description: 'The full inventory model of a bundled demo system.' },
   ],
-  load: () => import('../commands/inventory.ts'),
+  handler: 'inventory',
 });

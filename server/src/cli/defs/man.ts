@@ -8,5 +8,5 @@ export default defineCommand({
   description: 'The same page the .deb installs (`man zfs-advisor`), generated from the command definitions. SOURCE_DATE_EPOCH, when set, gives its date.',
   options,
   examples: [{ command: 'zfs-advisor man | man -l -', description: 'Read the manual in a checkout.' }],
-  load: () => import('../framework/man.ts').then((m) => ({ run: m.runMan })),
+  handler: 'man',
 });

@@ -21,5 +21,5 @@ export default defineCommand({
   needsZfs: true,
   environment: [DATA_DIR_ENV],
   examples: [{ command: 'zfs-advisor observe --duration 10m --interval 30s', description: 'Watch all pools for ten minutes in 30-second samples, then save the fingerprint.' }],
-  load: () => import('../commands/observe.ts'),
+  handler: 'observe',
 });

@@ -11,5 +11,5 @@ export default defineCommand({
   options,
   environment: [DATA_DIR_ENV],
   examples: [{ command: 'zfs-advisor optane --demo', description: 'The verdict for the bundled demo system.' }],
-  load: () => import('../commands/optane.ts'),
+  handler: 'optane',
 });

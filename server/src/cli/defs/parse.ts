@@ -22,5 +22,5 @@ export default defineCommand({
     { command: 'zpool status -P | zfs-advisor parse zpool-status', description: 'Parse the live pool status from standard input.' },
     { command: 'zfs-advisor parse smartctl sda.json', description: 'Parse a saved `smartctl -a -j` output.' },
   ],
-  load: () => import('../commands/parse.ts'),
+  handler: 'parse',
 });

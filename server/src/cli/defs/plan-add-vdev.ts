@@ -24,7 +24,7 @@ export const ADD_SLOG = defineCommand({
   summary: 'Plan adding a SLOG (separate intent log) to a pool: the exact commands, printed, never run.',
   options,
   examples: [{ command: 'zfs-advisor plan add-slog --pool tank --devices /dev/disk/by-id/nvme-a,/dev/disk/by-id/nvme-b', description: 'A mirrored SLOG for tank, with the commands and whether each can be undone.' }],
-  load: () => import('../commands/plan.ts').then((m) => ({ run: m.runAddSlog })),
+  handler: 'plan add-slog',
 });
 
 export const ADD_SPECIAL = defineCommand({
@@ -32,5 +32,5 @@ export const ADD_SPECIAL = defineCommand({
   summary: 'Plan adding a special vdev (metadata and small blocks): the exact commands, printed, never run.',
   options,
   examples: [{ command: 'zfs-advisor plan add-special --demo --devices nvme0n1,nvme1n1 --special-small-blocks 16K', description: 'A mirrored special vdev for the demo pool, sending blocks ≤ 16K to it.' }],
-  load: () => import('../commands/plan.ts').then((m) => ({ run: m.runAddSpecial })),
+  handler: 'plan add-special',
 });

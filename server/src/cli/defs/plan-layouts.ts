@@ -27,5 +27,5 @@ export default defineCommand({
     { command: 'zfs-advisor plan layouts --disks 6 --size 16T', description: 'Rank mirror and raidz layouts for six 16 TB hard disks.' },
     { command: 'zfs-advisor plan layouts --snapshot ./snap --workload vm', description: 'Plan for the unused disks of a captured host, for VM storage.' },
   ],
-  load: () => import('../commands/plan.ts').then((m) => ({ run: m.runLayouts })),
+  handler: 'plan layouts',
 });

@@ -27,5 +27,5 @@ export default defineCommand({
     { command: 'zfs-advisor report --format pdf -o report.pdf', description: "This host's report as a PDF." },
     { command: 'zfs-advisor report --snapshot ./snap --redact > report.md', description: 'A redacted Markdown report of a captured host, to share.' },
   ],
-  load: () => import('../commands/report.ts'),
+  handler: 'report',
 });

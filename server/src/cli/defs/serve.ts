@@ -39,5 +39,5 @@ export default defineCommand({
   options,
   environment: SERVE_ENV,
   examples: [{ command: 'zfs-advisor serve --host 0.0.0.0 --port 8080', description: 'Serve on every interface (the token is printed once).' }],
-  load: () => import('../commands/serve.ts'),
+  handler: 'serve',
 });

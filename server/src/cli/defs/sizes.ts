@@ -28,5 +28,5 @@ export default defineCommand({
     { command: 'sudo zfs-advisor sizes tank/vm --zdb --save', description: 'Walk a dataset, add the pool-wide zdb histogram, and keep both for the rules.' },
     { command: 'zfs-advisor sizes --from-histogram sizes.txt --recordsize 128K --json', description: 'special_small_blocks advice from a `find … | awk` table or zdb -bbb output pasted from another machine.' },
   ],
-  load: () => import('../commands/sizes.ts'),
+  handler: 'sizes',
 });

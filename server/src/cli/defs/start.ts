@@ -10,5 +10,5 @@ export default defineCommand({
   options,
   environment: [...SERVE_ENV, { name: 'ZFS_ADVISOR_PORT', description: 'The port when --port is not given.' }],
   examples: [{ command: 'zfs-advisor start', description: 'Start on http://127.0.0.1:8080/.' }],
-  load: () => import('../commands/serve.ts').then((m) => ({ run: m.runStart })),
+  handler: 'start',
 });

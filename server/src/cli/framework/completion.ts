@@ -94,7 +94,7 @@ export function zshCompletion(defs: readonly CommandDef[] = COMMANDS): string {
     const subs = def.subcommands ?? [];
     if (subs.length) {
       // A command with its own handler too (bench PROFILE … / bench suite …): its options as well.
-      const own = def.load ? `\n  _arguments -s ${zshSpecs(def).join(' \\\n    ')}` : '';
+      const own = def.handler ? `\n  _arguments -s ${zshSpecs(def).join(' \\\n    ')}` : '';
       fns.push(`${fnName(path)}() {
   local -a subcmds
   subcmds=(${subs.map((s) => `'${s.name}:${zq(s.summary)}'`).join(' ')})

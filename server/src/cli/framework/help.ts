@@ -28,7 +28,7 @@ export function optionSynopsis(o: OptionDef): string {
 /** Usage lines (without the "zfs-advisor " prefix). */
 export function usageLines(def: CommandDef, path: string): string[] {
   if (def.usage) return def.usage.map((u) => `${path} ${u}`.trimEnd());
-  if (def.subcommands?.length && !def.load) return [`${path} ${def.subcommands.map((s) => s.name).join('|')} [options]`];
+  if (def.subcommands?.length && !def.handler) return [`${path} ${def.subcommands.map((s) => s.name).join('|')} [options]`];
   const pos = (def.positionals ?? []).map((p) => (p.required ? p.name : `[${p.name}]`) + (p.variadic ? '...' : '')).join(' ');
   const opts = def.options.length ? ' [options]' : '';
   return [`${path}${pos ? ` ${pos}` : ''}${opts}`];

@@ -8,16 +8,20 @@ import { CliError, firstLine, formatError, usageError } from './errors.ts';
 import { renderHelp } from './help.ts';
 import { parseCommandLine, wantsHelp } from './parse.ts';
 
-export async function runDefinition(def: CommandDef, path: string, args: readonly string[], io: CliIO, handler?: Handler<readonly OptionDef[]>): Promise<number> {
+/**
+ * `load` gives the handler, called only after the arguments parsed (main.ts passes the one
+ * handlers.ts has for `def.handler`; tests bind their own): this module imports no handler.
+ */
+export async function runDefinition(def: CommandDef, path: string, args: readonly string[], io: CliIO, load?: () => Promise<Handler<readonly OptionDef[]>>): Promise<number> {
   if (wantsHelp(args)) { io.stdout(renderHelp(def, `zfs-advisor ${path}`)); return EXIT.ok; }
   try {
-    if (!def.load && !handler) {
+    if (!load) {
       const subs = (def.subcommands ?? []).map((s) => s.name).join(', ');
       if (args.length === 0) throw usageError('a subcommand is missing', `give one of ${subs}; see zfs-advisor ${path} --help`);
       throw usageError(`unknown subcommand "${args[0]}"`, `give one of ${subs}; see zfs-advisor ${path} --help`);
     }
     const parsed = parseCommandLine(def, path, args);
-    const run = handler ?? (await def.load!()).run;
+    const run = await load();
     return await run({ ...parsed, commandPath: path } as Args<readonly OptionDef[]>, io);
   } catch (err) {
     if (err instanceof CliError) { io.stderr(formatError(path, err)); return err.exitCode; }
@@ -29,6 +33,6 @@ export async function runDefinition(def: CommandDef, path: string, args: readonl
 
 /** A command as an object with `run(args, io)`, for tests that inject a handler built with other dependencies. */
 export function bindCommand<O extends readonly OptionDef[]>(def: CommandDef, path: string, handler: Handler<O>): { run(args: string[], io: CliIO): Promise<number> } {
-  return { run: (args, io) => runDefinition(def, path, args, io, handler as unknown as Handler<readonly OptionDef[]>) };
+  return { run: (args, io) => runDefinition(def, path, args, io, async () => handler as unknown as Handler<readonly OptionDef[]>) };
 }
 
