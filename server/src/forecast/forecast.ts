@@ -55,6 +55,18 @@ export interface ForecastOptions {
   excludeMeasurements?: ReadonlySet<string>;
   /** What this pool's current ZIL device was measured to do (an observation or a benchmark), replacing its catalog figures. */
   nowDevice?: DeviceProfile;
+  /**
+   * µs per sync write that a measurement of "now" showed beyond the model's estimate for the same
+   * device: it may be this host's own overhead, which a new log device does not remove. The "with"
+   * side carries all of it at its slow end, half typically, none at its fast end (withHostExtra).
+   */
+  hostExtraUs?: number;
+}
+
+/** Parameters for the "with" side when a measurement showed `extraUs` the model cannot attribute. */
+export function withHostExtra(p: ModelParams, extraUs: number | undefined): ModelParams {
+  if (!extraUs || extraUs <= 0) return p;
+  return { ...p, overheadUs: { low: p.overheadUs.low, typical: p.overheadUs.typical + extraUs / 2, high: p.overheadUs.high + extraUs } };
 }
 
 const sameShape = (m: SlogMeasurement, data: DataVdevs, w: Workload): boolean =>
@@ -89,7 +101,8 @@ export function forecastPool(a: Artifacts, pool: Pool, spec: WorkloadSpec, candi
   const current = currentLog(pool, drives, a.Host);
   const log = opts.nowDevice ? { ...current, device: opts.nowDevice } : current;
   const now = estimateWith(data, log, side, w, opts);
-  const withE = candidate ? estimateWith(data, slogTarget(candidate.profile, candidate.mirrored), side, w, opts) : null;
+  const withOpts = { ...opts, params: withHostExtra(opts.params ?? DEFAULT_PARAMS, opts.hostExtraUs) };
+  const withE = candidate ? estimateWith(data, slogTarget(candidate.profile, candidate.mirrored), side, w, withOpts) : null;
   if (withE && side.logbias === 'throughput') withE.basis.push(`logbias=throughput keeps data off the SLOG: little or no gain (${factLink('A9')}).`);
   if (withE && isAsync(side, w)) withE.basis.push(`No sync writes: a SLOG changes nothing (${factLink('A1')}).`);
   const zil = log.kind === 'slog' ? 'log vdev' : log.kind === 'special' ? 'special vdev' : 'data vdevs';
