@@ -37,6 +37,14 @@ export const ForecastResult = z.object({
     device: z.string(), catalogId: z.string(), status: z.string().nullable(),
     /** The published measurement "iops" is, when the pool shape and workload match one. */
     measured: z.string().nullable(),
+    /**
+     * Set when the device is not in the catalog: the range is its class's, a guess, and there is no
+     * point forecast ("iops" is only the range's middle, not to be shown) and no gain; the sentence
+     * says so and how to measure the device.
+     */
+    guess: z.string().nullable(),
+    /** The whole "with" range lies below "now": this device would be slower than the current ZIL path. */
+    slower: z.boolean(),
   }).nullable(),
   gain: z.number().nullable(),
 });
@@ -106,14 +114,22 @@ export function forecastPool(a: Artifacts, pool: Pool, spec: WorkloadSpec, candi
   if (withE && side.logbias === 'throughput') withE.basis.push(`logbias=throughput keeps data off the SLOG: little or no gain (${factLink('A9')}).`);
   if (withE && isAsync(side, w)) withE.basis.push(`No sync writes: a SLOG changes nothing (${factLink('A1')}).`);
   const zil = log.kind === 'slog' ? 'log vdev' : log.kind === 'special' ? 'special vdev' : 'data vdevs';
+  const guess = candidate && candidate.profile.matched === 'class'
+    ? `Not in the device catalog: the range ${Math.round(withE!.low).toLocaleString('en-US')}–${Math.round(withE!.high).toLocaleString('en-US')} IOPS is the "${candidate.profile.classLabel}" class's, a guess, so there is no point forecast and no gain. Measure the device itself (blank-device test, destroys its contents): \`zfs-advisor bench sync-write-4k-qd1 --device DEV --confirm-serial SERIAL\`.`
+    : null;
+  // Coherent ranges: a faster path never has a lower best case than now (the same ceilings cap
+  // both); a range wholly below "now" is said to be slower.
+  if (withE && withE.iops >= now.iops) withE.high = Math.max(withE.high, now.high);
+  const slower = withE !== null && withE.high < now.low;
+  if (withE && slower) withE.basis.push(`The whole range lies below "now": as SLOG this device would be slower than the current ZIL path.`);
   return {
     pool: pool.name,
     workload: { ...spec, dataset, datasetSync: side.sync, logbias: side.logbias, blockSize: side.blockSize, target: side.target },
     now: { iops: now.iops, low: now.low, high: now.high, latencyIops: now.latencyIops, basis: join(now), zil },
     with: withE && candidate ? {
-      device: candidate.label, catalogId: candidate.profile.id, status: candidate.profile.status, measured: withE.measured ?? null,
+      device: candidate.label, catalogId: candidate.profile.id, status: candidate.profile.status, measured: withE.measured ?? null, guess, slower,
       iops: withE.iops, low: withE.low, high: withE.high, latencyIops: withE.latencyIops, basis: join(withE),
     } : null,
-    gain: withE ? Math.round((withE.iops / now.iops) * 100) / 100 : null,
+    gain: withE && !guess ? Math.round((withE.iops / now.iops) * 100) / 100 : null,
   };
 }
