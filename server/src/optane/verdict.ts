@@ -15,7 +15,7 @@ import { isOptane, productName } from '../../../rules/lib/device-class.ts';
 import { MIN_SYNC_COMMITS_PER_SEC, syncEvidence, type SyncEvidence } from '../../../rules/lib/slog-evidence.ts';
 import { NEW_DEVICE, drivePath, zilPath, type ZilPath } from '../../../rules/lib/slog-devices.ts';
 import { commandPath, leaves, topLevel } from '../../../rules/lib/topology.ts';
-import { CATALOG, currentPlpNvme, profileForEntry, type DeviceProfile } from '../forecast/catalog.ts';
+import { CATALOG, currentPlpNvme, profileForEntry } from '../forecast/catalog.ts';
 import { forecastPool, type ForecastResult } from '../forecast/forecast.ts';
 import { QD1, chooseSlog, type SlogTarget } from '../forecast/slog-choice.ts';
 import { factLink } from '../forecast/cite.ts';
