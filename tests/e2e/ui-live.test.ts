@@ -65,6 +65,25 @@ describe.runIf(live)('UI on a live zfs-fuse pool (Chromium)', () => {
     await screenshot(page, 'live-optane-answered-desktop');
   }, 180_000);
 
+  it('after a finished probe the card shows its IOPS and latency and the verdict uses it instead of asking for it (issue 27)', async () => {
+    const policy = await fetch(`${server.url}api/settings`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ benchmark: { maxLoad1: 1000 } }) });
+    expect(policy.status).toBe(200);
+    await page.goto(`${server.url}optane`);
+    await settle(page);
+    await page.getByLabel('Pool to probe').selectOption(POOL);
+    await page.getByLabel(/Run the guarded QD1 sync-write probe/).check();
+    await page.click('[data-testid="ask-optane"]');
+    await page.waitForSelector('[data-testid="live-progress"]', { timeout: 120_000 });
+    await page.waitForFunction(() => !document.querySelector('[data-testid="ask-optane"]')?.hasAttribute('disabled'), undefined, { timeout: 240_000 });
+    const steps = await page.locator('ol.steps li').allTextContents();
+    expect(steps[1], steps.join(' | ')).toContain('(done)');
+    expect((await page.locator('[data-testid="run-iops"]').textContent())?.trim()).toMatch(/^\d/);
+    expect((await page.locator('[data-testid="run-latency"]').textContent())?.trim()).toMatch(/^\d/);
+    const card = (await page.locator('[data-testid="verdict-card"]').textContent()) ?? '';
+    expect(card).toContain('measured on this host');
+    expect(card).not.toContain('the "now" figures are a model estimate');
+  }, 300_000);
+
   it('runs a short guarded benchmark whose progress reaches 100 %', async () => {
     // The load limit is server policy (a request may only tighten it): the operator raises it for this busy machine.
     const policy = await fetch(`${server.url}api/settings`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ benchmark: { maxLoad1: 1000 } }) });
