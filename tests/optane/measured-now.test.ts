@@ -9,6 +9,7 @@ import slogBenefit from '../../rules/slog-benefit.ts';
 import { newestQd1Probe } from '../../server/src/forecast/measured-now.ts';
 import type { BenchmarkSummary } from '../../server/src/model/workload.ts';
 import { artifacts000 } from '../fixtures/rules/slog-fixtures.ts';
+import { dataset, drive, group, host, leaf, pool } from '../support/builders.ts';
 
 const probe = (o: Partial<BenchmarkSummary> = {}): BenchmarkSummary => ({
   id: 'b1', profile: 'sync-write-4k-qd1', pool: 'bench-pool', target: 'bench-pool/zfs-advisor-bench-b1', startedAt: '2026-11-26T01:00:00Z',
@@ -52,5 +53,20 @@ describe('measured "now"', () => {
     const v = buildOptaneVerdict(artifacts000(), null);
     expect(ev(v)['measured QD1 sync IOPS']).toBeNull();
     expect(String(ev(v)['"now" based on'])).toMatch(/^model estimate, not measured on this host .*zfs-advisor bench sync-write-4k-qd1 --pool bench-pool/);
+  });
+});
+
+describe('the same binding limit for every candidate', () => {
+  it('4 KiB sync writes into 128 KiB records on two hard disks: QD16 is the pool\'s ceiling for all, and the verdict ranks by what differs', () => {
+    const disks = [0, 1].map((i) => drive(`h${i}`, { model: 'WDC WD40EFRX-68N32N0', media: 'hdd', rotational: true, rpm: 5400 }));
+    const p = pool('tank', [group('mirror', 'mirror-0', disks.map((d, i) => leaf(`sd${i}`, { driveId: d.id })))]);
+    const v = buildOptaneVerdict({ Host: host('2.3.0'), Pools: [p], Drives: disks, Datasets: [dataset('tank', { sync: 'always' })] }, null);
+    const r = v.reasons.join(' ');
+    expect(r).toMatch(/At QD16 every candidate reaches the same ~[\d,]+ sync IOPS: tank's sustained ceiling binds/);
+    expect(r).toContain('Micron 7450 PRO / MAX: ~');
+    expect(r).toMatch(/Intel Optane SSD P1600X 118GB: ~[\d,]+ IOPS per writer at QD1 \(measured\), 6 DWPD/);
+    expect(r).toContain('endurance unknown');
+    expect(r).not.toContain('? DWPD');
+    expect(v.purchase.map((x) => x.why).join(' ')).not.toContain('? DWPD');
   });
 });

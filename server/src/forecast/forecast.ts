@@ -87,6 +87,14 @@ export function estimateWith(data: DataVdevs, log: LogTarget, ds: DatasetSide, w
   if (log.kind !== 'slog' || isAsync(ds, w) || ds.logbias === 'throughput' || writeState(ds, log, w.bs) !== 'copied') return e;
   const m = log.device.slogMeasurements.find((x) => !opts.excludeMeasurements?.has(x.id) && sameShape(x, data, w));
   if (!m) return e;
+  // The measurement came from its own dataset (000: recordsize=4k); where this pool's sustained
+  // ceiling is lower (e.g. 4 KiB writes into 128 KiB records), the ceiling still binds.
+  // Capped only beyond the model's own range (the same pool at the same record size is the measurement).
+  const capped = e.iops < e.latencyIops * 0.95 && m.iops > e.high;
+  const iops = capped ? e.iops : m.iops;
+  if (iops < m.iops) {
+    return { ...e, measured: `Measured: this device as SLOG on the same pool shape did ${m.iops.toLocaleString('en-US')} IOPS (${mdLink('published test', sourceUrl(m.source))}: "${m.quote}"), with smaller records than here; this pool's sustained ceiling caps it at ~${iops.toLocaleString('en-US')}.` };
+  }
   return {
     iops: m.iops, latencyIops: m.iodepth === 1 ? m.iops : Math.max(m.iops, e.latencyIops), low: Math.min(e.low, Math.round(m.iops * 0.9)), high: Math.max(e.high, Math.round(m.iops * 1.1)),
     measured: `Measured: this device as SLOG on the same pool shape and workload did ${m.iops.toLocaleString('en-US')} IOPS (${mdLink('published test', sourceUrl(m.source))}: "${m.quote}"); the range is the model's.`,

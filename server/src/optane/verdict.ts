@@ -15,9 +15,10 @@ import { isOptane, productName } from '../../../rules/lib/device-class.ts';
 import { MIN_SYNC_COMMITS_PER_SEC, syncEvidence, type SyncEvidence } from '../../../rules/lib/slog-evidence.ts';
 import { NEW_DEVICE, drivePath, zilPath, type ZilPath } from '../../../rules/lib/slog-devices.ts';
 import { commandPath, leaves, topLevel } from '../../../rules/lib/topology.ts';
-import { CATALOG, currentPlpNvme, profileForEntry } from '../forecast/catalog.ts';
+import { CATALOG, currentPlpNvme, profileForEntry, type DeviceProfile } from '../forecast/catalog.ts';
 import { forecastPool, type ForecastResult } from '../forecast/forecast.ts';
-import { QD1, chooseSlog, type SlogTarget } from '../forecast/slog-choice.ts';
+import { QD1, QD16, chooseSlog, type SlogTarget } from '../forecast/slog-choice.ts';
+import type { ForecastOptions } from '../forecast/forecast.ts';
 import { factLink } from '../forecast/cite.ts';
 import { currentLog } from '../forecast/pool-shape.ts';
 import { measuredNow, probeCommand, type MeasuredNow } from '../forecast/measured-now.ts';
@@ -114,9 +115,30 @@ const observedText = (o: ObservedSyncLatency | null): string => {
 /** How a log vdev is named in `zpool remove`: a mirror by its vdev name, a single device by its path. */
 const removeName = (v: VdevNode, drives: readonly Drive[]): string => (v.children.length > 0 ? v.name : commandPath(leaves(v)[0] ?? v, drives));
 
-function purchaseList(a: Artifacts, pool: Pool, buy: SlogTarget, p1600xQd1: number): OptaneVerdict['purchase'] {
+/**
+ * When every candidate reaches the same QD16 figure because the pool (or host) caps them all, say
+ * so, and what still tells them apart: the QD1 wait per write, endurance, power-loss protection and
+ * price class. Null when the candidates' QD16 forecasts differ.
+ */
+export function sameLimitReason(a: Artifacts, pool: Pool, cands: { label: string; profile: DeviceProfile }[], opts: ForecastOptions): string | null {
+  if (cands.length < 2) return null;
+  const fs = cands.map((c) => ({ c, q16: forecastPool(a, pool, QD16, { ...c, mirrored: false }, opts).with!, q1: forecastPool(a, pool, QD1, { ...c, mirrored: false }, opts).with! }));
+  const cap = Math.max(...fs.map((f) => f.q16.iops));
+  if (fs.some((f) => f.q16.iops < cap * 0.98 || f.q16.latencyIops <= f.q16.iops * 1.05)) return null;
+  const entry = (id: string) => CATALOG.entries.find((e) => e.id === id);
+  const detail = fs.map(({ c, q1 }) => {
+    const e = entry(c.profile.id);
+    const endurance = e?.endurance.dwpd != null ? `${e.endurance.dwpd} DWPD` : 'endurance unknown';
+    const plp = c.profile.plp === 'capacitor' ? 'power-loss protection' : c.profile.plp === 'no-volatile-cache' ? 'no volatile cache to lose' : c.profile.plp === 'none' ? 'no power-loss protection' : 'power-loss protection unknown';
+    const price = c.profile.cls.startsWith('optane') ? 'discontinued (new-old-stock or used)' : e?.status === 'in-production' ? 'in production' : 'price class unknown';
+    return `${c.label}: ~${fmt(q1.latencyIops)} IOPS per writer at QD1 (${c.profile.lat4kUs.kind === 'class-estimate' ? 'class estimate' : c.profile.lat4kUs.kind}), ${endurance}, ${plp}, ${price}`;
+  });
+  return `At QD16 every candidate reaches the same ~${fmt(cap)} sync IOPS: ${pool.name}'s sustained ceiling binds, not the log device (${factLink('A17')}). What differs: ${detail.join('; ')}.`;
+}
+
+function purchaseList(a: Artifacts, pool: Pool, buy: SlogTarget, p1600xQd1: number, opts: ForecastOptions): OptaneVerdict['purchase'] {
   const alt = currentPlpNvme().map((e) => {
-    const f = forecastPool(a, pool, QD1, { label: e.product, profile: profileForEntry(e), mirrored: false });
+    const f = forecastPool(a, pool, QD1, { label: e.product, profile: profileForEntry(e), mirrored: false }, opts);
     return { e, iops: f.with!.iops };
   });
   return [
@@ -181,10 +203,16 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   }));
   const devs = picked.length >= 2 ? picked.map((d) => drivePath(d, a.Host)) : picked.length === 1 ? [drivePath(picked[0]!, a.Host)] : [NEW_DEVICE(1, a.Host), NEW_DEVICE(2, a.Host)];
   const spec = devs.length === 2 ? `mirror ${devs.join(' ')}` : devs[0]!;
-  const purchase = picked.length > 0 ? [] : purchaseList(a, v.pool, t, v.qd1.with!.iops);
+  const fopts: ForecastOptions = { ...(v.now.device ? { nowDevice: v.now.device } : {}), ...(v.now.hostExtraUs > 0 ? { hostExtraUs: v.now.hostExtraUs } : {}) };
+  const purchase = picked.length > 0 ? [] : purchaseList(a, v.pool, t, v.qd1.with!.iops, fopts);
+  const compared = picked.length > 0
+    ? v.inBox.map((x) => ({ label: x.candidate.label, profile: x.candidate.profile }))
+    : [{ label: t.candidate.label.replace(' (to buy)', ''), profile: t.candidate.profile }, ...currentPlpNvme().map((e) => ({ label: e.product, profile: profileForEntry(e) }))];
+  const limitReason = sameLimitReason(a, v.pool, compared, fopts);
   const gainText = `~${fmt(expected.qd1.now.iops)} → ~${fmt(expected.qd1.withOptane.iops)} sync IOPS at QD1, ${fmt(expected.qd16.now.iops)} → ${fmt(expected.qd16.withOptane.iops)} at QD16`;
   const capped = v.qd1.with!.latencyIops > v.qd1.with!.iops * 1.05;
   const forecastReason = `Forecast (4 KiB sync writes; calibrated model): ${gainText}. Now: ${nowBasis.replace(/\.$/, '')}. With ${t.candidate.label}: ${withBasis.replace(/\.$/, '')}.` +
+    (limitReason ? ` ${limitReason}` : '') +
     (capped ? ` Per write, the ZIL path allows ~${fmt(v.qd1.now.latencyIops)} → ~${fmt(v.qd1.with!.latencyIops)} IOPS; sustained, ${name}'s data vdevs cap both (4 KiB writes into ${v.qd1.workload.blockSize / 1024} KiB blocks; ${factLink('A17')}).` : '');
   const nowUnknown = v.measuredQd1 === null && v.observed === null && currentLog(v.pool, drives, a.Host).device.cls === 'unknown';
   const base = { pool: name, evidence, expected, candidates, purchase, findings: related };
