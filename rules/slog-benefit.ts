@@ -4,10 +4,9 @@
  */
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
-import type { Confidence } from '../server/src/model/finding.ts';
-import { observedSyncLatency } from '../server/src/optane/observed-latency.ts';
 import { chooseSlog } from '../server/src/forecast/slog-choice.ts';
-import { currentLog } from '../server/src/forecast/pool-shape.ts';
+import { measuredNow } from '../server/src/forecast/measured-now.ts';
+import { confidenceReason, forecastConfidence } from '../server/src/forecast/confidence.ts';
 import { DOC_000, DOC_003, OPENZFS_CACHING_DOC, doc, fact, kb, man } from './lib/slog-citations.ts';
 import { NEEDS_OBSERVATION, syncEvidence } from './lib/slog-evidence.ts';
 import { NEW_DEVICE, dataLatency, drivePath, hasLog, hasSpecial, isSlowDataPool, slogCandidates } from './lib/slog-devices.ts';
@@ -28,13 +27,13 @@ export default defineRule({
     category: 'slog',
     defaultSeverity: 'suggestion',
     requiredArtifacts: ['Pools', 'Drives'],
-    optionalArtifacts: ['Datasets', 'Workload', 'ZilStats', 'Host'],
+    optionalArtifacts: ['Datasets', 'Workload', 'ZilStats', 'Host', 'Benchmarks'],
     description:
       'Synchronous writes (NFS, databases, VM disks, sync=always) wait for the ZIL to reach stable storage. Without a log vdev the ZIL lives on the data disks, so on hard disks every sync write costs milliseconds; a low-latency SLOG (Optane, PLP NVMe) cuts that to tens of microseconds. Async writes never touch the ZIL, so this only applies with sync demand. Learn more: [SLOG and the ZFS intent log: When a SLOG helps](docs/kb/slog.md#when-a-slog-helps).',
     citations: [kb('slog', 'When a SLOG helps'), fact('A1'), fact('A26'), doc(DOC_000, 'QD16 and QD1 results'), OPENZFS_CACHING_DOC],
     appliesTo: { minVersion: null, maxVersion: null },
   },
-  check({ Pools, Drives, Datasets, Workload, ZilStats, Host }) {
+  check({ Pools, Drives, Datasets, Workload, ZilStats, Host, Benchmarks }) {
     const findings: FindingDraft[] = [];
     const openzfs = Host?.zfs.openzfs ?? null;
     let considered = 0;
@@ -49,17 +48,18 @@ export default defineRule({
       const now = dataLatency(pool, Drives)!;
       const cands = slogCandidates(Pools, Drives);
       // Forecast for the Optane in the box (000 measured the P1600X at 13.7k), else the one to buy.
-      // "Now" from the observed sync-write latency on the data vdevs when an observation has it,
-      // else from the device class (the model calibrated on 000).
-      const observed = observedSyncLatency(Workload, pool.name, 'data');
-      const base = currentLog(pool, Drives, Host).device;
-      const nowDevice = observed ? { ...base, id: `observed:${base.id}`, basis: observed.basis, lat4kUs: { typical: observed.latency.typicalUs, low: observed.latency.lowUs, high: observed.latency.highUs, kind: 'measured' as const, source: 'this host', quote: observed.basis } } : undefined;
+      // "Now" as the Optane verdict has it (forecast/measured-now.ts): the app's own probe, else the
+      // observed sync-write latency, else the model.
+      const measured = measuredNow({ Benchmarks, Workload, Drives, Datasets, Host }, pool);
+      const observed = measured.observed;
       // The same forecast as the Optane verdict (server/src/forecast/slog-choice.ts).
-      const c = chooseSlog({ Pools, Drives, Datasets, Host }, pool, nowDevice);
-      const f = { qd1: { now: c.qd1.now, withOptane: c.qd1.with! }, qd16: { now: c.qd16.now, withOptane: c.qd16.with! } };
-      const gain = c.gain;
+      const c = chooseSlog({ Pools, Drives, Datasets, Host }, pool, measured.device, measured.hostExtraUs);
+      const nowQd1 = measured.measuredQd1 !== null ? { ...c.qd1.now, iops: Math.round(measured.measuredQd1) } : c.qd1.now;
+      const f = { qd1: { now: nowQd1, withOptane: c.qd1.with! }, qd16: { now: c.qd16.now, withOptane: c.qd16.with! } };
+      const gain = measured.measuredQd1 !== null ? c.qd1.with!.latencyIops / measured.measuredQd1 : c.gain;
       if (gain < MIN_LATENCY_GAIN) continue;
-      const confidence: Confidence = ev.level === 'observed' ? 'high' : ev.level === 'counters' ? 'medium' : 'low';
+      // One confidence with the Optane verdict (forecast/confidence.ts).
+      const confidence = forecastConfidence(measured.source, ev.level);
       const devs = cands.length >= 2 ? [drivePath(cands[0]!, Host), drivePath(cands[1]!, Host)] : cands.length === 1 ? [drivePath(cands[0]!, Host)] : [NEW_DEVICE(1, Host), NEW_DEVICE(2, Host)];
       const layout = devs.length === 2 ? `mirror ${devs.join(' ')}` : devs[0]!;
       findings.push({
@@ -89,7 +89,9 @@ export default defineRule({
           `${ev.reasons.join(' ')} ` +
           `Every sync write waits for that flush; a SLOG takes the ZIL off the disks. The sync-write forecast (device catalog and pool model, calibrated on published measurements including the Optane SLOG test) for ${c.target.candidate.label} predicts ` +
           `${observed ? '(from the observed latency) ' : ''}${f.qd1.now.iops.toLocaleString('en-US')} → ${f.qd1.withOptane.iops.toLocaleString('en-US')} IOPS at QD1 (range ${f.qd1.withOptane.low.toLocaleString('en-US')}–${f.qd1.withOptane.high.toLocaleString('en-US')}) and ${f.qd16.now.iops.toLocaleString('en-US')} → ${f.qd16.withOptane.iops.toLocaleString('en-US')} at QD16. ` +
+          `"Now": ${measured.basis.replace(/\.$/, '')}. ` +
           `A SLOG lowers latency; it does not raise sustained throughput above what the disks absorb at txg sync, and it does nothing for async writes. ` +
+          `${confidenceReason(measured.source, ev.level)[0]!.toUpperCase()}${confidenceReason(measured.source, ev.level).slice(1)}. ` +
           (ev.level === 'observed' ? '' : NEEDS_OBSERVATION) +
           (cands.length > 0 ? ` This host already has an unused ${productName(cands[0]!)} that would serve.` : ''),
         action: {

@@ -94,6 +94,11 @@ describe('demo example suite (reference 000, published numbers)', () => {
     }
     const rows = suiteTable(before);
     expect(rows.map((r) => [r.sync, r.iops, r.p50Us])).toEqual([['always', 894, 12000], ['disabled', 48300, 400]]);
+    // Two separate things (issue 27): what fio did, and the dataset's sync property.
+    expect(rows.map((r) => [r.fioSync, r.datasetSync])).toEqual([
+      ['plain writes (sync=always made each one synchronous)', 'always'],
+      ['end_fsync only (one fsync at the end)', 'disabled'],
+    ]);
     const pair = suitePairs(before, 'sync')[0]!;
     expect(pair.ratio).toBeCloseTo(894 / 48300, 2);
     const c = compareSuites(before, after);
@@ -141,7 +146,13 @@ describe('suites with real fio on a directory', () => {
       expect(suitePairs(r, 'io')).toHaveLength(2);
       const csv = suiteCsv(r).trim().split('\n');
       expect(csv).toHaveLength(5);
-      expect(csv[0]).toMatch(/^label,profile,targetKind,bs,iodepth,io,sync,status,iops,/);
+      expect(csv[0]).toMatch(/^label,profile,targetKind,bs,iodepth,io,sync,fioSync,datasetSync,status,iops,/);
+      // A directory target: fio's own durability is named, and no ZFS property is claimed.
+      for (const row of suiteTable(r)) {
+        expect(row.datasetSync).toBe('not set by the run (a directory: its dataset\'s own setting applies)');
+        if (row.sync === 'standard') expect(row.fioSync).toBe('end_fsync only (one fsync at the end)');
+        else expect(row.fioSync).toMatch(/^(O_SYNC|fsync per write)/);
+      }
       expect(suiteExport(r).table).toHaveLength(4);
     } finally { s.close(); }
   }, 180_000);

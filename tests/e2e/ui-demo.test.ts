@@ -75,6 +75,12 @@ describe.runIf(live)('UI on the demo snapshot (Chromium)', () => {
     await docsScreenshot(page, 'optane-verdict');
     // The demo has the P1600X in the box and sync=always on HDDs: yes.
     expect((await page.locator('[data-testid="verdict-word"]').textContent())?.trim()).toBe('Yes');
+    // The chart's value axis starts at zero, so the slow "now" bar is drawn to scale (issue 27).
+    expect(await page.locator('[data-testid="verdict-chart"]').getAttribute('data-axis-min')).toBe('0');
+    // One confidence: the card's and the slog-benefit finding's are the same words (forecast/confidence.ts).
+    const card = await page.locator('[data-testid="verdict-card"]').textContent();
+    expect(card).toMatch(/confidence (low|medium|high)/);
+    expect(card).toContain(`confidence ${/confidence (low|medium|high)/.exec(card ?? '')![1]}: "now"`);
   }, 90_000);
 
   it('forecasts a device named by model text on the demo pool', async () => {
@@ -86,6 +92,13 @@ describe.runIf(live)('UI on the demo snapshot (Chromium)', () => {
     await page.waitForSelector('[data-testid="forecast-with"]', { timeout: 30_000 });
     expect(await page.locator('[data-testid="forecast-with"]').textContent()).toMatch(/^\d[\d,.k]* \(/);
     expect(await page.locator('[data-testid="forecast-gain"]').textContent()).toMatch(/^×\d/);
+    // A made-up model: its class range, labelled a guess; no point forecast, no gain (issue 27).
+    await page.fill('[aria-label="Device model or path"]', 'Foobar XYZ 123');
+    await page.click('[data-testid="run-forecast"]');
+    await page.waitForSelector('[data-testid="forecast-guess"]', { timeout: 30_000 });
+    expect(await page.locator('[data-testid="forecast-with"]').textContent()).toMatch(/^\d[\d,.k]*–\d[\d,.k]* \(a guess\)$/);
+    expect(await page.locator('[data-testid="forecast-gain"]').count()).toBe(0);
+    expect(await page.locator('[data-testid="forecast-guess"]').textContent()).toContain('no point forecast');
   }, 60_000);
 
   it('takes the README screenshots of the overview and the recommendations', async () => {

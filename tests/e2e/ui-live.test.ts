@@ -88,11 +88,25 @@ describe.runIf(live)('UI on a live zfs-fuse pool (Chromium)', () => {
     await page.waitForFunction(() => document.querySelector('[data-testid="progress-pct"]')?.textContent?.trim() === '100 %', undefined, { timeout: 180_000 });
     await page.waitForSelector('[data-testid="bench-result"]', { timeout: 30_000 });
     await settle(page);
+    // The finished run's card shows its measured IOPS and latency, not "—" (issue 27).
+    expect((await page.locator('[data-testid="run-iops"]').textContent())?.trim()).toMatch(/^\d/);
+    expect((await page.locator('[data-testid="run-latency"]').textContent())?.trim()).toMatch(/^\d/);
     await screenshot(page, 'live-benchmarks-done-desktop');
     expect(await page.locator('[data-testid="bench-history"] tbody tr').count()).toBeGreaterThan(0);
     await page.locator('[data-testid="bench-result"]').scrollIntoViewIfNeeded();
     await docsScreenshot(page, 'benchmarks');
   }, 300_000);
+
+  it('after that QD1 probe, the Optane verdict uses it for "now" instead of asking for it (issue 27)', async () => {
+    await page.goto(`${server.url}optane`);
+    await settle(page);
+    await page.click('[data-testid="ask-optane"]');
+    await page.waitForSelector('[data-testid="verdict-word"]', { timeout: 120_000 });
+    await page.waitForFunction(() => !document.querySelector('[data-testid="ask-optane"]')?.hasAttribute('disabled'), undefined, { timeout: 120_000 });
+    const card = (await page.locator('[data-testid="verdict-card"]').textContent()) ?? '';
+    expect(card).toContain('measured on this host');
+    expect(card).not.toContain('the "now" figures are a model estimate');
+  }, 180_000);
 
   it('walks the pool\'s dataset from the sizing view and shows the measured histogram', async () => {
     // Three files of known sizes on the pool's root dataset, wherever the inventory says it is mounted.

@@ -25,7 +25,8 @@ describe('Optane verdict', () => {
     // Now = the 000 HDD mirror at QD16: measured 894 IOPS; the model's range contains it.
     expect(v.expected!.qd16.now.low).toBeLessThanOrEqual(894);
     expect(v.expected!.qd16.now.high).toBeGreaterThanOrEqual(894);
-    expect(Math.abs(v.expected!.qd16.now.iops - 894) / 894).toBeLessThan(0.2);
+    // Group commit (16 writers share each round) puts the typical within 50 % of it.
+    expect(Math.abs(v.expected!.qd16.now.iops - 894) / 894).toBeLessThan(0.5);
     // QD16 with the P1600X is what 000 measured with it as SLOG (39.2k), not the sync=disabled 48.3k.
     expect(v.expected!.qd16.withOptane.iops).toBe(39_200);
     // The forecast is for the P1600X in the box: 000 measured it at 13.7k IOPS at QD1 as SLOG
@@ -38,10 +39,13 @@ describe('Optane verdict', () => {
     expect(v.findings.map((f) => f.ruleId)).toContain('slog-benefit');
   });
 
-  it('000 system with only sync=always configured: yes (configured sync writes, large gain), medium confidence', () => {
+  it('000 system with only sync=always configured: yes (configured sync writes, large gain), low confidence, saying why and how to measure', () => {
     const v = verdict(artifacts000());
     expect(v.verdict).toBe('yes');
-    expect(v.confidence).toBe('medium');
+    // Nothing measured, sync writes only configured: the one confidence rule says low.
+    expect(v.confidence).toBe('low');
+    expect(v.reasons).toContain('confidence low: "now" is a model estimate, sync writes only configured.');
+    expect(v.unknowns.map((u) => u.howToMeasure)).toContain('zfs-advisor bench sync-write-4k-qd1 --pool bench-pool');
     expect(v.headline).toContain('sync=always');
     expect(v.headline).not.toMatch(/\. [a-z]/);
   });

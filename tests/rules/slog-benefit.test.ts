@@ -1,3 +1,4 @@
+import { DEFAULT_PARAMS } from '../../server/src/forecast/model.ts';
 import rule from '../../rules/slog-benefit.ts';
 import { ruleTester } from '../support/rule-tester.ts';
 import { artifacts000, benchDataset, benchPoolOptaneLog, da1, da3, host000, p1600x, workload } from '../fixtures/rules/slog-fixtures.ts';
@@ -32,9 +33,9 @@ ruleTester(rule, {
           expect(ev['observed sync-write latency p99 (data vdevs)']).toBe(8.39);
           expect(ev['observed sync-write latency p50 (data vdevs)']).toBe(6.31);
           expect(ev['observed sync writes']).toBe(600);
-          // QD1 now = 1 / (55 µs fitted ZFS overhead + 6310 µs observed p50 × the mirror's
+          // QD1 now = 1 / (the fitted per-commit overhead + 6310 µs observed p50 × the mirror's
           // wait-for-the-slower-of-2 factor 1 + 0.15 ln 2) (server/src/forecast/model.ts).
-          expect(ev['expected QD1 sync IOPS now']).toBe(Math.round(1e6 / (55 + 6310 * (1 + 0.15 * Math.log(2)))));
+          expect(ev['expected QD1 sync IOPS now']).toBe(Math.round(1e6 / (DEFAULT_PARAMS.overheadUs.typical + 6310 * (1 + 0.15 * Math.log(2)))));
           expect(f.explanation).not.toContain('Needs a workload observation');
         },
       }],
@@ -52,15 +53,16 @@ ruleTester(rule, {
           // 000 measured 894 IOPS at QD16 on exactly this pool (the model says ~810, range 432–2,911:
           // tests/forecast/calibration.test.ts) and 39.2k with the P1600X as SLOG, which the forecast uses.
           const [before, after] = now.split(' → ').map(Number);
-          expect(Math.abs(before! - 894) / 894).toBeLessThan(0.2);
+          // Group commit (16 writers share each round): the typical within 50 % of the measured 894.
+          expect(Math.abs(before! - 894) / 894).toBeLessThan(0.5);
           expect(after).toBe(39_200);
         },
       }],
     },
     {
-      name: 'observed sync commits (constructed workload) give high confidence and no "needs observation"',
+      name: 'observed sync commits (constructed workload) with "now" only modelled: medium confidence (forecast/confidence.ts), no "needs observation"',
       artifacts: artifacts000({ Workload: workload('bench-pool', 250), Drives: [da1, da3], Host: host000 }),
-      findings: [{ subjectId: 'bench-pool', mentions: ['250'], commandIncludes: ['<new-optane-1>'], check: (f) => { expect(f.confidence).toBe('high'); expect(f.explanation).not.toContain('Needs a workload observation'); } }],
+      findings: [{ subjectId: 'bench-pool', mentions: ['250'], commandIncludes: ['<new-optane-1>'], check: (f) => { expect(f.confidence).toBe('medium'); expect(f.explanation).toContain('Confidence medium: "now" is a model estimate, sync writes observed'); expect(f.explanation).not.toContain('Needs a workload observation'); } }],
     },
   ],
 });

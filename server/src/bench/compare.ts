@@ -21,12 +21,26 @@ export function headlineLatency(s: BenchmarkSummary): { of: string; p50Us: numbe
   return null;
 }
 
+/** What fio itself did for durability (fio-args.ts): one of four, never the ZFS property's words. */
+const FIO_SYNC: Record<BenchmarkSummary['syncMode'], string> = {
+  property: 'plain writes (sync=always made each one synchronous)',
+  'fio-sync': 'O_SYNC (--sync=1)',
+  'fio-fsync': 'fsync per write (--fsync=1)',
+  async: 'end_fsync only (one fsync at the end)',
+};
+
+/** The `sync` property the run's writes met: the temporary dataset's or zvol's; a directory keeps its dataset's own, unknown here. */
+const datasetSyncOf = (r: SuiteRunResult): string =>
+  r.targetKind === 'dataset' || r.targetKind === 'zvol' ? (r.result?.sync ?? r.sync) : 'not set by the run (a directory: its dataset\'s own setting applies)';
+
 export function rowOf(r: SuiteRunResult): SuiteRow {
   const s = r.result;
   const ok = s !== null && (s.status === 'completed' || s.writeIops + s.readIops > 0);
   const lat = ok && s ? headlineLatency(s) : null;
   return {
     label: r.label, profile: r.profile, targetKind: r.targetKind, bs: sizeLabel(r.bs), iodepth: r.iodepth, io: r.io, sync: r.sync,
+    fioSync: s && s.writeIops + s.writeBytesPerSec > 0 ? FIO_SYNC[s.syncMode] : null,
+    datasetSync: datasetSyncOf(r),
     status: s?.status ?? 'not run',
     iops: ok && s ? Math.round(s.writeIops + s.readIops) : null,
     mibPerSec: ok && s ? r1((s.writeBytesPerSec + s.readBytesPerSec) / 1048576) : null,
@@ -116,7 +130,7 @@ function csvCell(v: unknown): string {
 }
 
 export const SUITE_CSV_COLUMNS: (keyof SuiteRow)[] = [
-  'label', 'profile', 'targetKind', 'bs', 'iodepth', 'io', 'sync', 'status', 'iops', 'mibPerSec', 'latencyOf', 'p50Us', 'p99Us',
+  'label', 'profile', 'targetKind', 'bs', 'iodepth', 'io', 'sync', 'fioSync', 'datasetSync', 'status', 'iops', 'mibPerSec', 'latencyOf', 'p50Us', 'p99Us',
   'wallS', 'fioRuntimeS', 'wallRatio', 'load1Max', 'iowaitPct', 'arcHitPct', 'message',
 ];
 

@@ -78,7 +78,8 @@ export interface DeviceProfile {
   product: string;
   cls: DeviceClassId;
   classLabel: string;
-  matched: 'catalog' | 'class';
+  /** 'measured': figures measured on this host (a benchmark or an observation), not catalog or class. */
+  matched: 'catalog' | 'class' | 'measured';
   lat4kUs: Figure;
   mbps: Figure;
   queuePenaltyFactor: number;

@@ -9,8 +9,9 @@
  * the host ceiling stays at its class estimate), then the range slack: the smallest factor that puts ≥ 80 % of the training records
  * inside their range. The ranges around each fitted value are fixed ratios, not fitted.
  */
-import { estimateWith } from './forecast.ts';
-import { DEFAULT_PARAMS, paramsOf, type ModelParams } from './model.ts';
+import { estimateWith, withHostExtra } from './forecast.ts';
+import { DEFAULT_PARAMS, estimate, paramsOf, type ModelParams } from './model.ts';
+import { hostExtraOf } from './measured-now.ts';
 import { anchorIdsOf, type Group, type Scorable } from './calibration.ts';
 
 const GRID = {
@@ -19,6 +20,7 @@ const GRID = {
   ceiling: [0.35, 0.5, 0.7, 1, 1.4, 2],
   // The host ceiling is not fitted: with the ceiling scale it only matters as a product (degenerate).
   host: [60_000],
+  hddZil: [0.08, 0.15, 0.25, 0.4, 0.6, 1],
 };
 /** Beyond 3× either way a range says nothing a reader can use: the slack stops there and the coverage is reported as it is. */
 const SLACKS = [1, 1.1, 1.25, 1.5, 1.75, 2, 2.5, 3];
@@ -42,8 +44,8 @@ export const median = (xs: number[]): number => {
 /** Fit on `train` (grid search on median APE, then the slack for ≥ 80 % coverage). */
 export function fit(train: readonly Scorable[]): ModelParams {
   let best = { err: Infinity, p: DEFAULT_PARAMS };
-  for (const o of GRID.overhead) for (const q of GRID.queue) for (const c of GRID.ceiling) for (const h of GRID.host) {
-    const p = paramsOf(o, q, c, h, 1);
+  for (const o of GRID.overhead) for (const q of GRID.queue) for (const c of GRID.ceiling) for (const h of GRID.host) for (const z of GRID.hddZil) {
+    const p = paramsOf(o, q, c, h, 1, z);
     const err = median(train.map((s) => ape(predict(s, p).iops, s.measured)));
     if (err < best.err) best = { err, p };
   }
@@ -73,4 +75,39 @@ export function summarise(rows: readonly LooRow[]): LooSummary[] {
     const rs = g === 'all' ? rows : rows.filter((r) => r.group === g);
     return { group: g, n: rs.length, medianApe: median(rs.map((r) => r.ape)), coverage: rs.length ? rs.filter((r) => r.inside).length / rs.length : NaN };
   });
+}
+
+export interface PairGain {
+  now: string; with: string; measuredGain: number;
+  /** Model only: both sides forecast from the inventory's facts. */
+  forecastGain: number; flipped: boolean;
+  /** As the app forecasts after its probe: "now" is the measurement, "with" the model (with the unattributed host overhead). */
+  probedGain: number; probedFlipped: boolean;
+}
+/** A forecast gain this high while the measured one stays below LOW_GAIN (or the reverse) would flip a buying decision. */
+export const HIGH_GAIN = 2;
+export const LOW_GAIN = 1.3;
+
+/**
+ * The published with/without pairs (a "now" record and the "with" record it is paired with: same
+ * system, a SLOG added): the measured gain against the forecast gain of `p`. Flipped = one says
+ * ≥ 2× and the other < 1.3×: the forecast would change what the user buys.
+ */
+export function pairGains(set: readonly Scorable[], p: ModelParams = DEFAULT_PARAMS): PairGain[] {
+  const byId = new Map(set.map((s) => [s.record.id, s]));
+  const out: PairGain[] = [];
+  for (const n of set.filter((s) => s.group === 'now')) {
+    const partners = set.filter((s) => s.group === 'with' && (s.record.pairedWith === n.record.id || n.record.pairedWith === s.record.id));
+    for (const w of partners) {
+      if (!byId.has(w.record.id)) continue;
+      const measuredGain = w.measured / n.measured;
+      const forecastGain = predict(w, p).iops / predict(n, p).iops;
+      const T = Math.max(1, n.w.iodepth * n.w.numjobs);
+      const extra = hostExtraOf(n.log.device, n.measured, estimate(n.data, n.log, n.ds, n.w, p).latencyIops, T);
+      const probedGain = predict(w, withHostExtra(p, extra)).iops / n.measured;
+      const flip = (g: number) => (g >= HIGH_GAIN && measuredGain < LOW_GAIN) || (measuredGain >= HIGH_GAIN && g < LOW_GAIN);
+      out.push({ now: n.record.id, with: w.record.id, measuredGain, forecastGain, flipped: flip(forecastGain), probedGain, probedFlipped: flip(probedGain) });
+    }
+  }
+  return out;
 }

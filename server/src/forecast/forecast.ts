@@ -37,6 +37,14 @@ export const ForecastResult = z.object({
     device: z.string(), catalogId: z.string(), status: z.string().nullable(),
     /** The published measurement "iops" is, when the pool shape and workload match one. */
     measured: z.string().nullable(),
+    /**
+     * Set when the device is not in the catalog: the range is its class's, a guess, and there is no
+     * point forecast ("iops" is only the range's middle, not to be shown) and no gain; the sentence
+     * says so and how to measure the device.
+     */
+    guess: z.string().nullable(),
+    /** The whole "with" range lies below "now": this device would be slower than the current ZIL path. */
+    slower: z.boolean(),
   }).nullable(),
   gain: z.number().nullable(),
 });
@@ -55,6 +63,18 @@ export interface ForecastOptions {
   excludeMeasurements?: ReadonlySet<string>;
   /** What this pool's current ZIL device was measured to do (an observation or a benchmark), replacing its catalog figures. */
   nowDevice?: DeviceProfile;
+  /**
+   * µs per sync write that a measurement of "now" showed beyond the model's estimate for the same
+   * device: it may be this host's own overhead, which a new log device does not remove. The "with"
+   * side carries all of it at its slow end, half typically, none at its fast end (withHostExtra).
+   */
+  hostExtraUs?: number;
+}
+
+/** Parameters for the "with" side when a measurement showed `extraUs` the model cannot attribute. */
+export function withHostExtra(p: ModelParams, extraUs: number | undefined): ModelParams {
+  if (!extraUs || extraUs <= 0) return p;
+  return { ...p, overheadUs: { low: p.overheadUs.low, typical: p.overheadUs.typical + extraUs / 2, high: p.overheadUs.high + extraUs } };
 }
 
 const sameShape = (m: SlogMeasurement, data: DataVdevs, w: Workload): boolean =>
@@ -67,6 +87,14 @@ export function estimateWith(data: DataVdevs, log: LogTarget, ds: DatasetSide, w
   if (log.kind !== 'slog' || isAsync(ds, w) || ds.logbias === 'throughput' || writeState(ds, log, w.bs) !== 'copied') return e;
   const m = log.device.slogMeasurements.find((x) => !opts.excludeMeasurements?.has(x.id) && sameShape(x, data, w));
   if (!m) return e;
+  // The measurement came from its own dataset (000: recordsize=4k); where this pool's sustained
+  // ceiling is lower (e.g. 4 KiB writes into 128 KiB records), the ceiling still binds.
+  // Capped only beyond the model's own range (the same pool at the same record size is the measurement).
+  const capped = e.iops < e.latencyIops * 0.95 && m.iops > e.high;
+  const iops = capped ? e.iops : m.iops;
+  if (iops < m.iops) {
+    return { ...e, measured: `Measured: this device as SLOG on the same pool shape did ${m.iops.toLocaleString('en-US')} IOPS (${mdLink('published test', sourceUrl(m.source))}: "${m.quote}"), with smaller records than here; this pool's sustained ceiling caps it at ~${iops.toLocaleString('en-US')}.` };
+  }
   return {
     iops: m.iops, latencyIops: m.iodepth === 1 ? m.iops : Math.max(m.iops, e.latencyIops), low: Math.min(e.low, Math.round(m.iops * 0.9)), high: Math.max(e.high, Math.round(m.iops * 1.1)),
     measured: `Measured: this device as SLOG on the same pool shape and workload did ${m.iops.toLocaleString('en-US')} IOPS (${mdLink('published test', sourceUrl(m.source))}: "${m.quote}"); the range is the model's.`,
@@ -89,18 +117,27 @@ export function forecastPool(a: Artifacts, pool: Pool, spec: WorkloadSpec, candi
   const current = currentLog(pool, drives, a.Host);
   const log = opts.nowDevice ? { ...current, device: opts.nowDevice } : current;
   const now = estimateWith(data, log, side, w, opts);
-  const withE = candidate ? estimateWith(data, slogTarget(candidate.profile, candidate.mirrored), side, w, opts) : null;
+  const withOpts = { ...opts, params: withHostExtra(opts.params ?? DEFAULT_PARAMS, opts.hostExtraUs) };
+  const withE = candidate ? estimateWith(data, slogTarget(candidate.profile, candidate.mirrored), side, w, withOpts) : null;
   if (withE && side.logbias === 'throughput') withE.basis.push(`logbias=throughput keeps data off the SLOG: little or no gain (${factLink('A9')}).`);
   if (withE && isAsync(side, w)) withE.basis.push(`No sync writes: a SLOG changes nothing (${factLink('A1')}).`);
   const zil = log.kind === 'slog' ? 'log vdev' : log.kind === 'special' ? 'special vdev' : 'data vdevs';
+  const guess = candidate && candidate.profile.matched === 'class'
+    ? `Not in the device catalog: the range ${Math.round(withE!.low).toLocaleString('en-US')}–${Math.round(withE!.high).toLocaleString('en-US')} IOPS is the "${candidate.profile.classLabel}" class's, a guess, so there is no point forecast and no gain. Measure the device itself (blank-device test, destroys its contents): \`zfs-advisor bench sync-write-4k-qd1 --device DEV --confirm-serial SERIAL\`.`
+    : null;
+  // Coherent ranges: a faster path never has a lower best case than now (the same ceilings cap
+  // both); a range wholly below "now" is said to be slower.
+  if (withE && withE.iops >= now.iops) withE.high = Math.max(withE.high, now.high);
+  const slower = withE !== null && withE.high < now.low;
+  if (withE && slower) withE.basis.push(`The whole range lies below "now": as SLOG this device would be slower than the current ZIL path.`);
   return {
     pool: pool.name,
     workload: { ...spec, dataset, datasetSync: side.sync, logbias: side.logbias, blockSize: side.blockSize, target: side.target },
     now: { iops: now.iops, low: now.low, high: now.high, latencyIops: now.latencyIops, basis: join(now), zil },
     with: withE && candidate ? {
-      device: candidate.label, catalogId: candidate.profile.id, status: candidate.profile.status, measured: withE.measured ?? null,
+      device: candidate.label, catalogId: candidate.profile.id, status: candidate.profile.status, measured: withE.measured ?? null, guess, slower,
       iops: withE.iops, low: withE.low, high: withE.high, latencyIops: withE.latencyIops, basis: join(withE),
     } : null,
-    gain: withE ? Math.round((withE.iops / now.iops) * 100) / 100 : null,
+    gain: withE && !guess ? Math.round((withE.iops / now.iops) * 100) / 100 : null,
   };
 }

@@ -10,12 +10,20 @@
  *             L = O + max(T_data(bs), D_log(4 KiB))          data written in place, log holds a pointer;
  *                                                             both writes are issued together (lwb root zio)
  *   D(s) = latency_4k × slowest-of-k + (s − 4 KiB) / bandwidth
- * With T = iodepth × numjobs writers outstanding, the ZIL batches them into shared log blocks but
- * each still waits its turn at the device:
- *   L(T) = O + D × (1 + q × f_class × (T − 1) / parallel)      IOPS = T / L(T)
- * capped by the pool's async ceiling (a SLOG does not raise sustained throughput, A17) and, for
- * copied writes, by the log device's bandwidth (large sync writes through a slow SLOG, A11).
- * O (per-commit ZFS overhead), q and the ceiling scale are fitted on the calibration set.
+ * Group commit: with T = iodepth × numjobs writers outstanding, the writers that arrive while one
+ * log block is written and flushed all go into the next one, so one write and one flush (A18, A19)
+ * serve up to T waiting writers. A round costs the flush latency once, the batch's bytes once, and
+ * a small per-writer penalty q (more records to assemble, the flush draining a fuller cache):
+ *   R(T) = O + D × (1 + q × f_class × (T − 1) / parallel) + (T − 1) × bs_copied / bandwidth
+ *   IOPS = T / R(T)
+ * so a flush-bound log device gains almost T-fold from concurrency until the batch transfer or the
+ * ceiling binds. IOPS are capped by the pool's sustained (async) ceiling and the host (a SLOG does
+ * not raise sustained throughput, A17) and, for copied writes, by the log device's bandwidth (large
+ * sync writes through a slow SLOG, A11).
+ * ZIL blocks on hard-disk data vdevs are appended in the embedded log metaslab (A3) into the disks'
+ * write cache, so their cost is a share h of a random 4 KiB write: from a cached append (fast end)
+ * to a full seek (slow end). O (per-commit ZFS overhead), q, h and the ceiling scale are fitted on
+ * the calibration set.
  */
 import type { DeviceProfile } from './catalog.ts';
 import { factLink } from './cite.ts';
@@ -33,11 +41,14 @@ export interface ModelParams {
   hostIops: Range3;
   /** Multiplicative slack on both ends of a range: the model's own error on the calibration set. */
   slack: number;
+  /** A ZIL write on hard-disk data vdevs as a share of a random 4 KiB write (appended into the write cache, A3). */
+  hddZilScale: number;
 }
 
 /** The model's parameters with the fixed ratios around each fitted value (fit.ts searches the fitted ones). */
-export function paramsOf(overhead: number, queue: number, ceiling: number, host: number, slack: number): ModelParams {
+export function paramsOf(overhead: number, queue: number, ceiling: number, host: number, slack: number, hddZil = 1): ModelParams {
   return {
+    hddZilScale: hddZil,
     overheadUs: { typical: overhead, low: overhead * 0.6, high: overhead * 1.5 },
     queuePenalty: queue,
     ceilingScale: { typical: ceiling, low: ceiling * 0.7, high: ceiling * 1.4 },
@@ -48,12 +59,12 @@ export function paramsOf(overhead: number, queue: number, ceiling: number, host:
 
 /**
  * Fitted on the whole calibration set (`fit()` in fit.ts; tests/forecast/calibration.test.ts checks
- * these are still what the fit gives): 55 µs per commit, queue penalty 0.01 (flash; hard disks use
- * the 0.0325 measured in 000, device-catalog.json), ceiling scale 1.4, range slack 1.5. The host
- * ceiling, 60k IOPS per job, is a class estimate, not fitted (000: 48.3k async and 80.7k in an 8 s
- * SLOG burst on a Xeon D-1541).
+ * these are still what the fit gives): 40 µs per commit, queue penalty 0.001 (flash; hard disks use
+ * the 0.0325 measured in 000, device-catalog.json), ceiling scale 1, range slack 1 (the ranges'
+ * own ends already hold ≥ 80 % of the set), hard-disk ZIL share 0.6. The host ceiling, 60k IOPS per
+ * job, is a class estimate, not fitted (000: 48.3k async and 80.7k in an 8 s SLOG burst on a Xeon D-1541).
  */
-export const DEFAULT_PARAMS: ModelParams = paramsOf(55, 0.01, 1.4, 60_000, 1.5);
+export const DEFAULT_PARAMS: ModelParams = paramsOf(40, 0.001, 1, 60_000, 1, 0.6);
 
 export type Layout = 'mirror' | 'raidz' | 'draid' | 'stripe';
 
@@ -130,24 +141,36 @@ type End = 'typical' | 'low' | 'high';
 /** For a *fast* result: low latency, high bandwidth. */
 const flip = (e: End): End => (e === 'low' ? 'high' : e === 'high' ? 'low' : 'typical');
 
-function deviceUs(dev: DeviceProfile, bytes: number, waitsFor: number, streams: number, end: End): number {
+/** µs of one write of `bytes` (latency + transfer); `latScale` shrinks the latency (hard-disk ZIL appends). */
+function deviceUs(dev: DeviceProfile, bytes: number, waitsFor: number, streams: number, end: End, latScale = 1): number {
   // end = 'high' means the optimistic (fast) end: low latency, high bandwidth.
-  const lat = dev.lat4kUs[flip(end)] * slowestOf(waitsFor, dev.cls);
+  const lat = dev.lat4kUs[flip(end)] * slowestOf(waitsFor, dev.cls) * latScale;
   const bw = dev.mbps[end] * Math.max(1, streams); // MB/s = bytes/µs
   return lat + Math.max(0, bytes - 4096) / bw;
 }
 
+/**
+ * The share of a random write a ZIL append on hard disks costs, per end of the range: the fitted
+ * h typically, a cached append at the fast end, a full random write at the slow end (whether the
+ * disks' write cache is on and the embedded log metaslab exists is not known from an inventory).
+ */
+function zilScale(log: LogTarget, p: ModelParams, end: End): number {
+  if (log.kind !== 'data' || log.device.cls !== 'hdd' || log.device.matched === 'measured') return 1;
+  return end === 'typical' ? p.hddZilScale : end === 'high' ? Math.min(p.hddZilScale, 0.08) : 1;
+}
+
 /** Bytes per second the data vdevs absorb for writes of `bs` into blocks of `blockSize`. */
 export function dataBandwidth(data: DataVdevs, bs: number, blockSize: number, end: End, rw: Workload['rw'] = 'randwrite'): number {
-  // Random writes smaller than the block rewrite the whole block at txg sync; sequential ones fill it.
+  // Random writes smaller than the block rewrite the whole block at txg sync; sequential ones fill
+  // it, so each byte is written once (in blocks of up to 128 KiB for the raidz efficiency).
   const write = rw === 'randwrite' ? Math.max(bs, blockSize) : Math.max(bs, Math.min(blockSize, 131_072));
   const disk = data.media.mbps[end];
   const sectors = Math.max(1, Math.round(write / 4096));
   const perVdev = data.layout === 'mirror' ? disk
     : data.layout === 'stripe' ? disk * data.width
     : (() => { const d = Math.min(data.width - data.parity, sectors); return data.width * disk * (d / (d + data.parity)); })();
-  // bytes/µs → IOPS use write amplification: a small write into a larger block rewrites the block.
-  return (perVdev * data.vdevs) * (bs / write);
+  // A small random write into a larger block rewrites the block (amplification); sequential does not.
+  return (perVdev * data.vdevs) * (rw === 'randwrite' ? bs / write : 1);
 }
 
 /** The pool's async ceiling for this workload (IOPS): data-vdev bandwidth or the host, whichever is lower. */
@@ -160,7 +183,8 @@ export function asyncCeiling(data: DataVdevs, ds: DatasetSide, w: Workload, p: M
 function syncIops(data: DataVdevs, log: LogTarget, ds: DatasetSide, w: Workload, p: ModelParams, end: End, capped = true): number {
   const O = p.overheadUs[flip(end)];
   const state = writeState(ds, log, w.bs);
-  const logUs = deviceUs(log.device, state === 'copied' ? w.bs : 4096, log.waitsFor, log.streams, end);
+  const copiedBytes = state === 'copied' ? w.bs : 4096;
+  const logUs = deviceUs(log.device, copiedBytes, log.waitsFor, log.streams, end, zilScale(log, p, end));
   let devUs = logUs;
   if (state === 'indirect') {
     const dataStreams = data.layout === 'mirror' ? 1 : Math.max(1, data.width - data.parity);
@@ -170,8 +194,11 @@ function syncIops(data: DataVdevs, log: LogTarget, ds: DatasetSide, w: Workload,
   const T = Math.max(1, w.iodepth * w.numjobs);
   const parallel = Math.max(1, log.vdevs);
   const q = log.device.queuePenaltyAbsolute ?? p.queuePenalty * log.device.queuePenaltyFactor;
-  const latUs = O + devUs * (1 + (q * (T - 1)) / parallel);
-  let iops = (T * 1e6) / latUs;
+  // Group commit: one round (write + flush) serves the T waiting writers; the batch's extra
+  // bytes cross the log device once each.
+  const batchUs = state === 'copied' ? ((T - 1) * w.bs) / (log.device.mbps[end] * Math.max(1, log.streams) * parallel) : 0;
+  const roundUs = O + devUs * (1 + (q * (T - 1)) / parallel) + batchUs;
+  let iops = (T * 1e6) / roundUs;
   if (!capped) return iops;
   const ceiling = asyncCeiling(data, ds, w, p, end) * p.ceilingScale[end];
   iops = Math.min(iops, ceiling);
@@ -211,4 +238,23 @@ export function estimate(data: DataVdevs, log: LogTarget, ds: DatasetSide, w: Wo
     high: round(Math.max(typical, syncIops(data, log, ds, w, p, 'high')) * p.slack),
     basis,
   };
+}
+
+/**
+ * The device latency (µs per 4 KiB write + flush) that makes the model give `iops` for this
+ * workload: a measured result turned into the "now" device, so the forecast for other workloads
+ * starts from what was measured. Bisection on the uncapped model (the measurement already
+ * includes whatever capped it). Null when no device latency reproduces it (faster than the model's
+ * overhead allows).
+ */
+export function latencyForMeasured(data: DataVdevs, log: LogTarget, ds: DatasetSide, w: Workload, iops: number, p: ModelParams = DEFAULT_PARAMS): number | null {
+  const at = (us: number) => syncIops(data, { ...log, device: { ...log.device, matched: 'measured', lat4kUs: { ...log.device.lat4kUs, typical: us } } }, ds, w, p, 'typical', false);
+  if (isAsync(ds, w) || at(0.01) < iops) return null;
+  let lo = 0.01;
+  let hi = 1e6;
+  for (let i = 0; i < 60; i++) {
+    const mid = Math.sqrt(lo * hi);
+    if (at(mid) > iops) lo = mid; else hi = mid;
+  }
+  return Math.sqrt(lo * hi);
 }

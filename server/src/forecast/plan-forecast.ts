@@ -30,7 +30,9 @@ export function planSlogForecast(input: {
   const a = { Host: input.host ?? undefined, Pools: [...(input.pools ?? [input.pool])], Drives: [...(input.drives ?? [])], Datasets: [...(input.datasets ?? [])] };
   const qd1 = forecastPool(a, input.pool, QD1, candidate);
   const qd16 = forecastPool(a, input.pool, QD16, candidate);
-  const line = (qd: string, f: ForecastResult) => `${qd}: now ${n(f.now.iops)} (${n(f.now.low)}–${n(f.now.high)}) → with this SLOG ${n(f.with!.iops)} (${n(f.with!.low)}–${n(f.with!.high)}) sync IOPS, ×${f.gain}`;
+  const line = (qd: string, f: ForecastResult) => f.with!.guess
+    ? `${qd}: now ${n(f.now.iops)} (${n(f.now.low)}–${n(f.now.high)}) → with this SLOG ${n(f.with!.low)}–${n(f.with!.high)} sync IOPS (its class's range, a guess: no point forecast)`
+    : `${qd}: now ${n(f.now.iops)} (${n(f.now.low)}–${n(f.now.high)}) → with this SLOG ${n(f.with!.iops)} (${n(f.with!.low)}–${n(f.with!.high)}) sync IOPS, ×${f.gain}`;
   return {
     qd1, qd16,
     summary: [

@@ -62,9 +62,12 @@ export function renderForecast(r: ForecastResult): string {
   ];
   if (r.with) {
     out.push(
-      `  with ${r.with.device} as SLOG: ${fmt(r.with.iops)} IOPS (range ${fmt(r.with.low)}–${fmt(r.with.high)})${r.with.status === 'discontinued' ? ' — discontinued product' : ''}`,
+      r.with.guess
+        ? `  with ${r.with.device} as SLOG: no point forecast, class range ${fmt(r.with.low)}–${fmt(r.with.high)} IOPS (a guess)`
+        : `  with ${r.with.device} as SLOG: ${fmt(r.with.iops)} IOPS (range ${fmt(r.with.low)}–${fmt(r.with.high)})${r.with.status === 'discontinued' ? ' — discontinued product' : ''}`,
+      ...(r.with.guess ? [`    ${r.with.guess}`] : []),
       `    basis: ${r.with.basis}`,
-      `  gain: ×${r.gain}`,
+      ...(r.gain !== null ? [`  gain: ×${r.gain}`] : []),
     );
   }
   return `${out.join('\n')}\n`;

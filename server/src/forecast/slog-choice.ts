@@ -29,9 +29,9 @@ export interface SlogChoice {
 
 export const purchaseTarget = (): SlogTarget => ({ drive: null, candidate: { label: 'Intel Optane SSD P1600X 118GB (to buy)', profile: profileForText(P1600X_MODEL), mirrored: false } });
 
-export function chooseSlog(a: Artifacts, pool: Pool, nowDevice?: DeviceProfile): SlogChoice {
+export function chooseSlog(a: Artifacts, pool: Pool, nowDevice?: DeviceProfile, hostExtraUs = 0): SlogChoice {
   const drives = a.Drives ?? [];
-  const opts = nowDevice ? { nowDevice } : {};
+  const opts = { ...(nowDevice ? { nowDevice } : {}), ...(hostExtraUs > 0 ? { hostExtraUs } : {}) };
   const scored = slogCandidates(a.Pools ?? [], drives)
     .map((d): SlogTarget => ({ drive: d, candidate: { label: `${drivePath(d, a.Host)} (${productName(d)})`, profile: profileForDrive(d), mirrored: false } }))
     .map((t) => ({ t, f: forecastPool(a, pool, QD1, t.candidate, opts) }))

@@ -17,11 +17,13 @@ import { NEW_DEVICE, drivePath, zilPath, type ZilPath } from '../../../rules/lib
 import { commandPath, leaves, topLevel } from '../../../rules/lib/topology.ts';
 import { CATALOG, currentPlpNvme, profileForEntry, type DeviceProfile } from '../forecast/catalog.ts';
 import { forecastPool, type ForecastResult } from '../forecast/forecast.ts';
-import { QD1, chooseSlog, type SlogTarget } from '../forecast/slog-choice.ts';
+import { QD1, QD16, chooseSlog, type SlogTarget } from '../forecast/slog-choice.ts';
+import type { ForecastOptions } from '../forecast/forecast.ts';
 import { factLink } from '../forecast/cite.ts';
-import { DEFAULT_PARAMS } from '../forecast/model.ts';
 import { currentLog } from '../forecast/pool-shape.ts';
-import { observedSyncLatency, type ObservedSyncLatency } from './observed-latency.ts';
+import { measuredNow, probeCommand, type MeasuredNow } from '../forecast/measured-now.ts';
+import { confidenceReason, forecastConfidence } from '../forecast/confidence.ts';
+import type { ObservedSyncLatency } from './observed-latency.ts';
 
 /** The candidate must beat the current ZIL path by at least this factor at QD1 to be worth adding [heuristic]. */
 export const MIN_QD1_GAIN = 3;
@@ -62,34 +64,13 @@ interface PoolView {
   path: ZilPath;
   observed: ObservedSyncLatency | null;
   measuredQd1: number | null;
+  now: MeasuredNow;
   target: SlogTarget;
   inBox: SlogTarget[];
   qd1: ForecastResult;
   qd16: ForecastResult;
   nowQd1: IopsRange;
   gain: number;
-}
-
-function measuredQd1(a: Artifacts, pool: string): number | null {
-  const b = (a.Benchmarks ?? [])
-    .filter((x) => x.pool === pool && x.status === 'completed' && x.iodepth === 1 && x.syncMode !== 'async' && x.blockSize === 4096)
-    .sort((x, y) => y.startedAt.localeCompare(x.startedAt))[0];
-  return b ? b.writeIops : null;
-}
-
-/** The current ZIL device as measured: a QD1 benchmark (inverted through the model) or an observed latency. */
-function measuredNowDevice(base: DeviceProfile, m: number | null, observed: ObservedSyncLatency | null): DeviceProfile | undefined {
-  const mk = (typical: number, low: number, high: number, basis: string): DeviceProfile => ({
-    ...base, id: `measured:${base.id}`, matched: 'class', slogMeasurements: [], basis,
-    lat4kUs: { typical, low, high, kind: 'measured', source: 'this host', quote: basis },
-  });
-  const o = DEFAULT_PARAMS.overheadUs.typical;
-  if (m !== null) {
-    const us = (iops: number) => Math.max(1, 1e6 / iops - o);
-    return mk(us(m), us(m * 1.1), us(m * 0.9), `benchmark: ${m} sync IOPS measured at QD1 (4 KiB) on this pool`);
-  }
-  if (observed) return mk(observed.latency.typicalUs, observed.latency.lowUs, observed.latency.highUs, observed.basis);
-  return undefined;
 }
 
 /** Evidence values are plain text: Markdown links keep their words (the reasons carry the links). */
@@ -101,14 +82,14 @@ function viewPool(pool: Pool, a: Artifacts): PoolView {
   const drives = a.Drives ?? [];
   const ev = syncEvidence(pool, { Datasets: a.Datasets, Workload: a.Workload, ZilStats: a.ZilStats, poolCount: a.Pools?.length ?? 1 });
   const path = zilPath(pool, drives, a.Host?.zfs.openzfs);
-  const m = measuredQd1(a, pool.name);
-  const observed = m === null ? observedSyncLatency(a.Workload, pool.name, path.home) : null;
-  const c = chooseSlog(a, pool, measuredNowDevice(currentLog(pool, drives, a.Host).device, m, observed));
+  const now = measuredNow(a, pool);
+  const m = now.measuredQd1;
+  const c = chooseSlog(a, pool, now.device, now.hostExtraUs);
   const nowQd1 = m !== null ? { iops: Math.round(m), low: Math.round(m * 0.9), high: Math.round(m * 1.1) } : range(c.qd1.now);
   // The gain is the latency ratio at QD1: the pool's sustained ceiling caps throughput (QD16 shows
   // it) but not how long each sync write waits.
   const gain = m !== null ? c.qd1.with!.latencyIops / m : c.gain;
-  return { pool, ev, path, observed, measuredQd1: m, target: c.target, inBox: c.inBox, qd1: c.qd1, qd16: c.qd16, nowQd1, gain };
+  return { pool, ev, path, observed: now.observed, measuredQd1: m, now, target: c.target, inBox: c.inBox, qd1: c.qd1, qd16: c.qd16, nowQd1, gain };
 }
 
 /** Sync writes happen (or are forced) on this pool: observed, counted at a real rate, or configured. */
@@ -134,9 +115,30 @@ const observedText = (o: ObservedSyncLatency | null): string => {
 /** How a log vdev is named in `zpool remove`: a mirror by its vdev name, a single device by its path. */
 const removeName = (v: VdevNode, drives: readonly Drive[]): string => (v.children.length > 0 ? v.name : commandPath(leaves(v)[0] ?? v, drives));
 
-function purchaseList(a: Artifacts, pool: Pool, buy: SlogTarget, p1600xQd1: number): OptaneVerdict['purchase'] {
+/**
+ * When every candidate reaches the same QD16 figure because the pool (or host) caps them all, say
+ * so, and what still tells them apart: the QD1 wait per write, endurance, power-loss protection and
+ * price class. Null when the candidates' QD16 forecasts differ.
+ */
+export function sameLimitReason(a: Artifacts, pool: Pool, cands: { label: string; profile: DeviceProfile }[], opts: ForecastOptions): string | null {
+  if (cands.length < 2) return null;
+  const fs = cands.map((c) => ({ c, q16: forecastPool(a, pool, QD16, { ...c, mirrored: false }, opts).with!, q1: forecastPool(a, pool, QD1, { ...c, mirrored: false }, opts).with! }));
+  const cap = Math.max(...fs.map((f) => f.q16.iops));
+  if (fs.some((f) => f.q16.iops < cap * 0.98 || f.q16.latencyIops <= f.q16.iops * 1.05)) return null;
+  const entry = (id: string) => CATALOG.entries.find((e) => e.id === id);
+  const detail = fs.map(({ c, q1 }) => {
+    const e = entry(c.profile.id);
+    const endurance = e?.endurance.dwpd != null ? `${e.endurance.dwpd} DWPD` : 'endurance unknown';
+    const plp = c.profile.plp === 'capacitor' ? 'power-loss protection' : c.profile.plp === 'no-volatile-cache' ? 'no volatile cache to lose' : c.profile.plp === 'none' ? 'no power-loss protection' : 'power-loss protection unknown';
+    const price = c.profile.cls.startsWith('optane') ? 'discontinued (new-old-stock or used)' : e?.status === 'in-production' ? 'in production' : 'price class unknown';
+    return `${c.label}: ~${fmt(q1.latencyIops)} IOPS per writer at QD1 (${c.profile.lat4kUs.kind === 'class-estimate' ? 'class estimate' : c.profile.lat4kUs.kind}), ${endurance}, ${plp}, ${price}`;
+  });
+  return `At QD16 every candidate reaches the same ~${fmt(cap)} sync IOPS: ${pool.name}'s sustained ceiling binds, not the log device (${factLink('A17')}). What differs: ${detail.join('; ')}.`;
+}
+
+function purchaseList(a: Artifacts, pool: Pool, buy: SlogTarget, p1600xQd1: number, opts: ForecastOptions): OptaneVerdict['purchase'] {
   const alt = currentPlpNvme().map((e) => {
-    const f = forecastPool(a, pool, QD1, { label: e.product, profile: profileForEntry(e), mirrored: false });
+    const f = forecastPool(a, pool, QD1, { label: e.product, profile: profileForEntry(e), mirrored: false }, opts);
     return { e, iops: f.with!.iops };
   });
   return [
@@ -147,7 +149,7 @@ function purchaseList(a: Artifacts, pool: Pool, buy: SlogTarget, p1600xQd1: numb
     { product: 'Second Intel Optane SSD P1600X 118GB', capacityGb: 118, why: `To mirror the SLOG: protects the last seconds of sync writes if the SLOG dies together with a crash (${factLink('A25')}).` },
     ...alt.map(({ e, iops }) => ({
       product: `${e.product} (current alternative)`, capacityGb: null,
-      why: `In production, power-loss protection, ${e.formFactor}; forecast ~${fmt(iops)} sync IOPS at QD1 (${e.syncWrite4kUs.kind === 'class-estimate' ? 'class estimate: PLP NVMe flushes in ~12–60 µs' : `${e.syncWrite4kUs.typical} µs per flushed 4 KiB write`}), below Optane's but far above hard disks; endurance ${e.endurance.dwpd ?? '?'} DWPD.`,
+      why: `In production, power-loss protection, ${e.formFactor}; forecast ~${fmt(iops)} sync IOPS at QD1 (${e.syncWrite4kUs.kind === 'class-estimate' ? 'class estimate: PLP NVMe flushes in ~12–60 µs' : `${e.syncWrite4kUs.typical} µs per flushed 4 KiB write`}), below Optane's but far above hard disks; ${e.endurance.dwpd !== null ? `endurance ${e.endurance.dwpd} DWPD` : 'endurance not published in our catalog (unknown)'}.`,
     })),
   ];
 }
@@ -168,10 +170,10 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   const views = pools.map((p) => viewPool(p, a)).sort((x, y) => score(y) - score(x) || x.pool.name.localeCompare(y.pool.name));
   const v = views[0]!;
   const name = v.pool.name;
-  const probe = `zfs-advisor bench sync-write-4k-qd1 --pool ${name}`;
+  const probe = probeCommand(name);
   const t = v.target;
   const picked = t.drive ? [t.drive, ...v.inBox.filter((x) => x.drive !== t.drive && x.drive && isOptane(x.drive) === isOptane(t.drive!)).map((x) => x.drive!)].slice(0, 2) : [];
-  const nowBasis = v.measuredQd1 !== null ? `benchmark: ${v.measuredQd1} sync IOPS measured at QD1 (4 KiB) on ${name}` : v.observed ? v.observed.basis : currentLog(v.pool, drives, a.Host).device.basis;
+  const nowBasis = v.now.basis;
   const withBasis = v.qd1.with!.measured ?? t.candidate.profile.basis;
   const reasons: string[] = [...v.ev.reasons];
   const evidence: OptaneVerdict['evidence'] = [
@@ -201,24 +203,33 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   }));
   const devs = picked.length >= 2 ? picked.map((d) => drivePath(d, a.Host)) : picked.length === 1 ? [drivePath(picked[0]!, a.Host)] : [NEW_DEVICE(1, a.Host), NEW_DEVICE(2, a.Host)];
   const spec = devs.length === 2 ? `mirror ${devs.join(' ')}` : devs[0]!;
-  const purchase = picked.length > 0 ? [] : purchaseList(a, v.pool, t, v.qd1.with!.iops);
+  const fopts: ForecastOptions = { ...(v.now.device ? { nowDevice: v.now.device } : {}), ...(v.now.hostExtraUs > 0 ? { hostExtraUs: v.now.hostExtraUs } : {}) };
+  const purchase = picked.length > 0 ? [] : purchaseList(a, v.pool, t, v.qd1.with!.iops, fopts);
+  const compared = picked.length > 0
+    ? v.inBox.map((x) => ({ label: x.candidate.label, profile: x.candidate.profile }))
+    : [{ label: t.candidate.label.replace(' (to buy)', ''), profile: t.candidate.profile }, ...currentPlpNvme().map((e) => ({ label: e.product, profile: profileForEntry(e) }))];
+  const limitReason = sameLimitReason(a, v.pool, compared, fopts);
   const gainText = `~${fmt(expected.qd1.now.iops)} → ~${fmt(expected.qd1.withOptane.iops)} sync IOPS at QD1, ${fmt(expected.qd16.now.iops)} → ${fmt(expected.qd16.withOptane.iops)} at QD16`;
   const capped = v.qd1.with!.latencyIops > v.qd1.with!.iops * 1.05;
   const forecastReason = `Forecast (4 KiB sync writes; calibrated model): ${gainText}. Now: ${nowBasis.replace(/\.$/, '')}. With ${t.candidate.label}: ${withBasis.replace(/\.$/, '')}.` +
+    (limitReason ? ` ${limitReason}` : '') +
     (capped ? ` Per write, the ZIL path allows ~${fmt(v.qd1.now.latencyIops)} → ~${fmt(v.qd1.with!.latencyIops)} IOPS; sustained, ${name}'s data vdevs cap both (4 KiB writes into ${v.qd1.workload.blockSize / 1024} KiB blocks; ${factLink('A17')}).` : '');
   const nowUnknown = v.measuredQd1 === null && v.observed === null && currentLog(v.pool, drives, a.Host).device.cls === 'unknown';
   const base = { pool: name, evidence, expected, candidates, purchase, findings: related };
   const none = { commands: [] as string[], reversible: 'yes' as const };
   const demand = syncDemand(v.ev);
-  const conf = v.measuredQd1 !== null || v.observed !== null ? 'high' as const : 'medium' as const;
+  // One confidence for the verdict and the slog-benefit finding (forecast/confidence.ts).
+  const conf = forecastConfidence(v.now.source, v.ev.level);
+  const confReason = `${confidenceReason(v.now.source, v.ev.level)}.`;
   const zilOnLog = v.path.home === 'log';
+  if (v.now.source === 'model') unknowns.push({ what: `Current sync-write latency of ${name} (the "now" figures are a model estimate)`, howToMeasure: probe });
 
   // 1. No sync writes: a SLOG would sit idle.
   if (v.ev.level === 'none-observed' || (v.ev.level === 'counters' && !demand)) {
     return {
       ...base, verdict: 'no', headline: `No sync writes on ${name}: a SLOG would sit idle.`,
-      reasons: [...reasons, 'Async writes never touch the ZIL; a SLOG is not a write cache ([what the ZIL does](docs/kb/slog.md#what-the-zil-does)).'],
-      layout: none, purchase: [], confidence: 'medium',
+      reasons: [...reasons, confReason, 'Async writes never touch the ZIL; a SLOG is not a write cache ([what the ZIL does](docs/kb/slog.md#what-the-zil-does)).'],
+      layout: none, purchase: [], confidence: conf,
       unknowns: [...unknowns, { what: 'Was the window representative?', howToMeasure: 'zfs-advisor observe --duration 30m during VM/NFS/database activity' }],
     };
   }
@@ -232,7 +243,7 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
     return {
       ...base, verdict: 'replace',
       headline: `${name}'s SLOG (${v.path.latency?.label ?? 'the current log device'}) is ~${Math.round(v.gain)}× slower for sync writes than ${t.candidate.label}${observedText(v.observed)}: remove it, then add the faster one.`,
-      reasons: [...reasons, forecastReason, `Adding the new device beside the old one would stripe the ZIL across both and keep the slow one in the path; remove the old log vdev first (log vdevs can always be removed: ${factLink('A24')}).`],
+      reasons: [...reasons, confReason, forecastReason, `Adding the new device beside the old one would stripe the ZIL across both and keep the slow one in the path; remove the old log vdev first (log vdevs can always be removed: ${factLink('A24')}).`],
       layout: replaceLayout, unknowns, confidence: conf,
     };
   }
@@ -242,8 +253,8 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
     return {
       ...base, verdict: 'no',
       headline: already ? `${name} already writes its ZIL to Optane.` : `${name} already has low-latency sync writes; a SLOG would add little.`,
-      reasons: [...reasons, `The ZIL lands on ${v.path.latency?.label ?? 'fast devices'}; ${t.candidate.label} would be only ~${v.gain.toFixed(1)}× faster at QD1 (threshold ${MIN_QD1_GAIN}×).`, forecastReason],
-      layout: none, purchase: [], unknowns, confidence: conf === 'high' || already ? 'high' : 'medium',
+      reasons: [...reasons, confReason, `The ZIL lands on ${v.path.latency?.label ?? 'fast devices'}; ${t.candidate.label} would be only ~${v.gain.toFixed(1)}× faster at QD1 (threshold ${MIN_QD1_GAIN}×).`, forecastReason],
+      layout: none, purchase: [], unknowns, confidence: conf,
     };
   }
   const addLayout = zilOnLog ? replaceLayout : { commands: [`zpool add -n ${name} log ${spec}`, `zpool add ${name} log ${spec}`], reversible: 'yes' as const };
@@ -256,17 +267,16 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
     return {
       ...base, verdict: 'yes',
       headline: `${name} ${how} on ${v.path.latency?.label ?? 'slow devices'}; a SLOG on ${where} would make them ~${Math.round(v.gain)}× faster.`,
-      reasons: [...reasons, forecastReason],
-      layout: addLayout, unknowns, confidence: v.ev.level === 'configured' ? 'medium' : conf,
+      reasons: [...reasons, confReason, forecastReason],
+      layout: addLayout, unknowns, confidence: conf,
     };
   }
   // 5. Evidence missing: depends.
   unknowns.push({ what: `Does ${name} receive sync writes, and how many per second?`, howToMeasure: 'zfs-advisor observe --duration 10m (during normal use)' });
-  if (v.measuredQd1 === null) unknowns.push({ what: `Current sync-write latency of ${name}`, howToMeasure: probe });
   return {
     ...base, verdict: 'depends',
     headline: nowUnknown ? `It depends on ${name}'s sync writes. Measure first: its devices are not identified.` : `It depends on ${name}'s sync writes. If they happen, expect ${gainText}.`,
-    reasons: [...reasons, forecastReason, `Run \`${probe}\` (guarded, on a throw-away dataset) and \`zfs-advisor observe --duration 10m\` to decide.`],
-    layout: addLayout, unknowns, confidence: 'low',
+    reasons: [...reasons, confReason, forecastReason, `Run \`${probe}\` (guarded, on a throw-away dataset) and \`zfs-advisor observe --duration 10m\` to decide.`],
+    layout: addLayout, unknowns, confidence: conf,
   };
 }

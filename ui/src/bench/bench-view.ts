@@ -142,3 +142,17 @@ export function mismatchText(s: BenchmarkSummary): string | null {
   const f = s.fioRuntimeSeconds !== null ? `${s.fioRuntimeSeconds.toFixed(1)} s` : 'unknown';
   return `wall time ${w} vs fio runtime ${f}: the result may hide buffered writes or stalls`;
 }
+
+/**
+ * The IOPS and latency a run card shows: the finished run's measured result once it has one (the
+ * last progress event of a finished run carries none), else the live progress figures.
+ */
+export function shownFigures(run: LiveRun): { iops: number | null; latencyUs: number | null; final: boolean } {
+  const s = run.final?.status === 'completed' ? run.final.summary : null;
+  if (s) {
+    const iops = s.readIops + s.writeIops;
+    const lat = s.syncOpLatency?.p50Ns ?? s.writeLatency?.p50Ns ?? s.writeLatency?.meanNs ?? null;
+    return { iops: iops > 0 ? iops : null, latencyUs: lat !== null ? lat / 1000 : null, final: true };
+  }
+  return { iops: run.progress?.iops ?? null, latencyUs: run.progress?.latencyUs ?? null, final: false };
+}

@@ -94,9 +94,3 @@ export function expectationRows(v: OptaneVerdict): ExpectationRow[] {
   });
   return [row('QD1 (one writer)', v.expected.qd1), row('QD16 (many writers)', v.expected.qd16)];
 }
-
-/** The power of ten at or below a value (83 → 10, 894 → 100, 20000 → 10000); at least 1. */
-export function logFloor(x: number): number {
-  if (!Number.isFinite(x) || x < 10) return 1;
-  return 10 ** Math.floor(Math.log10(x));
-}

@@ -19,7 +19,8 @@ import { defaultDataDir } from '../../data-dir.ts';
 import { assess } from '../../assess/assess.ts';
 import { loadInventory } from '../../gather/load.ts';
 import { reportBenchmarks } from '../../report/benchmarks.ts';
-import { evidenceMachineOf, runsForReport } from '../../report/evidence-scope.ts';
+import { evidenceMachineOf } from '../../report/evidence-scope.ts';
+import { benchmarksFromStore } from '../../assess/load-benchmarks.ts';
 import type { Inventory } from '../../model/inventory.ts';
 import { renderAppendix, renderReport, type ReportFormat } from '../../report/render.ts';
 import { APP_VERSION } from '../../version.ts';
@@ -40,24 +41,7 @@ async function benchmarksFromFile(file: string): Promise<Loaded<unknown[]>> {
   }
 }
 
-/**
- * The stored runs measured on the host this report describes: this machine's for a live
- * inventory of it, none for the demo, a snapshot or a remote host (evidence-scope.ts). Never
- * creates a store.
- */
-export async function benchmarksFromStore(dataDir: string, inventory: Pick<Inventory, 'source'>): Promise<Loaded<unknown[]>> {
-  if (!evidenceMachineOf(inventory)) return { ok: true, value: [] };
-  const { DB_FILE_NAME, openStore } = await import('../../store/db.ts');
-  if (!existsSync(join(dataDir, DB_FILE_NAME))) return { ok: true, value: [] };
-  const opened = await openStore(dataDir);
-  if (!opened.ok) return { ok: false, message: `${join(dataDir, DB_FILE_NAME)}: ${opened.error.message}` };
-  try {
-    const { history } = await import('../../bench/run.ts');
-    return { ok: true, value: runsForReport(opened.store.db, inventory, history(opened.store.db, {})) };
-  } finally {
-    opened.store.close();
-  }
-}
+export { benchmarksFromStore } from '../../assess/load-benchmarks.ts';
 
 /** The latest benchmark suite of this machine (bench/report-suite.ts), when the report is of this machine. */
 async function suiteFromStore(dataDir: string, inventory: Pick<Inventory, 'source'>): Promise<import('../../bench/suite-types.ts').SuiteView | null> {
