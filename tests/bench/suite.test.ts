@@ -141,7 +141,7 @@ describe('suites with real fio on a directory', () => {
       expect(suitePairs(r, 'io')).toHaveLength(2);
       const csv = suiteCsv(r).trim().split('\n');
       expect(csv).toHaveLength(5);
-      expect(csv[0]).toMatch(/^label,profile,targetKind,bs,iodepth,io,sync,status,iops,/);
+      expect(csv[0]).toMatch(/^label,profile,targetKind,bs,iodepth,io,sync,fioSync,datasetSync,status,iops,/);
       expect(suiteExport(r).table).toHaveLength(4);
     } finally { s.close(); }
   }, 180_000);

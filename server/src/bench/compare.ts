@@ -5,6 +5,7 @@
  * Pure; CSV and JSON exports are made from the same rows.
  */
 import type { BenchmarkSummary } from '../model/workload.ts';
+import { getProfile } from './profiles.ts';
 import { cellLabel, sizeLabel } from './suites.ts';
 import type { PairRow, SuiteResult, SuiteRow, SuiteRunResult, SuiteView } from './suite-types.ts';
 
@@ -21,12 +22,36 @@ export function headlineLatency(s: BenchmarkSummary): { of: string; p50Us: numbe
   return null;
 }
 
+/**
+ * What fio itself did to make writes durable — never the dataset's property (datasetSyncOf): a
+ * `sync=standard` cell of a sync profile is asynchronous writes with one fsync at the end, and a
+ * path target has no property at all, so the two are shown as separate columns.
+ */
+export function fioSyncOf(s: Pick<BenchmarkSummary, 'syncMode'>, writes: boolean): string {
+  if (!writes) return 'none (reads)';
+  switch (s.syncMode) {
+    case 'property': return 'plain writes';
+    case 'fio-sync': return 'O_SYNC';
+    case 'fio-fsync': return 'fsync per write';
+    case 'async': return 'end_fsync only';
+  }
+}
+
+/** The `sync` property the run's dataset or zvol had; a directory has none, and where it could not be set, it was not. */
+export function datasetSyncOf(s: Pick<BenchmarkSummary, 'syncMode' | 'sync'>, targetKind: SuiteRunResult['targetKind']): string {
+  if (targetKind === 'path') return 'none (a directory)';
+  if (s.syncMode === 'fio-sync' || s.syncMode === 'fio-fsync') return 'not settable';
+  return s.sync ? `sync=${s.sync}` : 'inherited';
+}
+
 export function rowOf(r: SuiteRunResult): SuiteRow {
   const s = r.result;
   const ok = s !== null && (s.status === 'completed' || s.writeIops + s.readIops > 0);
   const lat = ok && s ? headlineLatency(s) : null;
   return {
     label: r.label, profile: r.profile, targetKind: r.targetKind, bs: sizeLabel(r.bs), iodepth: r.iodepth, io: r.io, sync: r.sync,
+    fioSync: s ? fioSyncOf(s, getProfile(r.profile)?.writes ?? true) : null,
+    datasetSync: s ? datasetSyncOf(s, r.targetKind) : null,
     status: s?.status ?? 'not run',
     iops: ok && s ? Math.round(s.writeIops + s.readIops) : null,
     mibPerSec: ok && s ? r1((s.writeBytesPerSec + s.readBytesPerSec) / 1048576) : null,
@@ -116,7 +141,7 @@ function csvCell(v: unknown): string {
 }
 
 export const SUITE_CSV_COLUMNS: (keyof SuiteRow)[] = [
-  'label', 'profile', 'targetKind', 'bs', 'iodepth', 'io', 'sync', 'status', 'iops', 'mibPerSec', 'latencyOf', 'p50Us', 'p99Us',
+  'label', 'profile', 'targetKind', 'bs', 'iodepth', 'io', 'sync', 'fioSync', 'datasetSync', 'status', 'iops', 'mibPerSec', 'latencyOf', 'p50Us', 'p99Us',
   'wallS', 'fioRuntimeS', 'wallRatio', 'load1Max', 'iowaitPct', 'arcHitPct', 'message',
 ];
 

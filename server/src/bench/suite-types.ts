@@ -100,7 +100,13 @@ export type SuiteProgress = z.infer<typeof SuiteProgress>;
 
 /** One row of a suite's comparison table (compare.ts), as every renderer shows it. */
 export const SuiteRow = z.object({
-  label: z.string(), profile: z.string(), targetKind: z.string(), bs: z.string(), iodepth: z.number(), io: z.string(), sync: z.string(),
+  label: z.string(), profile: z.string(), targetKind: z.string(), bs: z.string(), iodepth: z.number(), io: z.string(),
+  /** The suite cell's sync setting (what was asked); fioSync and datasetSync say what it became. */
+  sync: z.string(),
+  /** What fio did to make writes durable: O_SYNC, fsync per write, end_fsync only, plain writes (the property did it). */
+  fioSync: z.string().nullable(),
+  /** The dataset's or zvol's sync property during the run ("none (a directory)" on a path target). */
+  datasetSync: z.string().nullable(),
   status: z.string(), iops: z.number().nullable(), mibPerSec: z.number().nullable(),
   /** Which latency p50/p99 are: the sync operation's (fsync, or the write's clat when the write itself was synchronous) or, for async runs, the write's. */
   latencyOf: z.string().nullable(), p50Us: z.number().nullable(), p99Us: z.number().nullable(),

@@ -80,8 +80,8 @@ export function suiteText(r: SuiteResult): string {
   const out = [`suite ${r.suite} (${r.id}): ${r.status}${r.demo ? ' — DEMO DATA' : ''}`, `${r.title}; on ${r.on}; ${seconds(r.wallSeconds)}`];
   if (r.stopReason) out.push(r.stopReason);
   out.push('');
-  out.push(table(['run', 'status', 'IOPS', 'MiB/s', 'latency of', 'p50', 'p99', 'wall', 'fio', 'wall÷fio', 'load1', 'iowait %', 'ARC hit %'],
-    suiteTable(r).map((x) => [x.label, x.status, count(x.iops), x.mibPerSec, x.latencyOf, micros(x.p50Us), micros(x.p99Us), seconds(x.wallS), seconds(x.fioRuntimeS), x.wallRatio, x.load1Max, x.iowaitPct, x.arcHitPct])));
+  out.push(table(['run', 'fio sync', 'dataset sync', 'status', 'IOPS', 'MiB/s', 'latency of', 'p50', 'p99', 'wall', 'fio', 'wall÷fio', 'load1', 'iowait %', 'ARC hit %'],
+    suiteTable(r).map((x) => [x.label, x.fioSync, x.datasetSync, x.status, count(x.iops), x.mibPerSec, x.latencyOf, micros(x.p50Us), micros(x.p99Us), seconds(x.wallS), seconds(x.fioRuntimeS), x.wallRatio, x.load1Max, x.iowaitPct, x.arcHitPct])));
   out.push(pairsText('sync vs async (same block size, queue depth, I/O mode and target):', suitePairs(r, 'sync'), 'sync', 'async'));
   out.push(pairsText('direct vs buffered:', suitePairs(r, 'io'), 'direct', 'buffered'));
   out.push(pairsText('dataset vs zvol:', suitePairs(r, 'target'), 'dataset', 'zvol'));

@@ -1,0 +1,93 @@
+/**
+ * Helpers of the benchmark lab tests (issue 27): the workloads of "advice followed" as fio commands
+ * run inside the guest, the forecast-vs-measured comparison, and its Markdown table for BENCHMARKS.md.
+ * The fio commands here are the lab's yardstick (what a user would run by hand), not the app's runner:
+ * the app's own probe is `zfs-advisor bench sync-write-4k-qd1`, run by the test beside them.
+ */
+import type { LabVm } from '../../lab/vm.ts';
+
+export interface LabWorkload {
+  /** Short name used in tables: "4k ×16 always". */
+  name: string;
+  bs: '4k' | '128k';
+  numjobs: number;
+  /** sync=always on the dataset (every write synchronous), or fio's fsync after every write on sync=standard. */
+  sync: 'always' | 'fsync';
+}
+
+/** QD1 and 4/16/64 writers at 4k and 128k, sync=always and fsync — trimmed to what TCG runs in minutes. */
+export const ADVICE_WORKLOADS: LabWorkload[] = [
+  { name: '4k QD1 always', bs: '4k', numjobs: 1, sync: 'always' },
+  { name: '4k ×4 always', bs: '4k', numjobs: 4, sync: 'always' },
+  { name: '4k ×16 always', bs: '4k', numjobs: 16, sync: 'always' },
+  { name: '4k ×64 always', bs: '4k', numjobs: 64, sync: 'always' },
+  { name: '128k QD1 always', bs: '128k', numjobs: 1, sync: 'always' },
+  { name: '128k ×16 always', bs: '128k', numjobs: 16, sync: 'always' },
+  { name: '4k QD1 fsync', bs: '4k', numjobs: 1, sync: 'fsync' },
+  { name: '4k ×16 fsync', bs: '4k', numjobs: 16, sync: 'fsync' },
+];
+
+export const LAB_DIR = '/lab/pools/tank/lab';
+const FILE_SIZE = '4M';
+const MAX_JOBS = Math.max(...ADVICE_WORKLOADS.map((w) => w.numjobs));
+
+const fioBase = (numjobs: number) =>
+  `fio --name=w --directory=${LAB_DIR} --rw=randwrite --ioengine=psync --iodepth=1 --numjobs=${numjobs} --thread --group_reporting --size=${FILE_SIZE} --randrepeat=0 --refill_buffers`;
+
+/** Creates tank/lab and lays out every job's file once, with sync off so the layout is quick. */
+export const layoutScript = () => `zfs create -o sync=disabled -o compression=off tank/lab
+${fioBase(MAX_JOBS)} --bs=128k --create_only=1 >/dev/null
+zfs set sync=standard tank/lab
+zpool sync tank`;
+
+/** One measured run: prints fio's JSON. */
+export function fioScript(w: LabWorkload, runtimeS: number): string {
+  return `zfs set sync=${w.sync === 'always' ? 'always' : 'standard'} tank/lab
+zpool sync tank
+${fioBase(w.numjobs)} --bs=${w.bs} --runtime=${runtimeS} --time_based=1 ${w.sync === 'fsync' ? '--fsync=1 ' : ''}--output-format=json`;
+}
+
+/** Write IOPS from fio's JSON (the guest may print warnings before it). */
+export function fioWriteIops(stdout: string): number {
+  const json = JSON.parse(stdout.slice(stdout.indexOf('{'))) as { jobs: { write: { iops: number } }[] };
+  return json.jobs.reduce((s, j) => s + j.write.iops, 0);
+}
+
+export async function measure(vm: LabVm, w: LabWorkload, runtimeS: number): Promise<number> {
+  return fioWriteIops(await vm.must(fioScript(w, runtimeS), { timeoutMs: 180_000 }));
+}
+
+/** The forecast's CLI flags for a workload. */
+export const forecastFlags = (w: LabWorkload) => `--rw randwrite --bs ${w.bs} --iodepth 1 --numjobs ${w.numjobs} --sync ${w.sync}`;
+
+export interface CandidateOutcome {
+  candidate: string;
+  forecastWith: number;
+  forecastGain: number;
+  measuredWith: number;
+  measuredGain: number;
+}
+export interface AdviceRow {
+  workload: string;
+  forecastNow: number;
+  measuredNow: number;
+  candidates: CandidateOutcome[];
+}
+
+/** Forecast gain ÷ measured gain − 1: the error the Done-when bounds by ±35 %. */
+export const gainError = (c: CandidateOutcome): number => c.forecastGain / c.measuredGain - 1;
+
+const n0 = (x: number) => Math.round(x).toLocaleString('en-US');
+const g2 = (x: number) => `${x.toFixed(2)}×`;
+const pct = (x: number) => `${x >= 0 ? '+' : ''}${Math.round(x * 100)} %`;
+
+/** The "Advice followed: forecast vs measured" table. */
+export function adviceTable(rows: AdviceRow[]): string {
+  const names = rows[0]?.candidates.map((c) => c.candidate) ?? [];
+  const head = ['workload', 'measured now', 'forecast now', ...names.flatMap((n) => [`${n}: measured`, `forecast`, `gain measured`, `gain forecast`, `error`])];
+  const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
+  for (const r of rows) {
+    lines.push(`| ${[r.workload, n0(r.measuredNow), n0(r.forecastNow), ...r.candidates.flatMap((c) => [n0(c.measuredWith), n0(c.forecastWith), g2(c.measuredGain), g2(c.forecastGain), pct(gainError(c))])].join(' | ')} |`);
+  }
+  return lines.join('\n');
+}
