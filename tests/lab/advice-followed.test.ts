@@ -5,15 +5,18 @@
  * without PLP). The app probes the pool with its own sync-write profile, gives its verdict and a
  * forecast per workload and candidate; then the lab follows the printed plan (`plan add-slog`, every
  * step in order, `-n` first) and measures again. The forecast gain must be within ±35 % of the
- * measured gain on every workload (the Done-when of issue 27). With ZFS_ADVISOR_LAB_RESULTS=DIR the
- * table (Markdown) and the raw numbers (JSON) are written there for BENCHMARKS.md.
+ * measured gain on every workload (the Done-when of issue 27). The table (Markdown) and the raw
+ * numbers (JSON) are written to ZFS_ADVISOR_LAB_RESULTS (default: a temp directory); with
+ * ZFS_ADVISOR_LAB_BENCHMARKS=write also into BENCHMARKS.md ("Advice followed: forecast vs measured"):
+ *
+ *   ZFS_ADVISOR_LAB_BENCHMARKS=write npx vitest run tests/lab/advice-followed.test.ts
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootLab, byId, labAvailable, REPO_ROOT, type LabDrive, type LabVm } from '../../lab/vm.ts';
-import { ADVICE_WORKLOADS, adviceTable, forecastFlags, gainError, layoutScript, measure, type AdviceRow } from './bench-lab.ts';
+import { ADVICE_WORKLOADS, adviceSection, adviceTable, forecastFlags, gainError, layoutScript, measure, writeBenchmarksSection, type AdviceRow } from './bench-lab.ts';
 
 const live = labAvailable();
 const MIN = 60_000;
@@ -83,6 +86,15 @@ describe('advice followed: the SLOG forecast against what adding the SLOG measur
     writeFileSync(join(out, 'advice-followed.md'), `${table}\n`);
     writeFileSync(join(out, 'advice-followed.json'), `${JSON.stringify({ rows, probe: JSON.parse(probe.stdout), optane: JSON.parse(optane.stdout), zfs: vm.zfsVersionText }, null, 2)}\n`);
     console.log(`advice followed (written to ${out}):\n${table}`);
+    if (process.env.ZFS_ADVISOR_LAB_BENCHMARKS === 'write') {
+      const p = JSON.parse(probe.stdout) as { summary?: { writeIops?: number } };
+      const v = JSON.parse(optane.stdout) as { verdict?: string; headline?: string };
+      writeBenchmarksSection(join(REPO_ROOT, 'BENCHMARKS.md'), 'lab-advice-followed', adviceSection(rows, {
+        zfs: vm.zfsVersionText.split('\n').find((l) => l.startsWith('zfs-kmod'))?.trim() ?? '2.3', runtimeS: RUNTIME_S,
+        command: 'ZFS_ADVISOR_LAB_BENCHMARKS=write npx vitest run tests/lab/advice-followed.test.ts',
+        probeIops: p.summary?.writeIops ?? null, verdict: v.headline ? `${v.verdict}: ${v.headline}` : null,
+      }));
+    }
 
     for (const r of rows) expect(r.measuredNow, r.workload).toBeGreaterThan(0);
     const misses = rows.flatMap((r) => r.candidates.filter((c) => Math.abs(gainError(c)) > 0.35)

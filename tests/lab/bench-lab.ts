@@ -4,6 +4,8 @@
  * The fio commands here are the lab's yardstick (what a user would run by hand), not the app's runner:
  * the app's own probe is `zfs-advisor bench sync-write-4k-qd1`, run by the test beside them.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus as cpus_, loadavg, platform, release, totalmem } from 'node:os';
 import type { LabVm } from '../../lab/vm.ts';
 
 export interface LabWorkload {
@@ -90,4 +92,36 @@ export function adviceTable(rows: AdviceRow[]): string {
     lines.push(`| ${[r.workload, n0(r.measuredNow), n0(r.forecastNow), ...r.candidates.flatMap((c) => [n0(c.measuredWith), n0(c.forecastWith), g2(c.measuredGain), g2(c.forecastGain), pct(gainError(c))])].join(' | ')} |`);
   }
   return lines.join('\n');
+}
+
+/**
+ * Replaces (or adds) one `<!-- bench:NAME -->` section of BENCHMARKS.md — the markers scripts/bench.ts
+ * keeps when it rewrites the file, so a lab measurement survives `npm run bench`.
+ */
+export function writeBenchmarksSection(file: string, name: string, body: string): void {
+  const text = readFileSync(file, 'utf8');
+  const section = `<!-- bench:${name} -->\n${body.trimEnd()}\n<!-- /bench:${name} -->\n`;
+  const re = new RegExp(`<!-- bench:${name} -->\\n[\\s\\S]*?<!-- /bench:${name} -->\\n`);
+  writeFileSync(file, re.test(text) ? text.replace(re, section) : `${text.trimEnd()}\n\n${section}`);
+}
+
+/** The host this was measured on, in one line (the guest runs under QEMU TCG on it). */
+export function machineLine(): string {
+  const cpus = cpus_();
+  return `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${platform()} ${release()}, load ${loadavg().map((x) => x.toFixed(1)).join(' ')} at the end`;
+}
+
+/** The BENCHMARKS.md section of the advice-followed run. */
+export function adviceSection(rows: AdviceRow[], o: { zfs: string; runtimeS: number; command: string; probeIops: number | null; verdict: string | null }): string {
+  const within = rows.flatMap((r) => r.candidates).filter((c) => Math.abs(gainError(c)) <= 0.35).length;
+  const all = rows.length * (rows[0]?.candidates.length ?? 0);
+  return `## Advice followed: forecast vs measured (issue 27)
+
+"Should I add Optane?" carried out on real OpenZFS in the lab guest (tests/lab/advice-followed.test.ts): a mirror of two virtio disks QEMU throttles to 150 IOPS each (hard-disk-like), two unused log candidates — a fast NVMe (QEMU's emulated controller, unthrottled) and a slow one (throttled to 300 IOPS). The app's own probe (\`zfs-advisor bench sync-write-4k-qd1\`) measured the pool${o.probeIops === null ? '' : ` (${Math.round(o.probeIops)} IOPS)`}${o.verdict ? `, \`optane\` said: ${o.verdict}` : ''}; \`forecast --pool tank --slog DEV\` forecast each workload for each candidate; then the printed \`plan add-slog\` was carried out step by step (\`-n\` first), the workloads measured again, and the log removed before the next candidate. Workloads: fio randwrite, psync, ${o.runtimeS} s each, 4 MiB file per job on a dataset with recordsize 128K, compression off; "always" = sync=always on the dataset, "fsync" = fio fsync after every write on sync=standard; ×N = N jobs at QD1. Error = forecast gain ÷ measured gain − 1; the Done-when target is ±35 %: **${within} of ${all}** within.
+
+${adviceTable(rows)}
+
+Reading: under TCG the guest's CPU, not the log device, bounds a sync write's cost, so a gain measured here is the gain *on this emulated host*; a forecast that promises more than that is the "pool/host ceiling" issue 27 §3–4 asks the model to respect.
+
+_Measured ${new Date().toISOString()} in the lab guest (OpenZFS ${o.zfs}, Debian 12, QEMU TCG, 2 vCPUs, 2 GiB) on ${machineLine()}; command: \`${o.command}\`._`;
 }
