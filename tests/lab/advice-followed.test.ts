@@ -11,12 +11,16 @@
  *
  *   ZFS_ADVISOR_LAB_BENCHMARKS=write npx vitest run tests/lab/advice-followed.test.ts
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootLab, byId, labAvailable, REPO_ROOT, type LabDrive, type LabVm } from '../../lab/vm.ts';
-import { ADVICE_WORKLOADS, adviceSection, adviceTable, forecastFlags, gainError, layoutScript, measure, writeBenchmarksSection, type AdviceRow } from './bench-lab.ts';
+import { execFileSync } from 'node:child_process';
+import { artifactsFromInventory } from '../../server/src/model/artifacts.ts';
+import { BLOCK_SIZES, ForecastRequest, runForecast } from '../../server/src/forecast/request.ts';
+import { capture, inventoryOf } from './lab-support.ts';
+import { ADVICE_WORKLOADS, adviceSection, adviceTable, gainError, layoutScript, measure, writeBenchmarksSection, type AdviceRow } from './bench-lab.ts';
 
 const live = labAvailable();
 const MIN = 60_000;
@@ -32,6 +36,9 @@ const CANDIDATES: { name: string; drive: LabDrive }[] = [
 ];
 const CREATE = `zpool create -f -o cachefile=none -O mountpoint=/lab/pools/tank -o ashift=12 tank mirror ${DATA.map(byId).join(' ')}`;
 
+/** The app's CLI on the host (on a capture of the guest); throws with its error output when it fails. */
+const hostCli = (args: string[]): string => execFileSync(process.execPath, [join(REPO_ROOT, 'server/bin/zfs-advisor.js'), ...args], { encoding: 'utf8', timeout: 5 * MIN });
+
 interface Forecast { now: { iops: number }; with: { iops: number } | null; gain: number | null }
 
 describe('advice followed: the SLOG forecast against what adding the SLOG measures (OpenZFS 2.3)', () => {
@@ -42,18 +49,20 @@ describe('advice followed: the SLOG forecast against what adding the SLOG measur
   it.runIf(live)('forecast gain within ±35 % of the measured gain, per workload and candidate', async () => {
     await vm.must(`${CREATE}\n${layoutScript()}`, { timeoutMs: 10 * MIN });
 
-    // The app's own probe, then its verdict, on the pool as it is.
-    const probe = await vm.cli('bench sync-write-4k-qd1 --pool tank --runtime 5 --size 16M --max-load 100 --json', { timeoutMs: 5 * MIN });
+    // The app's own probe on the pool as it is, then one capture of the live host: the verdict, the
+    // forecasts and the plans are computed from it (each CLI call in the guest would gather the host
+    // again, minutes apiece under TCG); the plan's printed steps are then run in the guest.
+    const probe = await vm.cli('bench sync-write-4k-qd1 --pool tank --runtime 5 --size 16M --max-load 100 --json', { timeoutMs: 12 * MIN });
     expect(probe.code, probe.stderr).toBe(0);
-    const optane = await vm.cli('optane --json', { timeoutMs: 5 * MIN });
-    expect(optane.code, optane.stderr).toBe(0);
-
-    // The forecast for every workload and candidate, before anything is added (one guest script).
-    const fdir = '/lab/job/forecast';
-    const jobs = ADVICE_WORKLOADS.flatMap((w, i) => CANDIDATES.map((c, j) =>
-      `node ${join(REPO_ROOT, 'server/bin/zfs-advisor.js')} forecast --pool tank --slog ${byId(c.drive)} ${forecastFlags(w)} --json > ${fdir}/${i}-${j}.json`));
-    await vm.must(`mkdir -p ${fdir}\nexport ZFS_ADVISOR_DATA_DIR=/root/zfs-advisor-data\nset -e\n${jobs.join('\n')}`, { timeoutMs: 15 * MIN });
-    const forecast = (i: number, j: number) => JSON.parse(readFileSync(join(vm.jobDir, 'forecast', `${i}-${j}.json`), 'utf8')) as Forecast;
+    const snap = await capture(vm, 'advice-before');
+    const artifacts = artifactsFromInventory(await inventoryOf(snap));
+    const optane = hostCli(['optane', '--snapshot', snap, '--json']);
+    const forecast = (i: number, j: number): Forecast => {
+      const w = ADVICE_WORKLOADS[i]!;
+      const r = runForecast(artifacts, ForecastRequest.parse({ pool: 'tank', slog: byId(CANDIDATES[j]!.drive), workload: { rw: 'randwrite', bs: BLOCK_SIZES[w.bs], iodepth: 1, numjobs: w.numjobs, sync: w.sync } }));
+      if (!r.ok) throw new Error(r.message);
+      return r.result as Forecast;
+    };
 
     const now: number[] = [];
     for (const w of ADVICE_WORKLOADS) now.push(await measure(vm, w, RUNTIME_S));
@@ -61,9 +70,7 @@ describe('advice followed: the SLOG forecast against what adding the SLOG measur
     const withSlog: number[][] = [];
     for (const c of CANDIDATES) {
       const dev = byId(c.drive);
-      const plan = await vm.cli(`plan add-slog --pool tank --devices ${dev} --json`);
-      expect(plan.code, plan.stderr).toBe(0);
-      const steps = (JSON.parse(plan.stdout) as { steps: { display: string; argv: string[] }[] }).steps;
+      const steps = (JSON.parse(hostCli(['plan', 'add-slog', '--snapshot', snap, '--pool', 'tank', '--devices', dev, '--json'])) as { steps: { display: string; argv: string[] }[] }).steps;
       expect(steps[0]!.argv).toContain('-n');
       for (const s of steps) await vm.must(s.display);
       expect(await vm.must('zpool status tank')).toContain(c.drive.serial);
@@ -84,11 +91,11 @@ describe('advice followed: the SLOG forecast against what adding the SLOG measur
     const out = process.env.ZFS_ADVISOR_LAB_RESULTS ?? join(tmpdir(), 'zfs-advisor-advice-followed');
     mkdirSync(out, { recursive: true });
     writeFileSync(join(out, 'advice-followed.md'), `${table}\n`);
-    writeFileSync(join(out, 'advice-followed.json'), `${JSON.stringify({ rows, probe: JSON.parse(probe.stdout), optane: JSON.parse(optane.stdout), zfs: vm.zfsVersionText }, null, 2)}\n`);
+    writeFileSync(join(out, 'advice-followed.json'), `${JSON.stringify({ rows, probe: JSON.parse(probe.stdout), optane: JSON.parse(optane), zfs: vm.zfsVersionText }, null, 2)}\n`);
     console.log(`advice followed (written to ${out}):\n${table}`);
     if (process.env.ZFS_ADVISOR_LAB_BENCHMARKS === 'write') {
       const p = JSON.parse(probe.stdout) as { summary?: { writeIops?: number } };
-      const v = JSON.parse(optane.stdout) as { verdict?: string; headline?: string };
+      const v = JSON.parse(optane) as { verdict?: string; headline?: string };
       writeBenchmarksSection(join(REPO_ROOT, 'BENCHMARKS.md'), 'lab-advice-followed', adviceSection(rows, {
         zfs: vm.zfsVersionText.split('\n').find((l) => l.startsWith('zfs-kmod'))?.trim() ?? '2.3', runtimeS: RUNTIME_S,
         command: 'ZFS_ADVISOR_LAB_BENCHMARKS=write npx vitest run tests/lab/advice-followed.test.ts',

@@ -17,16 +17,17 @@ export interface LabWorkload {
   sync: 'always' | 'fsync';
 }
 
-/** QD1 and 4/16/64 writers at 4k and 128k, sync=always and fsync — trimmed to what TCG runs in minutes. */
+/**
+ * QD1 and 4/16/64 writers at 4k, 128k at QD1, sync=always and fsync: six workloads × three pool states is what a
+ * TCG guest on a busy 2-core machine measures in about ten minutes (128k × 16 jobs and fsync × 16 jobs are left out).
+ */
 export const ADVICE_WORKLOADS: LabWorkload[] = [
   { name: '4k QD1 always', bs: '4k', numjobs: 1, sync: 'always' },
   { name: '4k ×4 always', bs: '4k', numjobs: 4, sync: 'always' },
   { name: '4k ×16 always', bs: '4k', numjobs: 16, sync: 'always' },
   { name: '4k ×64 always', bs: '4k', numjobs: 64, sync: 'always' },
   { name: '128k QD1 always', bs: '128k', numjobs: 1, sync: 'always' },
-  { name: '128k ×16 always', bs: '128k', numjobs: 16, sync: 'always' },
   { name: '4k QD1 fsync', bs: '4k', numjobs: 1, sync: 'fsync' },
-  { name: '4k ×16 fsync', bs: '4k', numjobs: 16, sync: 'fsync' },
 ];
 
 export const LAB_DIR = '/lab/pools/tank/lab';
@@ -56,11 +57,8 @@ export function fioWriteIops(stdout: string): number {
 }
 
 export async function measure(vm: LabVm, w: LabWorkload, runtimeS: number): Promise<number> {
-  return fioWriteIops(await vm.must(fioScript(w, runtimeS), { timeoutMs: 180_000 }));
+  return fioWriteIops(await vm.must(fioScript(w, runtimeS), { timeoutMs: 360_000 }));
 }
-
-/** The forecast's CLI flags for a workload. */
-export const forecastFlags = (w: LabWorkload) => `--rw randwrite --bs ${w.bs} --iodepth 1 --numjobs ${w.numjobs} --sync ${w.sync}`;
 
 export interface CandidateOutcome {
   candidate: string;

@@ -27,49 +27,12 @@ const LEFTOVERS = `zfs list -H -o name -t filesystem,volume | grep / || true; pg
 
 describe('benchmarks on real OpenZFS 2.3', () => {
   let vm: LabVm;
-  beforeAll(async () => { if (live) vm = await bootLab({ zfs: '2.3', drives: Object.values(D), memMiB: 2048 }); }, 20 * MIN);
-  afterAll(async () => { await vm?.stop(); }, MIN);
-
-  it.runIf(live)('every profile runs on a temporary dataset and leaves nothing behind', async () => {
+  beforeAll(async () => {
+    if (!live) return;
+    vm = await bootLab({ zfs: '2.3', drives: Object.values(D), memMiB: 2048 });
     await vm.must(create('tank', `mirror ${byId(D.a)} ${byId(D.b)}`));
-    const list = await vm.cli('bench --list --json');
-    expect(list.code, list.stderr).toBe(0);
-    const profiles = (JSON.parse(list.stdout) as { profiles: { id: string; sync: boolean; writes: boolean }[] }).profiles;
-    expect(profiles.length).toBeGreaterThanOrEqual(7);
-    for (const p of profiles) {
-      const r = await vm.cli(`bench ${p.id} --pool tank --runtime 5 --size 64M ${LOAD} --json`, { timeoutMs: 8 * MIN });
-      expect(r.code, `${p.id}: ${r.stderr.slice(-2000)}\n${r.stdout.slice(-2000)}`).toBe(0);
-      const s = (JSON.parse(r.stdout) as { summary: { status: string; syncMode: string; writeIops: number; readIops: number; targetKind: string } }).summary;
-      expect(s.status, p.id).toBe('completed');
-      expect(s.writeIops + s.readIops, p.id).toBeGreaterThan(0);
-      expect(s.targetKind, p.id).toBe('dataset');
-      // On real ZFS a sync profile sets sync=always on its dataset (the 000 method), never fio's fallback.
-      expect(s.syncMode, p.id).toBe(p.sync ? 'property' : 'async');
-    }
-    expect((await vm.must(LEFTOVERS)).trim()).toBe('');
-  }, 45 * MIN);
-
-  it.runIf(live)('a suite on a real zvol, buffered and direct: fio sync and dataset sync are separate columns', async () => {
-    const r = await vm.cli(`bench suite --profiles sync-write-4k-qd1 --matrix sync=always,standard --matrix io=direct,buffered --pool tank --zvol --runtime 5 --size 32M --pause 1 ${LOAD} --json`, { timeoutMs: 20 * MIN });
-    expect(r.code, `${r.stderr.slice(-3000)}\n${r.stdout.slice(-3000)}`).toBe(0);
-    const id = (JSON.parse(r.stdout) as { id: string }).id;
-    const show = await vm.cli(`bench suite --show ${id} --json`);
-    expect(show.code, show.stderr).toBe(0);
-    const table = (JSON.parse(show.stdout) as { table: { targetKind: string; io: string; sync: string; status: string; iops: number | null; fioSync: string | null; datasetSync: string | null }[] }).table;
-    const cells = table.map((x) => `${x.targetKind} ${x.io} ${x.sync}`).sort();
-    expect(cells).toEqual(['dataset buffered always', 'dataset buffered standard', 'dataset direct always', 'dataset direct standard',
-      'zvol buffered always', 'zvol buffered standard', 'zvol direct always', 'zvol direct standard']);
-    for (const x of table) {
-      expect(x.status, `${x.targetKind} ${x.io} ${x.sync}`).toBe('completed');
-      expect(x.iops ?? 0).toBeGreaterThan(0);
-      // sync=always: the property made every write durable; sync=standard: async writes, one fsync at the end.
-      expect([x.fioSync, x.datasetSync]).toEqual(x.sync === 'always' ? ['plain writes', 'sync=always'] : ['end_fsync only', 'sync=standard']);
-    }
-    const text = await vm.cli(`bench suite --show ${id}`);
-    expect(text.stdout).toMatch(/fio sync\s+dataset sync/);
-    expect(text.stdout).toMatch(/end_fsync only\s+sync=standard/);
-    expect((await vm.must(LEFTOVERS)).trim()).toBe('');
-  }, 30 * MIN);
+  }, 20 * MIN);
+  afterAll(async () => { await vm?.stop(); }, MIN);
 
   it.runIf(live)('refuses on a scrub in progress, a degraded pool and a nearly full pool', async () => {
     const refused = async (pool: string, why: RegExp) => {
@@ -123,4 +86,43 @@ kill -9 ${pid}; sleep 1; ! kill -0 ${pid} 2>/dev/null`, { timeoutMs: 6 * MIN });
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
     expect((await vm.must(LEFTOVERS)).trim()).toBe('');
   }, 25 * MIN);
+  it.runIf(live)('a suite on a real zvol, buffered and direct: fio sync and dataset sync are separate columns', async () => {
+    const r = await vm.cli(`bench suite --profiles sync-write-4k-qd1 --matrix sync=always,standard --matrix io=direct,buffered --pool tank --zvol --runtime 5 --size 32M --pause 1 ${LOAD} --json`, { timeoutMs: 20 * MIN });
+    expect(r.code, `${r.stderr.slice(-3000)}\n${r.stdout.slice(-3000)}`).toBe(0);
+    const id = (JSON.parse(r.stdout) as { id: string }).id;
+    const show = await vm.cli(`bench suite --show ${id} --json`);
+    expect(show.code, show.stderr).toBe(0);
+    const table = (JSON.parse(show.stdout) as { table: { targetKind: string; io: string; sync: string; status: string; iops: number | null; fioSync: string | null; datasetSync: string | null }[] }).table;
+    const cells = table.map((x) => `${x.targetKind} ${x.io} ${x.sync}`).sort();
+    expect(cells).toEqual(['dataset buffered always', 'dataset buffered standard', 'dataset direct always', 'dataset direct standard',
+      'zvol buffered always', 'zvol buffered standard', 'zvol direct always', 'zvol direct standard']);
+    for (const x of table) {
+      expect(x.status, `${x.targetKind} ${x.io} ${x.sync}`).toBe('completed');
+      expect(x.iops ?? 0).toBeGreaterThan(0);
+      // sync=always: the property made every write durable; sync=standard: async writes, one fsync at the end.
+      expect([x.fioSync, x.datasetSync]).toEqual(x.sync === 'always' ? ['plain writes', 'sync=always'] : ['end_fsync only', 'sync=standard']);
+    }
+    const text = await vm.cli(`bench suite --show ${id}`);
+    expect(text.stdout).toMatch(/fio sync\s+dataset sync/);
+    expect(text.stdout).toMatch(/end_fsync only\s+sync=standard/);
+    expect((await vm.must(LEFTOVERS)).trim()).toBe('');
+  }, 30 * MIN);
+
+  it.runIf(live)('every profile runs on a temporary dataset and leaves nothing behind', async () => {
+    const list = await vm.cli('bench --list --json');
+    expect(list.code, list.stderr).toBe(0);
+    const profiles = (JSON.parse(list.stdout) as { profiles: { id: string; sync: boolean; writes: boolean }[] }).profiles;
+    expect(profiles.length).toBeGreaterThanOrEqual(7);
+    for (const p of profiles) {
+      const r = await vm.cli(`bench ${p.id} --pool tank --runtime 5 --size 64M ${LOAD} --json`, { timeoutMs: 8 * MIN });
+      expect(r.code, `${p.id}: ${r.stderr.slice(-2000)}\n${r.stdout.slice(-2000)}`).toBe(0);
+      const s = (JSON.parse(r.stdout) as { summary: { status: string; syncMode: string; writeIops: number; readIops: number; targetKind: string } }).summary;
+      expect(s.status, p.id).toBe('completed');
+      expect(s.writeIops + s.readIops, p.id).toBeGreaterThan(0);
+      expect(s.targetKind, p.id).toBe('dataset');
+      // On real ZFS a sync profile sets sync=always on its dataset (the 000 method), never fio's fallback.
+      expect(s.syncMode, p.id).toBe(p.sync ? 'property' : 'async');
+    }
+    expect((await vm.must(LEFTOVERS)).trim()).toBe('');
+  }, 45 * MIN);
 });
