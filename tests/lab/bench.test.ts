@@ -65,15 +65,16 @@ test "$(zpool list -H -o capacity full | tr -d %)" -ge 80`, { timeoutMs: 10 * MI
     // Degraded: one side of the mirror offline.
     await vm.must(`zpool offline tank ${byId(D.b)}-part1 && zpool status tank | grep -q DEGRADED`);
     try { await refused('tank', /DEGRADED|degraded/); } finally { await vm.must(`zpool online tank ${byId(D.b)}-part1 && zpool wait -t resilver tank`); }
-  }, 25 * MIN);
+  }, 40 * MIN);
 
   it.runIf(live)('kill -9 of the CLI mid-run (dataset, then zvol): the next bench leaves no dataset, zvol or fio', async () => {
     const killMidRun = async (args: string, until: string) => {
       const pid = (await vm.must(`setsid nohup ${CLI} ${args} > /root/killed.log 2>&1 < /dev/null & echo $!`)).trim();
-      // Wait until fio is writing (and, for a zvol run, the zvol exists), then kill the CLI hard.
-      await vm.must(`for i in $(seq 1 600); do pgrep -x fio >/dev/null && ${until} && break; sleep 0.5; done
+      // Wait until fio is writing (and, for a zvol run, the zvol exists), then kill the CLI hard. Under
+      // TCG on a loaded machine the CLI took more than 6 minutes to start fio, hence the long wait.
+      await vm.must(`for i in $(seq 1 1800); do pgrep -x fio >/dev/null && ${until} && break; sleep 0.5; done
 pgrep -x fio >/dev/null && ${until}
-kill -9 ${pid}; sleep 1; ! kill -0 ${pid} 2>/dev/null`, { timeoutMs: 6 * MIN });
+kill -9 ${pid}; sleep 1; ! kill -0 ${pid} 2>/dev/null`, { timeoutMs: 20 * MIN });
       // The CLI is gone; what it started is still there until the next invocation recovers it.
       expect((await vm.must(LEFTOVERS)).trim()).not.toBe('');
       const again = await vm.cli('bench --history --json');
@@ -88,7 +89,7 @@ kill -9 ${pid}; sleep 1; ! kill -0 ${pid} 2>/dev/null`, { timeoutMs: 6 * MIN });
     const r = await vm.cli(`bench sync-write-4k-qd1 --pool tank --runtime 3 --size 16M ${LOAD} --json`, { timeoutMs: 5 * MIN });
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
     expect((await vm.must(LEFTOVERS)).trim()).toBe('');
-  }, 25 * MIN);
+  }, 60 * MIN);
   it.runIf(live)('a suite on a real zvol, buffered and direct: fio sync and dataset sync are separate columns', async () => {
     const r = await vm.cli(`bench suite --profiles sync-write-4k-qd1 --matrix sync=always,standard --matrix io=direct,buffered --pool tank --zvol --runtime 5 --size 32M --pause 1 ${LOAD} --json`, { timeoutMs: 20 * MIN });
     expect(r.code, `${r.stderr.slice(-3000)}\n${r.stdout.slice(-3000)}`).toBe(0);
