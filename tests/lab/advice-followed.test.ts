@@ -1,0 +1,111 @@
+/**
+ * "Should I add Optane?" carried out on real OpenZFS (issue 27 §3): a mirror of two disks throttled
+ * by QEMU to a hard disk's ~150 IOPS, and two unused log candidates — a fast NVMe and a slow one
+ * (QEMU-throttled to 300 IOPS, so every log write and its flush waits like on a consumer drive
+ * without PLP). The app probes the pool with its own sync-write profile, gives its verdict and a
+ * forecast per workload and candidate; then the lab follows the printed plan (`plan add-slog`, every
+ * step in order, `-n` first) and measures again. The forecast gain must be within ±35 % of the
+ * measured gain on every workload (the Done-when of issue 27). The table (Markdown) and the raw
+ * numbers (JSON) are written to ZFS_ADVISOR_LAB_RESULTS (default: a temp directory); with
+ * ZFS_ADVISOR_LAB_BENCHMARKS=write also into BENCHMARKS.md ("Advice followed: forecast vs measured"):
+ *
+ *   ZFS_ADVISOR_LAB_BENCHMARKS=write npx vitest run tests/lab/advice-followed.test.ts
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootLab, byId, labAvailable, REPO_ROOT, type LabDrive, type LabVm } from '../../lab/vm.ts';
+import { execFileSync } from 'node:child_process';
+import { artifactsFromInventory } from '../../server/src/model/artifacts.ts';
+import { BLOCK_SIZES, ForecastRequest, runForecast } from '../../server/src/forecast/request.ts';
+import { capture, inventoryOf } from './lab-support.ts';
+import { ADVICE_WORKLOADS, adviceSection, adviceTable, gainError, layoutScript, measure, writeBenchmarksSection, type AdviceRow } from './bench-lab.ts';
+
+const live = labAvailable();
+const MIN = 60_000;
+const RUNTIME_S = Number(process.env.ZFS_ADVISOR_LAB_FIO_RUNTIME ?? 5);
+
+const DATA: LabDrive[] = [
+  { bus: 'virtio', serial: 'HD0001', size: '1G', iops: 150 },
+  { bus: 'virtio', serial: 'HD0002', size: '1G', iops: 150 },
+];
+const CANDIDATES: { name: string; drive: LabDrive }[] = [
+  { name: 'fast NVMe', drive: { bus: 'nvme', serial: 'FAST0001', size: '1G' } },
+  { name: 'slow NVMe (300 IOPS)', drive: { bus: 'nvme', serial: 'SLOW0001', size: '1G', iops: 300 } },
+];
+const CREATE = `zpool create -f -o cachefile=none -O mountpoint=/lab/pools/tank -o ashift=12 tank mirror ${DATA.map(byId).join(' ')}`;
+
+/** The app's CLI on the host (on a capture of the guest); throws with its error output when it fails. */
+const hostCli = (args: string[]): string => execFileSync(process.execPath, [join(REPO_ROOT, 'server/bin/zfs-advisor.js'), ...args], { encoding: 'utf8', timeout: 5 * MIN });
+
+interface Forecast { now: { iops: number }; with: { iops: number } | null; gain: number | null }
+
+describe('advice followed: the SLOG forecast against what adding the SLOG measures (OpenZFS 2.3)', () => {
+  let vm: LabVm;
+  beforeAll(async () => { if (live) vm = await bootLab({ zfs: '2.3', drives: [...DATA, ...CANDIDATES.map((c) => c.drive)], memMiB: 2048 }); }, 20 * MIN);
+  afterAll(async () => { await vm?.stop(); }, MIN);
+
+  it.runIf(live)('forecast gain within ±35 % of the measured gain, per workload and candidate', async () => {
+    await vm.must(`${CREATE}\n${layoutScript()}`, { timeoutMs: 10 * MIN });
+
+    // The app's own probe on the pool as it is, then one capture of the live host: the verdict, the
+    // forecasts and the plans are computed from it (each CLI call in the guest would gather the host
+    // again, minutes apiece under TCG); the plan's printed steps are then run in the guest.
+    const probe = await vm.cli('bench sync-write-4k-qd1 --pool tank --runtime 5 --size 16M --max-load 100 --json', { timeoutMs: 12 * MIN });
+    expect(probe.code, probe.stderr).toBe(0);
+    const snap = await capture(vm, 'advice-before');
+    const artifacts = artifactsFromInventory(await inventoryOf(snap));
+    const optane = hostCli(['optane', '--snapshot', snap, '--json']);
+    const forecast = (i: number, j: number): Forecast => {
+      const w = ADVICE_WORKLOADS[i]!;
+      const r = runForecast(artifacts, ForecastRequest.parse({ pool: 'tank', slog: byId(CANDIDATES[j]!.drive), workload: { rw: 'randwrite', bs: BLOCK_SIZES[w.bs], iodepth: 1, numjobs: w.numjobs, sync: w.sync } }));
+      if (!r.ok) throw new Error(r.message);
+      return r.result as Forecast;
+    };
+
+    const now: number[] = [];
+    for (const w of ADVICE_WORKLOADS) now.push(await measure(vm, w, RUNTIME_S));
+
+    const withSlog: number[][] = [];
+    for (const c of CANDIDATES) {
+      const dev = byId(c.drive);
+      const steps = (JSON.parse(hostCli(['plan', 'add-slog', '--snapshot', snap, '--pool', 'tank', '--devices', dev, '--json'])) as { steps: { display: string; argv: string[] }[] }).steps;
+      expect(steps[0]!.argv).toContain('-n');
+      for (const s of steps) await vm.must(s.display);
+      expect(await vm.must('zpool status tank')).toContain(c.drive.serial);
+      const m: number[] = [];
+      for (const w of ADVICE_WORKLOADS) m.push(await measure(vm, w, RUNTIME_S));
+      withSlog.push(m);
+      await vm.must(`zpool remove tank ${dev}-part1 && zpool wait -t remove tank; zpool labelclear -f ${dev}-part1 2>/dev/null; wipefs -a -q ${dev} || true; udevadm settle -t 10 || true`);
+    }
+
+    const rows: AdviceRow[] = ADVICE_WORKLOADS.map((w, i) => ({
+      workload: w.name, forecastNow: forecast(i, 0).now.iops, measuredNow: now[i]!,
+      candidates: CANDIDATES.map((c, j) => {
+        const f = forecast(i, j);
+        return { candidate: c.name, forecastWith: f.with!.iops, forecastGain: f.gain!, measuredWith: withSlog[j]![i]!, measuredGain: withSlog[j]![i]! / now[i]! };
+      }),
+    }));
+    const table = adviceTable(rows);
+    const out = process.env.ZFS_ADVISOR_LAB_RESULTS ?? join(tmpdir(), 'zfs-advisor-advice-followed');
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, 'advice-followed.md'), `${table}\n`);
+    writeFileSync(join(out, 'advice-followed.json'), `${JSON.stringify({ rows, probe: JSON.parse(probe.stdout), optane: JSON.parse(optane), zfs: vm.zfsVersionText }, null, 2)}\n`);
+    console.log(`advice followed (written to ${out}):\n${table}`);
+    if (process.env.ZFS_ADVISOR_LAB_BENCHMARKS === 'write') {
+      const p = JSON.parse(probe.stdout) as { summary?: { writeIops?: number } };
+      const v = JSON.parse(optane) as { verdict?: string; headline?: string };
+      writeBenchmarksSection(join(REPO_ROOT, 'BENCHMARKS.md'), 'lab-advice-followed', adviceSection(rows, {
+        zfs: vm.zfsVersionText.split('\n').find((l) => l.startsWith('zfs-kmod'))?.trim() ?? '2.3', runtimeS: RUNTIME_S,
+        command: 'ZFS_ADVISOR_LAB_BENCHMARKS=write npx vitest run tests/lab/advice-followed.test.ts',
+        probeIops: p.summary?.writeIops ?? null, verdict: v.headline ? `${v.verdict}: ${v.headline}` : null,
+      }));
+    }
+
+    for (const r of rows) expect(r.measuredNow, r.workload).toBeGreaterThan(0);
+    const misses = rows.flatMap((r) => r.candidates.filter((c) => Math.abs(gainError(c)) > 0.35)
+      .map((c) => `${r.workload} · ${c.candidate}: forecast ×${c.forecastGain.toFixed(2)}, measured ×${c.measuredGain.toFixed(2)}`));
+    expect(misses, 'forecast gain outside ±35 % of the measured gain').toEqual([]);
+  }, 40 * MIN);
+});
