@@ -36,7 +36,7 @@ describe('suites on a zfs-fuse dataset', () => {
     try {
       const req = SuiteRequest.parse({
         profiles: ['sync-write-4k-qd1'], matrix: { sync: ['always', 'standard', 'disabled'] }, target: { kind: 'dataset', pool: 'bs_mirror' },
-        zvol: true, runtimeS: 1, sizeBytes: 8 * 1024 * 1024, pauseS: 0.5, maxLoad1: 1e6,
+        zvol: true, runtimeS: 1, sizeBytes: 8 * 1024 * 1024, pauseS: 0.5, maxLoad1: 1000,
       });
       const p = await planSuite(req, { db: s.db });
       if (!p.ok) throw new Error(p.message);

@@ -18,7 +18,7 @@ afterAll(() => removeTempDirs(), 60_000);
 const live = fioAvailable();
 const MiB = 1024 * 1024;
 /** Short, small runs and a load limit this shared machine never reaches. */
-const small = { runtimeS: 1, sizeBytes: 8 * MiB, pauseS: 0.2, maxLoad1: 1e6 };
+const small = { runtimeS: 1, sizeBytes: 8 * MiB, pauseS: 0.2, maxLoad1: 1000 };
 
 describe('suite matrix and plan (pure)', () => {
   it('parses --matrix words and rejects bad ones with the reason', () => {
@@ -45,7 +45,7 @@ describe('suite matrix and plan (pure)', () => {
   it('every built-in suite resolves; quick fits in 2 minutes by its own estimate', async () => {
     const dir = tmpDir();
     for (const s of SUITES) {
-      const p = await planSuite(SuiteRequest.parse({ suite: s.id, target: { kind: 'path', dir }, maxLoad1: 1e6 }));
+      const p = await planSuite(SuiteRequest.parse({ suite: s.id, target: { kind: 'path', dir }, maxLoad1: 1000 }));
       if (!p.ok) throw new Error(p.message);
       expect(p.plan.runs.length, s.id).toBeGreaterThan(0);
       if (s.id === 'quick') expect(p.plan.estimatedSeconds).toBeLessThanOrEqual(120);
@@ -73,7 +73,7 @@ describe('suite matrix and plan (pure)', () => {
 
   it('refuses a suite whose estimate is beyond --max-total, and one with no runnable cell', async () => {
     const dir = tmpDir();
-    const over = await planSuite(SuiteRequest.parse({ suite: 'zvol-study', target: { kind: 'path', dir }, maxTotalS: 30, maxLoad1: 1e6 }));
+    const over = await planSuite(SuiteRequest.parse({ suite: 'zvol-study', target: { kind: 'path', dir }, maxTotalS: 30, maxLoad1: 1000 }));
     if (!over.ok) throw new Error(over.message);
     expect(over.plan.wouldRun).toBe(false);
     expect(over.plan.guards.find((g) => g.id === 'max-total')!.message).toMatch(/more than the total cap of 30 s/);
@@ -244,7 +244,7 @@ describe('zvol targets (fake OpenZFS platform, real fio command lines)', () => {
       if (program === 'zfs' && args.includes('sync')) return { program, args, exitCode: 1, signal: null, stdout: '', stderr: "bad property list: invalid property 'sync'", durationMs: 1, error: null };
       return zfs.run(program, args);
     } };
-    const p = await planSuite(SuiteRequest.parse({ suite: 'quick', target: { kind: 'dataset', pool: 'fx' }, zvol: true, maxLoad1: 1e6 }), { exec: noZvols });
+    const p = await planSuite(SuiteRequest.parse({ suite: 'quick', target: { kind: 'dataset', pool: 'fx' }, zvol: true, maxLoad1: 1000 }), { exec: noZvols });
     if (!p.ok) throw new Error(p.message);
     expect(p.plan.runs.every((r) => r.targetKind === 'dataset')).toBe(true);
     expect(p.plan.skipped.filter((x) => x.targetKind === 'zvol')).toHaveLength(4);

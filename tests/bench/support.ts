@@ -50,7 +50,7 @@ export function tmpDir(prefix = 'zfs-advisor-bench-target-'): string {
 
 /** Requests for tests: tiny files, short runtimes, a load limit this shared machine never reaches. */
 export function req(input: Partial<BenchRequestInput> & Pick<BenchRequestInput, 'profile' | 'target'>): BenchRequest {
-  return BenchRequest.parse({ sizeBytes: 8 * 1024 * 1024, runtimeS: 1, maxLoad1: 1e6, ...input });
+  return BenchRequest.parse({ sizeBytes: 8 * 1024 * 1024, runtimeS: 1, maxLoad1: 1000, ...input });
 }
 
 /** Files a process holds open (fio gets a directory run's file through a descriptor path, so its command line does not name it). */
