@@ -5,31 +5,24 @@
 import type { Evidence, Finding, Severity } from '../model/finding.ts';
 import { publicKbUrl } from '../kb/catalog.ts';
 import type { ReportDocument } from './document.ts';
+import { ABSENT, formatBytes, formatGain, formatCount, formatLatencyNs, formatPercent, formatValue, platformText, plural, severityCounts } from '../text/format.ts';
 
 export const SEVERITY_LABEL: Record<Severity, string> = {
   critical: 'Critical', warning: 'Warning', suggestion: 'Suggestion', info: 'Info',
 };
 export const SEVERITIES: readonly Severity[] = ['critical', 'warning', 'suggestion', 'info'];
 
-const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+/** The one formatter's words, under the names the three renderers use. */
+export const bytes = formatBytes;
+export const pct = formatPercent;
+export const orUnknown = (v: string | number | null | undefined): string => (v === null || v === undefined || v === '' ? ABSENT : typeof v === 'number' ? formatCount(v) : v);
+export const int = formatCount;
+export const latencyUs = formatLatencyNs;
+export const gain = formatGain;
+export { ABSENT, plural };
 
-export function bytes(n: number | null | undefined): string {
-  if (n === null || n === undefined) return 'unknown';
-  let v = n;
-  let i = 0;
-  while (Math.abs(v) >= 1024 && i < UNITS.length - 1) { v /= 1024; i++; }
-  return `${i === 0 ? v : v.toFixed(v >= 100 ? 0 : v >= 10 ? 1 : 2)} ${UNITS[i]}`;
-}
-
-export const pct = (n: number | null | undefined): string => (n === null || n === undefined ? 'unknown' : `${n} %`);
-export const orUnknown = (v: string | number | null | undefined): string => (v === null || v === undefined || v === '' ? 'unknown' : String(v));
-export const int = (n: number): string => Math.round(n).toLocaleString('en-US');
-
-export function evidenceValue(e: Evidence): string {
-  if (e.value === null) return 'none';
-  if (typeof e.value === 'boolean') return e.value ? 'yes' : 'no';
-  if (typeof e.value === 'number' && e.unit === 'bytes') return `${bytes(e.value)} (${e.value} bytes)`;
-  return e.unit ? `${e.value} ${e.unit}` : String(e.value);
+export function evidenceValue(e: Pick<Evidence, 'value'> & { unit?: string | null }): string {
+  return formatValue(e.value, e.unit ?? null);
 }
 
 export function citationText(c: Finding['citations'][number]): string {
@@ -72,12 +65,12 @@ export function subjectText(f: Finding): string {
 }
 
 export function countsLine(doc: ReportDocument): string {
-  return SEVERITIES.map((s) => `${doc.summary.counts[s] ?? 0} ${s}`).join(', ');
+  return severityCounts(doc.summary.counts);
 }
 
 export function hostLine(doc: ReportDocument): string {
   const h = doc.host;
-  const dist = h.distribution === 'unknown' || h.distribution === 'other' ? h.platform : `${h.distribution}${h.distributionVersion ? ` ${h.distributionVersion}` : ''}`;
+  const dist = platformText(h);
   return `${dist}, ZFS ${orUnknown(h.zfsVersion)}${h.openzfs ? ` (OpenZFS ${h.openzfs})` : ''}, RAM ${bytes(h.memoryBytes)}`;
 }
 
@@ -87,6 +80,3 @@ export function fenceFor(text: string): string {
   return '`'.repeat(Math.max(3, longest + 1));
 }
 
-export function latencyUs(ns: number | null | undefined): string {
-  return ns === null || ns === undefined ? '–' : `${(ns / 1000).toFixed(ns < 100_000 ? 1 : 0)} µs`;
-}

@@ -9,7 +9,7 @@ import type { Finding } from '../model/finding.ts';
 import type { OptaneVerdict } from '../optane/verdict.ts';
 import type { ReportBenchmark, ReportDocument } from './document.ts';
 import {
-  REVERSIBLE_TEXT, SEVERITY_LABEL, VERDICT_TEXT, bytes, countsLine, evidenceValue, findingsBySeverity, hostLine, int,
+  ABSENT, REVERSIBLE_TEXT, SEVERITY_LABEL, VERDICT_TEXT, bytes, gain, plural, countsLine, evidenceValue, findingsBySeverity, hostLine, int,
   latencyUs, orUnknown, pct, reportCitations, reportHref, subjectText,
 } from './format.ts';
 import { inlineHtml } from '../text/markdown.ts';
@@ -66,7 +66,7 @@ function optaneSection(v: OptaneVerdict | null, doc: ReportDocument): string {
   if (!v) return `${out[0]}${p('No verdict was computed for this assessment.')}</section>`;
   out.push(`<p class="verdict">Verdict: ${esc(VERDICT_TEXT[v.verdict])} <span class="meta">(confidence ${esc(v.confidence)}${v.pool ? `, pool ${esc(v.pool)}` : ''})</span></p>`, p(v.headline));
   if (v.reasons.length) out.push('<h3>Why</h3>', ul(v.reasons.map(prose)));
-  if (v.evidence.length) out.push(table(['Evidence', 'Value'], v.evidence.map((e) => [e.label, e.value === null ? 'unknown' : String(e.value)])));
+  if (v.evidence.length) out.push(table(['Evidence', 'Value'], v.evidence.map((e) => [e.label, evidenceValue(e)])));
   if (v.expected) {
     const e = v.expected;
     const r = (x: { iops: number; low: number; high: number }) => `${int(x.iops)} (${int(x.low)}–${int(x.high)})`;
@@ -102,7 +102,7 @@ function findingHtml(f: Finding, n: number): string {
 function benchmarkHtml(b: ReportBenchmark, i: number): string {
   const s = b.summary;
   const m = b.methodology;
-  const lat = (l: typeof s.writeLatency) => (l ? `${latencyUs(l.meanNs)} / ${latencyUs(l.p99Ns)} / ${latencyUs(l.p999Ns)}` : '–');
+  const lat = (l: typeof s.writeLatency) => (l ? `${latencyUs(l.meanNs)} / ${latencyUs(l.p99Ns)} / ${latencyUs(l.p999Ns)}` : ABSENT);
   return `<article class="finding" id="bench-${i + 1}"><h3>${esc(m.profileTitle)} on ${esc(s.pool ?? s.target)} <span class="meta">(${esc(s.startedAt)})</span></h3>${
     kv([
       ['status', s.status], ['write IOPS', int(s.writeIops)], ['read IOPS', int(s.readIops)],
@@ -132,7 +132,7 @@ export function renderHtml(doc: ReportDocument): string {
     esc(`Pools: ${doc.pools.length ? doc.pools.map((x) => `${x.name} (${x.state ?? 'state unknown'}, ${bytes(x.sizeBytes)})`).join(', ') : 'none'}`),
     esc(`Findings: ${countsLine(doc)}`),
     ...(doc.optane ? [`Should I add Optane? <strong>${esc(VERDICT_TEXT[doc.optane.verdict])}</strong>: ${prose(doc.optane.headline)}`] : []),
-    esc(`Benchmarks: ${doc.benchmarks.length ? `${doc.benchmarks.length} run(s)` : 'none recorded'}`),
+    esc(`Benchmarks: ${doc.benchmarks.length ? plural(doc.benchmarks.length, 'run') : 'none recorded'}`),
   ])}</section>`);
 
   b.push('<section id="pools"><h2>Pools</h2>');
@@ -141,8 +141,8 @@ export function renderHtml(doc: ReportDocument): string {
     b.push(`<h3 id="pool-${i + 1}">${esc(x.name)}</h3>`);
     b.push(kv([
       ['state', orUnknown(x.state)], ['size', bytes(x.sizeBytes)], ['allocated', bytes(x.allocBytes)], ['free', bytes(x.freeBytes)],
-      ['capacity', pct(x.capacityPct)], ['fragmentation', pct(x.fragmentationPct)], ['dedup ratio', x.dedupRatio === null ? 'unknown' : `${x.dedupRatio}x`],
-      ['ashift', orUnknown(x.ashift)], ['datasets and zvols', String(x.datasetCount)], ['last scan', orUnknown(x.scan)], ['errors', orUnknown(x.errors)],
+      ['capacity', pct(x.capacityPct)], ['fragmentation', pct(x.fragmentationPct)], ['dedup ratio', gain(x.dedupRatio)],
+      ['ashift', orUnknown(x.ashift)], ['datasets and zvols', int(x.datasetCount)], ['last scan', orUnknown(x.scan)], ['errors', orUnknown(x.errors)],
     ]));
     b.push(pre(x.vdevTree));
   });
@@ -174,8 +174,8 @@ export function renderHtml(doc: ReportDocument): string {
 
   b.push('<section id="drives"><h2>Drives</h2>');
   b.push(doc.drives.length === 0 ? p('No drive details were read.') : table(['Device', 'Model', 'Serial', 'Size', 'Type', 'SMART', 'Wear', 'Temp'], doc.drives.map((d) => [
-    d.path ?? d.id, d.optane ?? d.model ?? 'unknown', d.serial ?? 'unknown', bytes(d.sizeBytes), `${d.media}/${d.transport}`,
-    d.smartPassed === null ? 'unknown' : d.smartPassed ? 'passed' : 'FAILED', pct(d.wearPct), d.temperatureC === null ? 'unknown' : `${d.temperatureC} °C`,
+    d.path ?? d.id, d.optane ?? d.model ?? ABSENT, d.serial ?? ABSENT, bytes(d.sizeBytes), `${d.media}/${d.transport}`,
+    d.smartPassed === null ? ABSENT : d.smartPassed ? 'passed' : 'FAILED', pct(d.wearPct), d.temperatureC === null ? ABSENT : `${d.temperatureC} °C`,
   ])));
   b.push('</section>');
 

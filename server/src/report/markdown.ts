@@ -10,7 +10,7 @@ import type { OptaneVerdict } from '../optane/verdict.ts';
 import { chartText } from './charts.ts';
 import type { ReportBenchmark, ReportDocument } from './document.ts';
 import {
-  REVERSIBLE_TEXT, SEVERITY_LABEL, VERDICT_TEXT, bytes, countsLine, evidenceValue, fenceFor, findingsBySeverity,
+  ABSENT, REVERSIBLE_TEXT, SEVERITY_LABEL, VERDICT_TEXT, bytes, gain, plural, countsLine, evidenceValue, fenceFor, findingsBySeverity,
   hostLine, int, latencyUs, orUnknown, pct, reportCitations, reportHref, subjectText,
 } from './format.ts';
 
@@ -50,7 +50,7 @@ function optaneSection(v: OptaneVerdict | null, doc: ReportDocument): string[] {
   if (!v) return [...out, 'No verdict was computed for this assessment.', ''];
   out.push(`**Verdict: ${VERDICT_TEXT[v.verdict]}** (confidence ${v.confidence}${v.pool ? `, pool ${mdText(v.pool)}` : ''})`, '', mdText(v.headline), '');
   if (v.reasons.length) out.push('Why:', '', ...v.reasons.map((r) => `- ${mdText(r)}`), '');
-  if (v.evidence.length) out.push(...table(['Evidence', 'Value'], v.evidence.map((e) => [e.label, e.value === null ? 'unknown' : String(e.value)])), '');
+  if (v.evidence.length) out.push(...table(['Evidence', 'Value'], v.evidence.map((e) => [e.label, evidenceValue(e)])), '');
   if (v.expected) {
     const e = v.expected;
     const range = (r: { iops: number; low: number; high: number }) => `${int(r.iops)} (${int(r.low)}–${int(r.high)})`;
@@ -87,7 +87,7 @@ function benchmarkRow(b: ReportBenchmark): string[] {
   const m = b.methodology;
   return [
     `${m.profileTitle} (${s.profile})`, s.pool ?? s.target, s.startedAt.slice(0, 16).replace('T', ' '), s.status,
-    `${int(s.writeIops)} / ${int(s.readIops)}`, s.writeLatency ? `${latencyUs(s.writeLatency.meanNs)} / ${latencyUs(s.writeLatency.p99Ns)}` : '–',
+    `${int(s.writeIops)} / ${int(s.readIops)}`, s.writeLatency ? `${latencyUs(s.writeLatency.meanNs)} / ${latencyUs(s.writeLatency.p99Ns)}` : ABSENT,
     `${m.rw ?? '?'} ${bytes(m.blockSize)} QD${m.iodepth}, ${m.syncMode}`,
   ];
 }
@@ -127,7 +127,7 @@ export function renderMarkdown(doc: ReportDocument, opts: MarkdownOptions = {}):
   out.push(`- Pools: ${doc.pools.length ? doc.pools.map((p) => `${mdText(p.name)} (${mdText(p.state ?? 'state unknown')}, ${bytes(p.sizeBytes)})`).join(', ') : 'none'}`);
   out.push(`- Findings: ${countsLine(doc)}`);
   if (doc.optane) out.push(`- Should I add Optane? **${VERDICT_TEXT[doc.optane.verdict]}**: ${mdText(doc.optane.headline)}`);
-  out.push(`- Benchmarks: ${doc.benchmarks.length ? `${doc.benchmarks.length} run(s)` : 'none recorded'}`, '');
+  out.push(`- Benchmarks: ${doc.benchmarks.length ? plural(doc.benchmarks.length, 'run') : 'none recorded'}`, '');
 
   out.push(...optaneSection(doc.optane, doc));
 
@@ -153,7 +153,7 @@ export function renderMarkdown(doc: ReportDocument, opts: MarkdownOptions = {}):
     // Only what is known: a line of "unknown"s says nothing (the gaps section says what was not read).
     const facts = [orUnknown(p.state), ...(p.sizeBytes !== null ? [`${bytes(p.sizeBytes)}, ${pct(p.capacityPct)} used`] : []),
       ...(p.fragmentationPct !== null ? [`fragmentation ${pct(p.fragmentationPct)}`] : []), ...(p.ashift !== null ? [`ashift ${p.ashift}`] : []),
-      ...(p.datasetCount > 0 ? [`${p.datasetCount} datasets and zvols`] : []), ...(p.dedupRatio !== null && p.dedupRatio !== 1 ? [`dedup ${p.dedupRatio}x`] : [])];
+      ...(p.datasetCount > 0 ? [plural(p.datasetCount, 'dataset or zvol', 'datasets and zvols')] : []), ...(p.dedupRatio !== null && p.dedupRatio !== 1 ? [`dedup ${gain(p.dedupRatio)}`] : [])];
     out.push(`**${mdText(p.name)}**: ${mdText(facts.join(' · '))}${p.scan ? `  \nLast scan: ${mdText(p.scan)}` : ''}${p.errors && !/^No known data errors/i.test(p.errors) ? `  \nErrors: ${mdText(p.errors)}` : ''}`, '');
     out.push(...block(p.vdevTree), '');
   }
@@ -161,8 +161,8 @@ export function renderMarkdown(doc: ReportDocument, opts: MarkdownOptions = {}):
   out.push('## Drives', '');
   if (doc.drives.length === 0) out.push('No drive details were read.', '');
   else out.push(...table(['Device', 'Model', 'Serial', 'Size', 'Type', 'SMART', 'Wear', 'Temp'], doc.drives.map((d) => [
-    d.path ?? d.id, d.optane ?? d.model ?? 'unknown', d.serial ?? 'unknown', bytes(d.sizeBytes), `${d.media}/${d.transport}`,
-    d.smartPassed === null ? 'unknown' : d.smartPassed ? 'passed' : 'FAILED', pct(d.wearPct), d.temperatureC === null ? 'unknown' : `${d.temperatureC} °C`,
+    d.path ?? d.id, d.optane ?? d.model ?? ABSENT, d.serial ?? ABSENT, bytes(d.sizeBytes), `${d.media}/${d.transport}`,
+    d.smartPassed === null ? ABSENT : d.smartPassed ? 'passed' : 'FAILED', pct(d.wearPct), d.temperatureC === null ? ABSENT : `${d.temperatureC} °C`,
   ])), '');
 
   out.push('## Benchmarks', '');

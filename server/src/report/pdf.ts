@@ -13,7 +13,7 @@ import type { Finding } from '../model/finding.ts';
 import { chartAxis } from './charts.ts';
 import type { Chart, ReportBenchmark, ReportDocument } from './document.ts';
 import {
-  REVERSIBLE_TEXT, SEVERITY_LABEL, VERDICT_TEXT, bytes, countsLine, evidenceValue, findingsBySeverity, hostLine, int,
+  ABSENT, REVERSIBLE_TEXT, SEVERITY_LABEL, VERDICT_TEXT, bytes, gain, plural, countsLine, evidenceValue, findingsBySeverity, hostLine, int,
   latencyUs, orUnknown, pct, reportCitations, reportHref, subjectText,
 } from './format.ts';
 import { inlinePlain, parseInline } from '../text/markdown.ts';
@@ -155,7 +155,7 @@ function optaneSection(w: W, d: ReportDocument): void {
   w.para(`${VERDICT_TEXT[v.verdict]} (confidence ${v.confidence}${v.pool ? `, pool ${v.pool}` : ''})`, { bold: 'Verdict:' });
   w.para(v.headline);
   if (v.reasons.length) { w.heading(3, 'Why'); w.bullets(v.reasons); }
-  if (v.evidence.length) w.pairs(v.evidence.map((e) => [e.label, e.value === null ? 'unknown' : String(e.value)]));
+  if (v.evidence.length) w.pairs(v.evidence.map((e) => [e.label, evidenceValue(e)]));
   if (v.expected) {
     const r = (x: { iops: number; low: number; high: number }) => `${int(x.iops)} (${int(x.low)}–${int(x.high)})`;
     w.heading(3, 'Expected 4K sync-write IOPS');
@@ -187,7 +187,7 @@ function finding(w: W, doc: Doc, f: Finding, n: number): void {
 function benchmark(w: W, b: ReportBenchmark): void {
   const s = b.summary;
   const m = b.methodology;
-  const lat = (l: typeof s.writeLatency) => (l ? `${latencyUs(l.meanNs)} / ${latencyUs(l.p99Ns)} / ${latencyUs(l.p999Ns)}` : '–');
+  const lat = (l: typeof s.writeLatency) => (l ? `${latencyUs(l.meanNs)} / ${latencyUs(l.p99Ns)} / ${latencyUs(l.p999Ns)}` : ABSENT);
   w.heading(3, `${m.profileTitle} on ${s.pool ?? s.target} (${s.startedAt})`);
   w.pairs([
     ['status', s.status], ['write IOPS', int(s.writeIops)], ['read IOPS', int(s.readIops)],
@@ -218,7 +218,7 @@ function body(doc: Doc, d: ReportDocument, opts: PdfOptions): void {
     `Pools: ${d.pools.length ? d.pools.map((x) => `${x.name} (${x.state ?? 'state unknown'}, ${bytes(x.sizeBytes)})`).join(', ') : 'none'}`,
     `Findings: ${countsLine(d)}`,
     ...(d.optane ? [`Should I add Optane? ${VERDICT_TEXT[d.optane.verdict]}: ${d.optane.headline}`] : []),
-    `Benchmarks: ${d.benchmarks.length ? `${d.benchmarks.length} run(s)` : 'none recorded'}`,
+    `Benchmarks: ${d.benchmarks.length ? plural(d.benchmarks.length, 'run') : 'none recorded'}`,
   ]);
 
   w.heading(2, 'Pools');
@@ -227,8 +227,8 @@ function body(doc: Doc, d: ReportDocument, opts: PdfOptions): void {
     w.heading(3, p.name);
     w.pairs([
       ['state', orUnknown(p.state)], ['size / allocated / free', `${bytes(p.sizeBytes)} / ${bytes(p.allocBytes)} / ${bytes(p.freeBytes)}`],
-      ['capacity / fragmentation', `${pct(p.capacityPct)} / ${pct(p.fragmentationPct)}`], ['dedup ratio', p.dedupRatio === null ? 'unknown' : `${p.dedupRatio}x`],
-      ['ashift', orUnknown(p.ashift)], ['datasets and zvols', String(p.datasetCount)], ['last scan', orUnknown(p.scan)], ['errors', orUnknown(p.errors)],
+      ['capacity / fragmentation', `${pct(p.capacityPct)} / ${pct(p.fragmentationPct)}`], ['dedup ratio', gain(p.dedupRatio)],
+      ['ashift', orUnknown(p.ashift)], ['datasets and zvols', int(p.datasetCount)], ['last scan', orUnknown(p.scan)], ['errors', orUnknown(p.errors)],
     ]);
     w.mono(p.vdevTree, 8.5);
   }

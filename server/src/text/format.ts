@@ -120,3 +120,32 @@ export function formatTime(iso: string | null | undefined): string {
   const p = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
 }
+
+type SeverityName = 'critical' | 'warning' | 'suggestion' | 'info';
+const SEVERITY_WORDS: Record<SeverityName, [string, string]> = {
+  critical: ['critical', 'critical'], warning: ['warning', 'warnings'], suggestion: ['suggestion', 'suggestions'], info: ['info', 'info'],
+};
+
+/** "1 warning", "2 suggestions", "3 critical". */
+export const severityCount = (severity: SeverityName, n: number): string => plural(n, ...SEVERITY_WORDS[severity]);
+
+/** "0 critical, 1 warning, 2 suggestions, 0 info": the findings count every view prints. */
+export function severityCounts(c: Partial<Record<SeverityName, number>>): string {
+  return (Object.keys(SEVERITY_WORDS) as SeverityName[]).map((s) => severityCount(s, c[s] ?? 0)).join(', ');
+}
+
+const DISTRIBUTION_NAME: Record<string, string> = { 'truenas-core': 'TrueNAS CORE', 'truenas-scale': 'TrueNAS SCALE', 'proxmox-ve': 'Proxmox VE' };
+const PLATFORM_NAME: Record<string, string> = { linux: 'Linux', freebsd: 'FreeBSD', darwin: 'macOS' };
+
+/**
+ * The system a host runs, in its own name: "TrueNAS CORE 13.0-U6.1", "Proxmox VE 8.2.2",
+ * "Debian GNU/Linux 12", "FreeBSD 14.1-RELEASE", or just "Linux" when nothing more is known.
+ */
+export function platformText(h: { platform: string; distribution: string; distributionVersion: string | null }): string {
+  const named = DISTRIBUTION_NAME[h.distribution];
+  const version = h.distributionVersion?.trim() || null;
+  if (named) return version ? `${named} ${version.replace(/^TrueNAS-(?:SCALE-)?/i, '')}` : named;
+  const os = PLATFORM_NAME[h.platform] ?? 'unknown system';
+  if (h.distribution === 'other' && version) return h.platform === 'freebsd' ? `FreeBSD ${version}` : version;
+  return os;
+}
