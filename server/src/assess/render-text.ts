@@ -4,11 +4,11 @@
 import type { Assessment, Finding, Severity } from '../model/finding.ts';
 import type { OptaneVerdict } from '../optane/verdict.ts';
 import { publicKbUrl } from '../kb/catalog.ts';
-import { inlinePlain } from '../text/markdown.ts';
+import { terminalText } from '../text/markdown.ts';
 import { formatCount, formatRange, formatValue, plural, severityCounts } from '../text/format.ts';
 
-/** Finding text is Markdown (code spans, links): the terminal gets it plain, links as "text (address)". */
-const plain = (s: string): string => inlinePlain(s, publicKbUrl);
+/** Finding text is Markdown (code spans, links): the terminal gets it plain, links as "text <address>". */
+const plain = (s: string): string => terminalText(s, publicKbUrl);
 
 const ORDER: Severity[] = ['critical', 'warning', 'suggestion', 'info'];
 

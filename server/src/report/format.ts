@@ -29,18 +29,22 @@ export function citationText(c: Finding['citations'][number]): string {
   return c.locator ? `${c.source}, ${c.locator}` : c.source;
 }
 
+/** The man page a citation names ("zpoolconcepts(7)"), whichever copy it links to (GitHub source or the docs site). */
+const manPage = (source: string): string | null => /\b([a-z][\w.-]*\(\d\))/.exec(source)?.[1] ?? null;
+
 /**
- * A finding's citations as a report shows them: one per link (several facts can rest on the
- * same page), knowledge-page links turned into their public address (a report leaves the app).
+ * A finding's citations as a report shows them: one per link and one per man page (several facts
+ * can rest on the same page, and a man page is cited from its source and from the docs site),
+ * knowledge-page links turned into their public address (a report leaves the app).
  */
 export function reportCitations(f: Finding): { text: string; url: string | null }[] {
   const seen = new Set<string>();
   const out: { text: string; url: string | null }[] = [];
   for (const c of f.citations) {
     const url = c.url ? publicKbUrl(c.url) : null;
-    const key = url ?? citationText(c);
-    if (seen.has(key)) continue;
-    seen.add(key);
+    const keys = [url ?? citationText(c), manPage(c.source)].filter((k): k is string => k !== null);
+    if (keys.some((k) => seen.has(k))) continue;
+    for (const k of keys) seen.add(k);
     out.push({ text: citationText(c), url });
   }
   return out;
@@ -80,3 +84,12 @@ export function fenceFor(text: string): string {
   return '`'.repeat(Math.max(3, longest + 1));
 }
 
+
+/**
+ * A gap as a report line. A file the snapshot never captured (a demo, an older capture) is not
+ * an error — nothing failed — so it is labelled as not captured instead of by its severity.
+ */
+export function gapLine(g: ReportDocument['gaps'][number]): string {
+  const label = /^\S+ not captured\b/.test(g.message) ? 'not captured' : g.severity;
+  return `${label}: ${g.artifact} from ${g.source}${g.line !== null ? ` line ${g.line}` : ''}: ${g.message}`;
+}

@@ -9,7 +9,7 @@ import type { Finding } from '../model/finding.ts';
 import type { OptaneVerdict } from '../optane/verdict.ts';
 import type { ReportBenchmark, ReportDocument } from './document.ts';
 import {
-  ABSENT, REVERSIBLE_TEXT, SEVERITY_LABEL, VERDICT_TEXT, bytes, gain, plural, countsLine, evidenceValue, findingsBySeverity, hostLine, int,
+  ABSENT, REVERSIBLE_TEXT, gapLine, SEVERITY_LABEL, VERDICT_TEXT, bytes, gain, plural, countsLine, evidenceValue, findingsBySeverity, hostLine, int,
   latencyUs, orUnknown, pct, reportCitations, reportHref, subjectText,
 } from './format.ts';
 import { inlineHtml } from '../text/markdown.ts';
@@ -108,7 +108,7 @@ function benchmarkHtml(b: ReportBenchmark, i: number): string {
       ['status', s.status], ['write IOPS', int(s.writeIops)], ['read IOPS', int(s.readIops)],
       ['write throughput', `${bytes(s.writeBytesPerSec)}/s`], ['read throughput', `${bytes(s.readBytesPerSec)}/s`],
       ['write latency mean / p99 / p99.9', lat(s.writeLatency)], ['read latency mean / p99 / p99.9', lat(s.readLatency)],
-      ['wall time / fio runtime', `${orUnknown(s.wallSeconds)} s / ${orUnknown(s.fioRuntimeSeconds)} s`],
+      ['wall time / fio runtime', `${evidenceValue({ value: s.wallSeconds, unit: 's' })} / ${evidenceValue({ value: s.fioRuntimeSeconds, unit: 's' })}`],
     ])
   }<h4>Methodology</h4>${ul([
     `profile <code>${esc(s.profile)}</code>${m.question ? `: ${esc(m.question)}` : ''}`,
@@ -125,7 +125,7 @@ export function renderHtml(doc: ReportDocument): string {
   if (doc.source.demo) b.push('<p class="banner"><strong>Demo data.</strong> This report describes the bundled demo snapshot, not a real machine of yours.</p>');
   if (doc.redaction.applied) b.push(`<p class="banner"><strong>Redacted.</strong> Serial numbers, WWNs, GUIDs, host names and IP addresses${doc.redaction.names ? ', pool and dataset names' : ''} are replaced by tokens (SERIAL-1, HOST-1…), the same value always by the same token.</p>`);
   b.push('</header>');
-  b.push('<nav aria-label="Contents"><ul><li><a href="#summary">Summary</a></li><li><a href="#pools">Pools</a></li><li><a href="#optane">Should I add Optane?</a></li><li><a href="#findings">Findings</a></li><li><a href="#benchmarks">Benchmarks</a></li><li><a href="#drives">Drives</a></li><li><a href="#datasets">Datasets</a></li><li><a href="#raw">Raw outputs</a></li></ul></nav>');
+  b.push('<nav aria-label="Contents"><ul><li><a href="#summary">Summary</a></li><li><a href="#optane">Should I add Optane?</a></li><li><a href="#findings">Findings</a></li><li><a href="#pools">Pools</a></li><li><a href="#drives">Drives</a></li><li><a href="#benchmarks">Benchmarks</a></li><li><a href="#datasets">Datasets</a></li><li><a href="#raw">Raw outputs</a></li></ul></nav>');
   b.push('<main>');
   b.push(`<section id="summary"><h2>Summary</h2>${ul([
     esc(`Host: ${doc.host.hostname ?? 'unknown'} (${hostLine(doc)})`),
@@ -134,19 +134,6 @@ export function renderHtml(doc: ReportDocument): string {
     ...(doc.optane ? [`Should I add Optane? <strong>${esc(VERDICT_TEXT[doc.optane.verdict])}</strong>: ${prose(doc.optane.headline)}`] : []),
     esc(`Benchmarks: ${doc.benchmarks.length ? plural(doc.benchmarks.length, 'run') : 'none recorded'}`),
   ])}</section>`);
-
-  b.push('<section id="pools"><h2>Pools</h2>');
-  if (doc.pools.length === 0) b.push(p('No pools were found.'));
-  doc.pools.forEach((x, i) => {
-    b.push(`<h3 id="pool-${i + 1}">${esc(x.name)}</h3>`);
-    b.push(kv([
-      ['state', orUnknown(x.state)], ['size', bytes(x.sizeBytes)], ['allocated', bytes(x.allocBytes)], ['free', bytes(x.freeBytes)],
-      ['capacity', pct(x.capacityPct)], ['fragmentation', pct(x.fragmentationPct)], ['dedup ratio', gain(x.dedupRatio)],
-      ['ashift', orUnknown(x.ashift)], ['datasets and zvols', int(x.datasetCount)], ['last scan', orUnknown(x.scan)], ['errors', orUnknown(x.errors)],
-    ]));
-    b.push(pre(x.vdevTree));
-  });
-  b.push('</section>');
 
   b.push(optaneSection(doc.optane, doc));
 
@@ -163,13 +150,17 @@ export function renderHtml(doc: ReportDocument): string {
   }
   b.push('</section>');
 
-  b.push('<section id="benchmarks"><h2>Benchmarks</h2>');
-  if (doc.benchmarks.length === 0) b.push('<p>No benchmark has been run on this host. <code>zfs-advisor bench --list</code> shows the guarded profiles.</p>');
-  const bchart = doc.charts.find((c) => c.id === 'chart-benchmarks');
-  if (bchart) b.push(`<figure>${chartSvg(bchart)}<figcaption class="meta">${esc(bchart.description)}</figcaption></figure>`);
-  const schart = doc.charts.find((c) => c.id === 'chart-suite');
-  if (schart) b.push(`<figure>${chartSvg(schart)}<figcaption class="meta">${esc(schart.description)}</figcaption></figure>`);
-  doc.benchmarks.forEach((x, i) => b.push(benchmarkHtml(x, i)));
+  b.push('<section id="pools"><h2>Pools</h2>');
+  if (doc.pools.length === 0) b.push(p('No pools were found.'));
+  doc.pools.forEach((x, i) => {
+    b.push(`<h3 id="pool-${i + 1}">${esc(x.name)}</h3>`);
+    b.push(kv([
+      ['state', orUnknown(x.state)], ['size', bytes(x.sizeBytes)], ['allocated', bytes(x.allocBytes)], ['free', bytes(x.freeBytes)],
+      ['capacity', pct(x.capacityPct)], ['fragmentation', pct(x.fragmentationPct)], ['dedup ratio', gain(x.dedupRatio)],
+      ['ashift', orUnknown(x.ashift)], ['datasets and zvols', int(x.datasetCount)], ['last scan', orUnknown(x.scan)], ['errors', orUnknown(x.errors)],
+    ]));
+    b.push(pre(x.vdevTree));
+  });
   b.push('</section>');
 
   b.push('<section id="drives"><h2>Drives</h2>');
@@ -179,6 +170,15 @@ export function renderHtml(doc: ReportDocument): string {
   ])));
   b.push('</section>');
 
+  b.push('<section id="benchmarks"><h2>Benchmarks</h2>');
+  if (doc.benchmarks.length === 0) b.push('<p>No benchmark has been run on this host. <code>zfs-advisor bench --list</code> shows the guarded profiles.</p>');
+  const bchart = doc.charts.find((c) => c.id === 'chart-benchmarks');
+  if (bchart) b.push(`<figure>${chartSvg(bchart)}<figcaption class="meta">${esc(bchart.description)}</figcaption></figure>`);
+  const schart = doc.charts.find((c) => c.id === 'chart-suite');
+  if (schart) b.push(`<figure>${chartSvg(schart)}<figcaption class="meta">${esc(schart.description)}</figcaption></figure>`);
+  doc.benchmarks.forEach((x, i) => b.push(benchmarkHtml(x, i)));
+  b.push('</section>');
+
   b.push('<section id="datasets"><h2>Datasets</h2>');
   b.push(doc.datasets.length === 0 ? p('No datasets were read.') : table(['Dataset', 'Type', 'recordsize / volblocksize', 'sync', 'compression', 'used'], doc.datasets.map((d) => [
     d.name, d.type, d.type === 'volume' ? bytes(d.volblocksize) : bytes(d.recordsize), orUnknown(d.sync), orUnknown(d.compression), bytes(d.usedBytes),
@@ -186,7 +186,7 @@ export function renderHtml(doc: ReportDocument): string {
   b.push('</section>');
 
   if (doc.gaps.length) {
-    b.push(`<section id="gaps"><h2>What could not be read</h2>${ul(doc.gaps.map((g) => prose(`${g.severity}: ${g.artifact} from ${g.source}${g.line !== null ? ` line ${g.line}` : ''}: ${g.message}`)))}</section>`);
+    b.push(`<section id="gaps"><h2>What could not be read</h2>${ul(doc.gaps.map((g) => prose(gapLine(g))))}</section>`);
   }
 
   b.push('<section id="raw"><h2>Appendix: raw command outputs</h2>');

@@ -10,7 +10,7 @@ import type { OptaneVerdict } from '../optane/verdict.ts';
 import { chartText } from './charts.ts';
 import type { ReportBenchmark, ReportDocument } from './document.ts';
 import {
-  ABSENT, REVERSIBLE_TEXT, SEVERITY_LABEL, VERDICT_TEXT, bytes, gain, plural, countsLine, evidenceValue, fenceFor, findingsBySeverity,
+  ABSENT, REVERSIBLE_TEXT, gapLine, SEVERITY_LABEL, VERDICT_TEXT, bytes, gain, plural, countsLine, evidenceValue, fenceFor, findingsBySeverity,
   hostLine, int, latencyUs, orUnknown, pct, reportCitations, reportHref, subjectText,
 } from './format.ts';
 
@@ -185,13 +185,13 @@ export function renderMarkdown(doc: ReportDocument, opts: MarkdownOptions = {}):
 
   if (doc.gaps.length) {
     out.push('## What could not be read', '');
-    out.push(...doc.gaps.map((g) => `- ${g.severity}: ${mdText(g.artifact)} from ${code(g.source)}${g.line !== null ? ` line ${g.line}` : ''}: ${mdText(g.message)}`), '');
+    out.push(...doc.gaps.map((g) => `- ${mdText(gapLine(g))}`), '');
   }
 
   out.push('## Raw command outputs', '');
   if (doc.rawOutputs.length === 0) out.push('No raw outputs were kept with this inventory.', '');
   else if (opts.appendixFile) out.push(`The ${doc.rawOutputs.length} raw command outputs this report rests on are in ${code(opts.appendixFile)}, attached separately.`, '');
-  else out.push(`${doc.rawOutputs.length} raw command outputs are left out to keep this report short: \`zfs-advisor report --appendix FILE\` writes them to a file of their own, and the JSON report contains them.`, '');
+  else out.push(`${doc.rawOutputs.length} raw command outputs are left out to keep this report short: \`zfs-advisor report -o report.md --appendix\` writes them to a file of their own beside the report (report.appendix.md), and the JSON report contains them.`, '');
   out.push('---', '', `ZFS Advisor ${mdText(doc.appVersion)} · rule catalog ${mdText(doc.ruleCatalogVersion)} · report schema ${doc.reportSchemaVersion} · generated ${mdText(doc.generatedAt)}`, '');
   return out.join('\n');
 }
