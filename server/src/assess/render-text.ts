@@ -4,6 +4,7 @@
 import type { Assessment, Finding, Severity } from '../model/finding.ts';
 import type { OptaneVerdict } from '../optane/verdict.ts';
 import { publicKbUrl } from '../kb/catalog.ts';
+import { reportCitations } from '../report/format.ts';
 import { terminalText } from '../text/markdown.ts';
 import { formatCount, formatRange, formatValue, plural, severityCounts } from '../text/format.ts';
 
@@ -23,9 +24,7 @@ function renderFinding(f: Finding): string {
     lines.push(`    action: ${plain(f.action.summary)} (reversible: ${f.action.reversible} — ${plain(f.action.reversibleWhy)})`);
     for (const c of f.action.commands) lines.push(`      $ ${c}`);
   }
-  const seen = new Set<string>();
-  const sources = f.citations.filter((c) => { const k = c.url ?? c.source; return seen.has(k) ? false : (seen.add(k), true); });
-  lines.push('    sources:', ...sources.map((c) => `      ${c.locator ? `${c.source}, ${c.locator}` : c.source}${c.url ? ` <${publicKbUrl(c.url)}>` : ''}`));
+  lines.push('    sources:', ...reportCitations(f).map((c) => `      ${c.text}${c.url ? ` <${c.url}>` : ''}`));
   return lines.join('\n');
 }
 

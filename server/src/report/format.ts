@@ -38,16 +38,19 @@ const manPage = (source: string): string | null => /\b([a-z][\w.-]*\(\d\))/.exec
  * knowledge-page links turned into their public address (a report leaves the app).
  */
 export function reportCitations(f: Finding): { text: string; url: string | null }[] {
-  const seen = new Set<string>();
-  const out: { text: string; url: string | null }[] = [];
+  const seen = new Map<string, { text: string; url: string | null; locators: string[] }>();
+  const out: { text: string; url: string | null; locators: string[] }[] = [];
   for (const c of f.citations) {
     const url = c.url ? publicKbUrl(c.url) : null;
     const keys = [url ?? citationText(c), manPage(c.source)].filter((k): k is string => k !== null);
-    if (keys.some((k) => seen.has(k))) continue;
-    for (const k of keys) seen.add(k);
-    out.push({ text: citationText(c), url });
+    const first = keys.map((k) => seen.get(k)).find((e) => e !== undefined);
+    // The same page again: its section (locator) joins the first mention instead of a second line.
+    if (first) { if (c.locator && !first.locators.includes(c.locator)) first.locators.push(c.locator); continue; }
+    const entry = { text: c.source, url, locators: c.locator ? [c.locator] : [] };
+    for (const k of keys) seen.set(k, entry);
+    out.push(entry);
   }
-  return out;
+  return out.map((e) => ({ text: e.locators.length ? `${e.text}, ${e.locators.join(', ')}` : e.text, url: e.url }));
 }
 
 /** Knowledge-page links inside finding text point at the public copy too. */
