@@ -25,6 +25,7 @@ import { beforeAfter, dryRun, history, listProfiles, recoverAbandoned, startBenc
 import { recoverForInvocation } from '../../bench/recover.ts';
 import { SUITES, sizeLabel } from '../../bench/suites.ts';
 import { runText, seconds, table } from './bench-format.ts';
+import { formatCount, formatLatencyNs, formatLatencyUs } from '../../text/format.ts';
 
 export { defaultDataDir } from '../../data-dir.ts';
 import { defaultDataDir } from '../../data-dir.ts';
@@ -33,13 +34,13 @@ function bar(e: ProgressEvent): string {
   const width = 30;
   const filled = Math.round((e.pct / 100) * width);
   const iops = e.iops !== null ? ` ${Math.round(e.iops)} IOPS` : '';
-  const lat = e.latencyUs !== null ? ` ${e.latencyUs.toFixed(0)} µs` : '';
+  const lat = e.latencyUs !== null ? ` ${formatLatencyUs(e.latencyUs)}` : '';
   return `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${e.pct.toFixed(0).padStart(3)}% ${e.phase.padEnd(7)}${iops}${lat} ${e.elapsedS.toFixed(0)}s   `;
 }
 
 function renderBeforeAfter(ba: BeforeAfter): string {
   const line = (label: string, x: BenchmarkSummary | null) => (x
-    ? `${label} ${x.startedAt}: write ${Math.round(x.writeIops)} IOPS, read ${Math.round(x.readIops)} IOPS, write p99 ${((x.writeLatency?.p99Ns ?? 0) / 1000).toFixed(0)} µs\n`
+    ? `${label} ${x.startedAt}: write ${formatCount(x.writeIops)} IOPS, read ${formatCount(x.readIops)} IOPS, write p99 ${formatLatencyNs(x.writeLatency?.p99Ns)}\n`
     : `${label} none\n`);
   const pct = (r: number | null) => (r === null ? 'n/a' : `${r >= 1 ? '+' : ''}${((r - 1) * 100).toFixed(0)} %`);
   let out = `${ba.profile} on ${ba.pool}: ${ba.groups.length} pool layout(s) measured\n${line('before', ba.before)}${line('after ', ba.after)}`;
