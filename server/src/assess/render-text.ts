@@ -6,7 +6,8 @@ import type { OptaneVerdict } from '../optane/verdict.ts';
 import { publicKbUrl } from '../kb/catalog.ts';
 import { reportCitations } from '../report/format.ts';
 import { terminalText } from '../text/markdown.ts';
-import { formatCount, formatRange, formatValue, plural, severityCounts } from '../text/format.ts';
+import { formatEstimate, formatSpeedup, formatValue, plural, severityCounts } from '../text/format.ts';
+import { textTable as table } from '../text/table.ts';
 
 /** Finding text is Markdown (code spans, links): the terminal gets it plain, links as "text <address>". */
 const plain = (s: string): string => terminalText(s, publicKbUrl);
@@ -61,9 +62,10 @@ export function renderVerdict(v: OptaneVerdict, demoLabel: string | null): strin
   if (v.expected) {
     const e = v.expected;
     out.push('', 'Expected 4K sync-write IOPS (range):');
-    const r = (x: { iops: number; low: number; high: number }) => `${formatCount(x.iops)} (${formatRange(x.low, x.high)})`;
-    out.push(`  QD1 : now ${r(e.qd1.now)}  with Optane SLOG ${r(e.qd1.withOptane)}`);
-    out.push(`  QD16: now ${r(e.qd16.now)}  with Optane SLOG ${r(e.qd16.withOptane)}`);
+    out.push(table(['', 'now', 'with Optane SLOG', 'gain'], [
+      ['QD1', formatEstimate(e.qd1.now), formatEstimate(e.qd1.withOptane), formatSpeedup(e.qd1.now.iops, e.qd1.withOptane.iops)],
+      ['QD16', formatEstimate(e.qd16.now), formatEstimate(e.qd16.withOptane), formatSpeedup(e.qd16.now.iops, e.qd16.withOptane.iops)],
+    ]).trimEnd().replace(/^/gm, '  '));
   }
   if (v.candidates.length > 0) {
     out.push('', 'Already in this host and unused:');

@@ -8,6 +8,7 @@
 import type { Finding } from '../model/finding.ts';
 import type { OptaneVerdict } from '../optane/verdict.ts';
 import type { ReportBenchmark, ReportDocument } from './document.ts';
+import { formatEstimate, formatSpeedup } from '../text/format.ts';
 import {
   ABSENT, REVERSIBLE_TEXT, gapLine, SEVERITY_LABEL, VERDICT_TEXT, bytes, gain, plural, countsLine, evidenceValue, findingsBySeverity, hostLine, int,
   latencyUs, orUnknown, pct, reportCitations, reportHref, subjectText,
@@ -69,8 +70,8 @@ function optaneSection(v: OptaneVerdict | null, doc: ReportDocument): string {
   if (v.evidence.length) out.push(table(['Evidence', 'Value'], v.evidence.map((e) => [e.label, evidenceValue(e)])));
   if (v.expected) {
     const e = v.expected;
-    const r = (x: { iops: number; low: number; high: number }) => `${int(x.iops)} (${int(x.low)}–${int(x.high)})`;
-    out.push('<h3>Expected 4K sync-write IOPS</h3>', table(['Queue depth', 'Now', 'With Optane SLOG'], [['QD1', r(e.qd1.now), r(e.qd1.withOptane)], ['QD16', r(e.qd16.now), r(e.qd16.withOptane)]]));
+    const row = (label: string, q: typeof e.qd1) => [label, formatEstimate(q.now), formatEstimate(q.withOptane), formatSpeedup(q.now.iops, q.withOptane.iops)];
+    out.push('<h3>Expected 4K sync-write IOPS</h3>', table(['Queue depth', 'Now', 'With Optane SLOG', 'Gain'], [row('QD1', e.qd1), row('QD16', e.qd16)]));
     const chart = doc.charts.find((c) => c.id === 'chart-optane');
     if (chart) out.push(`<figure>${chartSvg(chart)}<figcaption class="meta">${esc(chart.description)}</figcaption></figure>`);
   }

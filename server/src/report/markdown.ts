@@ -6,6 +6,7 @@
  */
 import type { Finding } from '../model/finding.ts';
 import { parseInline } from '../text/markdown.ts';
+import { formatEstimate, formatSpeedup } from '../text/format.ts';
 import type { OptaneVerdict } from '../optane/verdict.ts';
 import { chartText } from './charts.ts';
 import type { ReportBenchmark, ReportDocument } from './document.ts';
@@ -53,9 +54,11 @@ function optaneSection(v: OptaneVerdict | null, doc: ReportDocument): string[] {
   if (v.evidence.length) out.push(...table(['Evidence', 'Value'], v.evidence.map((e) => [e.label, evidenceValue(e)])), '');
   if (v.expected) {
     const e = v.expected;
-    const range = (r: { iops: number; low: number; high: number }) => `${int(r.iops)} (${int(r.low)}–${int(r.high)})`;
     out.push('Expected 4K sync-write IOPS (latency model; ranges in brackets):', '');
-    out.push(...table(['Queue depth', 'Now', 'With Optane SLOG'], [['QD1', range(e.qd1.now), range(e.qd1.withOptane)], ['QD16', range(e.qd16.now), range(e.qd16.withOptane)]]), '');
+    out.push(...table(['Queue depth', 'Now', 'With Optane SLOG', 'Gain'], [
+      ['QD1', formatEstimate(e.qd1.now), formatEstimate(e.qd1.withOptane), formatSpeedup(e.qd1.now.iops, e.qd1.withOptane.iops)],
+      ['QD16', formatEstimate(e.qd16.now), formatEstimate(e.qd16.withOptane), formatSpeedup(e.qd16.now.iops, e.qd16.withOptane.iops)],
+    ]), '');
     const chart = doc.charts.find((c) => c.id === 'chart-optane');
     if (chart) out.push(...block(chartText(chart)), '');
   }

@@ -25,7 +25,7 @@ export function pdfSafe(text: string): string {
   return text.normalize('NFC')
     .replace(/\r/g, '')
     .replace(/\t/g, '    ')
-    .replace(/[\u200b\u200c\u200d\ufeff]/g, '')
+    .replace(/\u200b|\u200c|\u200d|\ufeff/g, '')
     .replace(/[\u2009\u202f]/g, ' ')
     .replace(UNCOVERED, '?')
     .replace(NUMBER_UNIT, '$1\u00a0');

@@ -17,6 +17,7 @@ import {
   latencyUs, orUnknown, pct, reportCitations, reportHref, subjectText,
 } from './format.ts';
 import { inlinePlain, parseInline } from '../text/markdown.ts';
+import { formatEstimate, formatSpeedup } from '../text/format.ts';
 import { PDF_FONTS, pdfSafe } from './pdf-text.ts';
 import { SERIES_COLOURS } from './svg.ts';
 
@@ -160,9 +161,10 @@ function optaneSection(w: W, d: ReportDocument): void {
   if (v.reasons.length) { w.heading(3, 'Why'); w.bullets(v.reasons); }
   if (v.evidence.length) w.pairs(v.evidence.map((e) => [e.label, evidenceValue(e)]));
   if (v.expected) {
-    const r = (x: { iops: number; low: number; high: number }) => `${int(x.iops)} (${int(x.low)}–${int(x.high)})`;
+    const e = v.expected;
+    const row = (q: typeof e.qd1) => `now ${formatEstimate(q.now)}, with Optane SLOG ${formatEstimate(q.withOptane)}: ${formatSpeedup(q.now.iops, q.withOptane.iops)}`;
     w.heading(3, 'Expected 4K sync-write IOPS');
-    w.pairs([['QD1', `now ${r(v.expected.qd1.now)}, with Optane SLOG ${r(v.expected.qd1.withOptane)}`], ['QD16', `now ${r(v.expected.qd16.now)}, with Optane SLOG ${r(v.expected.qd16.withOptane)}`]]);
+    w.pairs([['QD1', row(e.qd1)], ['QD16', row(e.qd16)]]);
     const chart = d.charts.find((c) => c.id === 'chart-optane');
     if (chart) w.chart(chart);
   }

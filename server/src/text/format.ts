@@ -39,6 +39,12 @@ export function formatRange(lo: Num, hi: Num, fmt: (n: number) => string = forma
   return a === b ? a : `${a}–${b}`;
 }
 
+/** An estimate with its range: "13,700 (6,088–32,397)". */
+export const formatEstimate = (e: { iops: number; low: number; high: number }): string => `${formatCount(e.iops)} (${formatRange(e.low, e.high)})`;
+
+/** How many times faster `after` is than `before`: 75 → 13,700 is "183×"; ABSENT when before is 0 or absent. */
+export const formatSpeedup = (before: Num, after: Num): string => (absent(before) || absent(after) || before <= 0 ? ABSENT : formatGain(after / before));
+
 const IEC = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
 
 /** 4000787030016 → "3.64 TiB"; 4096 → "4 KiB"; 512 → "512 B". */
