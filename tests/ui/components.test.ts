@@ -36,7 +36,8 @@ describe('PoolCard', () => {
     expect(w.findAll('.node').length).toBe(13); // raidz2-0 + 12 disks
     expect(w.text()).toContain('ONLINE');
     const w0 = mount(PoolCard, { props: { pool: inventory000().pools[0]!, findings: findings000().findings }, global: { stubs } });
-    expect(w0.text()).toContain('2 suggestion');
+    expect(w0.text()).toContain('2 suggestions');
+    expect(w0.text()).toContain('0 warnings');
   });
 });
 

@@ -5,9 +5,11 @@
  * reads like the other formats instead of spelling them in ASCII. Read relative to this module,
  * like the demo snapshots.
  */
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const font = (file: string): string => fileURLToPath(new URL(`./fonts/${file}`, import.meta.url));
+const FONT_DIR = join(dirname(fileURLToPath(import.meta.url)), 'fonts');
+const font = (file: string): string => join(FONT_DIR, file);
 
 export const PDF_FONTS = {
   sans: font('DejaVuSans.ttf'),

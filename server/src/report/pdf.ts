@@ -128,7 +128,7 @@ function writer(doc: Doc) {
       doc.lineWidth(0.5).strokeColor('#cccccc');
       for (const t of axis.ticks) {
         doc.moveTo(x(t), top).lineTo(x(t), axisY).stroke();
-        doc.font(SANS).fontSize(7).fillColor('#444').text(t >= 10_000 ? `${Math.round(t / 1000)}k` : String(Math.round(t)), x(t) - 20, axisY + 3, { width: 40, align: 'center', lineBreak: false });
+        doc.font(SANS).fontSize(7).fillColor('#444').text(int(t), x(t) - 20, axisY + 3, { width: 40, align: 'center', lineBreak: false });
       }
       chart.bars.forEach((b, i) => {
         const y = top + i * rowH;
