@@ -7,6 +7,7 @@ import type { options } from '../defs/inventory.ts';
 import { firstLine, inputError, usageError } from '../framework/errors.ts';
 import { InventoryLoadError, loadInventory } from '../../gather/load.ts';
 import { layoutLines } from '../../gather/layout-words.ts';
+import { terminalText } from '../../text/markdown.ts';
 import { ABSENT, formatBytes, formatPercent, platformText } from '../../text/format.ts';
 import type { Inventory } from '../../model/inventory.ts';
 
@@ -29,7 +30,7 @@ export function summarise(inv: Inventory): string {
   lines.push('', `Datasets and zvols: ${inv.datasets.length}`);
   if (inv.gaps.length) {
     lines.push('', `Could not read (${inv.gaps.length}):`);
-    for (const g of inv.gaps) lines.push(`  [${g.severity}] ${g.artifact}: ${g.message}`);
+    for (const g of inv.gaps) lines.push(`  [${g.severity}] ${g.artifact}: ${terminalText(g.message)}`);
   }
   return `${lines.join('\n')}\n`;
 }
