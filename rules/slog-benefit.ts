@@ -11,6 +11,7 @@ import { DOC_000, DOC_003, OPENZFS_CACHING_DOC, doc, fact, kb, man } from './lib
 import { NEEDS_OBSERVATION, syncEvidence } from './lib/slog-evidence.ts';
 import { NEW_DEVICE, dataLatency, drivePath, hasLog, hasSpecial, isSlowDataPool, slogCandidates } from './lib/slog-devices.ts';
 import { productName } from './lib/device-class.ts';
+import { formatCount } from '../server/src/text/format.ts';
 import { atLeast } from './engine/version.ts';
 
 /**
@@ -80,7 +81,7 @@ export default defineRule({
           ...(ev.zvols.length > 0 ? [{ label: 'zvols', value: ev.zvols.length }] : []),
           { label: 'expected QD1 sync IOPS now', value: f.qd1.now.iops, unit: 'IOPS' },
           { label: 'expected QD1 sync IOPS with Optane SLOG', value: f.qd1.withOptane.iops, unit: 'IOPS' },
-          { label: 'expected QD16 sync IOPS now → with SLOG', value: `${f.qd16.now.iops} → ${f.qd16.withOptane.iops}` },
+          { label: 'expected QD16 sync IOPS now → with SLOG', value: `${formatCount(f.qd16.now.iops)} → ${formatCount(f.qd16.withOptane.iops)}` },
           ...(cands.length > 0 ? [{ label: 'unused fast devices in this host', value: cands.map(productName).join(', ') }] : []),
         ],
         explanation:

@@ -76,7 +76,7 @@ describe.runIf(live)('Benchmark suites in the UI (Chromium)', () => {
     await page.click('[data-testid="suite-plan"]');
     await page.waitForSelector('[data-testid="suite-plan-view"], [data-testid="suites"] [role="alert"]', { timeout: 60_000 });
     expect(await page.locator('[data-testid="suites"] [role="alert"]').allTextContents(), 'the plan failed').toEqual([]);
-    expect(await page.locator('[data-testid="suite-plan-view"]').textContent()).toContain('4 run(s)');
+    expect(await page.locator('[data-testid="suite-plan-view"]').textContent()).toContain('4 runs');
     await page.click('[data-testid="suite-start"]');
     await page.waitForSelector('[data-testid="suite-progress"]');
     await page.waitForFunction(() => /run \d of 4/.test(document.querySelector('[data-testid="suite-step"]')?.textContent ?? ''), undefined, { timeout: 60_000 });

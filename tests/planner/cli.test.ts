@@ -126,7 +126,7 @@ describe('zfs-advisor plan on the demo inventory (TrueNAS CORE, bench-pool = mir
     expect(plan.candidates.map((c: { label: string; flags: string[] }) => [c.label, c.flags])).toEqual([['stripe of 1', ['no redundancy']]]);
     expect(plan.candidates[0].findings.map((f: { ruleId: string }) => f.ruleId)).toContain('no-redundancy');
     const text = await cli(['plan', 'layouts', '--demo']);
-    expect(text.out).toContain('No redundant layout fits 1 disk(s)');
+    expect(text.out).toContain('No redundant layout fits 1 disk:');
     expect((await cli(['plan', 'layouts', '--demo', '--disks', '4'])).code).toBe(64);
   });
 });

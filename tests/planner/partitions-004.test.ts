@@ -64,16 +64,16 @@ describe('004: partitioned mirrored Optane for SLOG + special + L2ARC', () => {
     expect(memberSizeBytes(resolved!.vdevs.find((v) => v.class === 'special')!, drives)).toBe(SIZES.special);
     expect(layoutLines(resolved!, drives)).toEqual([
       'Data: 2 × MIRROR | 2 wide | 7.28 TiB',
-      'Log: 1 × MIRROR | 2 wide | 15.50 GiB',
-      'Metadata: 1 × MIRROR | 2 wide | 199.00 GiB',
-      'Cache: 2 × DISK | 1 wide | 45.00 GiB',
+      'Log: 1 × MIRROR | 2 wide | 15.5 GiB',
+      'Metadata: 1 × MIRROR | 2 wide | 199 GiB',
+      'Cache: 2 × DISK | 1 wide | 45 GiB',
     ]);
   });
 
   it('each drive shows its three roles, per partition with its size (UI drives table)', () => {
     const row = driveRows(drives, [resolved!]).find((r) => r.drive.devPath === '/dev/nvme0n1')!;
     expect(row.roles.map((r) => [r.cls, r.partition, r.sizeBytes])).toEqual([['log', 'nvme0n1p1', SIZES.slog], ['special', 'nvme0n1p2', SIZES.special], ['cache', 'nvme0n1p3', SIZES.l2arc]]);
-    expect(row.roleText).toBe('tank · log · mirror-2 (nvme0n1p1, 15.5 GiB), tank · special · mirror-3 (nvme0n1p2, 199 GiB), tank · cache (nvme0n1p3, 45.0 GiB)');
+    expect(row.roleText).toBe('tank · log · mirror-2 (nvme0n1p1, 15.5 GiB), tank · special · mirror-3 (nvme0n1p2, 199 GiB), tank · cache (nvme0n1p3, 45 GiB)');
   });
 
   it('is accepted by the rules: no warning about the Optane partitions (special-device-plp, QLC, multi-role)', () => {
@@ -113,7 +113,7 @@ describe('004 counter-case: ONE partitioned consumer NAND drive for SLOG + speci
     const warned = a.findings.filter((f) => f.severity === 'warning' || f.severity === 'critical').map((f) => f.ruleId);
     expect(warned).toContain('special-device-plp');
     expect(warned).toContain('special-redundancy');
-    expect(layoutLines(resolved!, drives)).toContain('Metadata: 1 × DISK | 1 wide | 199.00 GiB');
+    expect(layoutLines(resolved!, drives)).toContain('Metadata: 1 × DISK | 1 wide | 199 GiB');
   });
 });
 

@@ -15,8 +15,8 @@ const dirs: string[] = [];
 afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
 
 describe('PDF report', () => {
-  it('spells characters outside WinAnsi in ASCII', () => {
-    expect(pdfSafe('≤ 2.3 → ~241× faster, 12 µs, └─ da1, naïve, Dvořák, ☃')).toBe('<= 2.3 -> ~241× faster, 12 µs, `- da1, naïve, Dvorák, ?');
+  it('keeps arrows and box drawing (the embedded DejaVu has them), keeps a number with its unit, marks what no font covers', () => {
+    expect(pdfSafe('≤ 2.3 → ~241× faster, 12 µs, 0 %, └─ da1, naïve, Dvořák, 漢')).toBe('≤ 2.3 → ~241× faster, 12\u00a0µs, 0\u00a0%, └─ da1, naïve, Dvořák, ?');
   });
 
   it.runIf(poppler)('demo 000 with --appendix: every page renders and the text holds every finding, the verdict and the raw outputs', async () => {
@@ -34,7 +34,8 @@ describe('PDF report', () => {
     expect(text).toContain('zpool add -n bench-pool log /dev/nvd1');
     expect(text).toContain('Sync write 4k, QD1 on fiopool');
     expect(text).toContain('sync mode fio-fsync');
-    expect(text).toContain('`- mirror-0 ONLINE');
+    expect(text).toContain('└─ mirror-0 ONLINE');
+    expect(text).toContain('├─ da1 ONLINE');
     expect(text).toContain('"serial_number": "PHOC209200KC058A"'); // raw smartctl output in the appendix
     const pageCount = Number(/page 1 of (\d+)/.exec(text)?.[1]);
     const pages = await pdfPages(file, dir);
@@ -62,8 +63,9 @@ describe('PDF report', () => {
     expect(pages).toBeGreaterThan(0);
     expect(pages).toBeLessThanOrEqual(6);
     // Finding text is rendered, not printed as Markdown: no code-span backticks, no [text](url).
-    // The vdev tree's corner (└─) is spelled `- in WinAnsi; no other backtick may remain.
-    expect(text.replace(/`- /g, '')).not.toContain('`');
+    expect(text).not.toContain('`');
+    expect(text).toContain('→'); // arrows print as arrows, not "->"
+    expect(text).not.toContain('->');
     expect(text).not.toMatch(/\]\(https?:/);
     for (const f of doc.findings) expect(text).toContain(flat(pdfSafe(f.explanation.replace(/`/g, ''))).slice(0, 60));
   });

@@ -52,7 +52,7 @@ ruleTester(rule, {
           const now = f.evidence.find((e) => e.label === 'expected QD16 sync IOPS now → with SLOG')!.value as string;
           // 000 measured 894 IOPS at QD16 on exactly this pool (the model says ~810, range 432–2,911:
           // tests/forecast/calibration.test.ts) and 39.2k with the P1600X as SLOG, which the forecast uses.
-          const [before, after] = now.split(' → ').map(Number);
+          const [before, after] = now.split(' → ').map((x) => Number(x.replace(/,/g, '')));
           // Group commit (16 writers share each round): the typical within 50 % of the measured 894.
           expect(Math.abs(before! - 894) / 894).toBeLessThan(0.5);
           expect(after).toBe(39_200);

@@ -36,7 +36,8 @@ describe('PoolCard', () => {
     expect(w.findAll('.node').length).toBe(13); // raidz2-0 + 12 disks
     expect(w.text()).toContain('ONLINE');
     const w0 = mount(PoolCard, { props: { pool: inventory000().pools[0]!, findings: findings000().findings }, global: { stubs } });
-    expect(w0.text()).toContain('2 suggestion');
+    expect(w0.text()).toContain('2 suggestions');
+    expect(w0.text()).toContain('0 warnings');
   });
 });
 
@@ -64,8 +65,8 @@ describe('VerdictCard', () => {
     expect(w.find('[data-testid="verdict-word"]').text()).toBe('It depends');
     const rows = w.findAll('tbody tr').map((r) => r.findAll('td').map((c) => c.text()));
     expect(rows).toEqual([
-      ['QD1 (one writer)', '83 (66–248)', '20.0k (12.8k–25.6k)', '241×'],
-      ['QD16 (many writers)', '894 (716–2.67k)', '48.3k (38.6k–58.0k)', '54×'],
+      ['QD1 (one writer)', '83 (66–248)', '20,000 (12,821–25,641)', '241×'],
+      ['QD16 (many writers)', '894 (716–2,675)', '48,300 (38,600–58,000)', '54×'],
     ]);
     expect(w.text()).toContain('Intel Optane SSD P1600X 58GB');
     expect(w.text()).toContain('What it could not know');

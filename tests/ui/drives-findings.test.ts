@@ -68,7 +68,8 @@ describe('findings grouping', () => {
   it('renders evidence, citations and only http(s) links', () => {
     expect(evidenceText(12, '%')).toBe('12 %');
     expect(evidenceText(true, null)).toBe('yes');
-    expect(evidenceText(null, 'ms')).toBe('unknown');
+    expect(evidenceText(null, 'ms')).toBe('—');
+    expect(evidenceText(12000, 'µs')).toBe('12 ms');
     expect(citationText({ source: 'zfs-facts.md', locator: 'A3' })).toBe('zfs-facts.md § A3');
     expect(safeUrl('javascript:alert(1)')).toBeNull();
     expect(safeUrl('https://openzfs.github.io/openzfs-docs/')).toBe('https://openzfs.github.io/openzfs-docs/');

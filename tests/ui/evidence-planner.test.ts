@@ -127,7 +127,7 @@ describe('planner', () => {
 
   it('offers the drives no pool uses, Optane first', () => {
     const inv = inventory000();
-    expect(unusedDevices(inv.drives, inv.pools)).toEqual([{ path: '/dev/nvd1', label: '/dev/nvd1 — INTEL SSDPEK1A058GA (NVMe · 59 GB)', optane: true }]);
+    expect(unusedDevices(inv.drives, inv.pools)).toEqual([{ path: '/dev/nvd1', label: '/dev/nvd1 — INTEL SSDPEK1A058GA (NVMe · 54.9 GiB)', optane: true }]); // the same unit as the overview's drive table
     const inv1 = inventory001();
     expect(unusedDevices(inv1.drives, inv1.pools)).toEqual([]);
   });

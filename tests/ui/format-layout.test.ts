@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatCount, formatLatencyNs, formatPct } from '../../ui/src/format/units.ts';
+import { formatBytes, formatCount, formatLatencyNs, formatPct } from '../../server/src/text/format.ts';
 import { errorCount, layoutWords, vdevsByClass } from '../../ui/src/overview/layout-words.ts';
 import { fillTone, healthOf, summarisePool } from '../../ui/src/overview/pool-summary.ts';
 import { buildInventory } from '../../server/src/gather/build.ts';
@@ -16,9 +16,9 @@ describe('formatting', () => {
     expect(formatBytes(null)).toBe('—');
   });
   it('formats counts and latencies', () => {
-    expect(formatCount(13712.4)).toBe('13.7k');
+    expect(formatCount(13712.4)).toBe('13,712');
     expect(formatCount(894)).toBe('894');
-    expect(formatCount(1234)).toBe('1.23k');
+    expect(formatCount(1234)).toBe('1,234');
     expect(formatLatencyNs(73_000)).toBe('73 µs');
     expect(formatLatencyNs(17_800_000)).toBe('17.8 ms');
     expect(formatLatencyNs(250)).toBe('250 ns');
@@ -49,7 +49,7 @@ describe('layout in words', () => {
     const leaf = (name: string) => ({ class: 'data' as const, type: 'disk' as const, name, state: 'ONLINE', read: 0, write: 0, cksum: 2, note: null, children: [] });
     const mirror = { ...leaf('mirror-0'), type: 'mirror' as const, cksum: 0, children: [leaf('a'), leaf('b')], sizeBytes: 1024 ** 4 };
     const single = { ...leaf('c'), sizeBytes: 1024 ** 4 };
-    expect(layoutWords([mirror, single])).toBe('1 × MIRROR | 2 wide + 1 × DISK | 1 wide | 2.00 TiB');
+    expect(layoutWords([mirror, single])).toBe('1 × MIRROR | 2 wide + 1 × DISK | 1 wide | 2 TiB');
     expect(errorCount(mirror)).toBe(4);
     const draid = { ...leaf('draid2:4d:12c:1s-0'), type: 'draid' as const, draid: { parity: 2, data: 4, children: 12, spares: 1 }, children: [] };
     expect(layoutWords([draid])).toBe('1 × DRAID2:4d:1s | 12 wide');

@@ -4,11 +4,14 @@
 import type { Assessment, Finding, Severity } from '../model/finding.ts';
 import type { OptaneVerdict } from '../optane/verdict.ts';
 import { publicKbUrl } from '../kb/catalog.ts';
-import { inlinePlain } from '../text/markdown.ts';
 import { nativeWayLines } from '../planner/native-way-text.ts';
+import { reportCitations } from '../report/format.ts';
+import { terminalText } from '../text/markdown.ts';
+import { formatEstimate, formatSpeedup, formatValue, plural, severityCounts } from '../text/format.ts';
+import { textTable as table } from '../text/table.ts';
 
-/** Finding text is Markdown (code spans, links): the terminal gets it plain, links as "text (address)". */
-const plain = (s: string): string => inlinePlain(s, publicKbUrl);
+/** Finding text is Markdown (code spans, links): the terminal gets it plain, links as "text <address>". */
+const plain = (s: string): string => terminalText(s, publicKbUrl);
 
 const ORDER: Severity[] = ['critical', 'warning', 'suggestion', 'info'];
 
@@ -17,16 +20,14 @@ export const demoBanner = (label: string): string => `DEMO DATA: ${label.replace
 
 function renderFinding(f: Finding): string {
   const lines = [`  - ${plain(f.title)}  [${f.ruleId}, confidence ${f.confidence}]`];
-  lines.push(`    evidence: ${f.evidence.map((e) => `${e.label}=${plain(String(e.value))}${e.unit ? ` ${e.unit}` : ''}`).join('; ')}`);
+  lines.push(`    evidence: ${f.evidence.map((e) => `${e.label}: ${plain(formatValue(e.value, e.unit))}`).join('; ')}`);
   lines.push(`    ${plain(f.explanation)}`);
   if (f.action) {
     lines.push(`    action: ${plain(f.action.summary)} (reversible: ${f.action.reversible} — ${plain(f.action.reversibleWhy)})`);
     if (f.action.native) lines.push(...nativeWayLines(f.action.native).map((l) => (l ? `      ${l}` : '')));
     for (const c of f.action.commands) lines.push(`      $ ${c}`);
   }
-  const seen = new Set<string>();
-  const sources = f.citations.filter((c) => { const k = c.url ?? c.source; return seen.has(k) ? false : (seen.add(k), true); });
-  lines.push('    sources:', ...sources.map((c) => `      ${c.locator ? `${c.source}, ${c.locator}` : c.source}${c.url ? ` <${publicKbUrl(c.url)}>` : ''}`));
+  lines.push('    sources:', ...reportCitations(f).map((c) => `      ${c.text}${c.url ? ` <${c.url}>` : ''}`));
   return lines.join('\n');
 }
 
@@ -34,7 +35,7 @@ export function renderAssessment(a: Assessment, demoLabel: string | null): strin
   const out: string[] = [];
   if (demoLabel) out.push(demoBanner(demoLabel), '');
   const c = a.summary.counts;
-  out.push(`Findings: ${c.critical} critical, ${c.warning} warning, ${c.suggestion} suggestion, ${c.info} info`);
+  out.push(`Findings: ${severityCounts(c)}`);
   for (const sev of ORDER) {
     const fs = a.findings.filter((f) => f.severity === sev);
     if (fs.length === 0) continue;
@@ -47,7 +48,7 @@ export function renderAssessment(a: Assessment, demoLabel: string | null): strin
   }
   const needs = a.results.filter((r) => r.status === 'needs-artifact');
   if (needs.length > 0) {
-    out.push('', `Not decided (missing evidence): ${needs.length} rule(s)`);
+    out.push('', `Not decided (missing evidence): ${plural(needs.length, 'rule')}`);
     for (const r of needs) out.push(`  - ${r.ruleId}: ${r.missing.map((m) => `${m.artifact} — ${m.howToGet}`).join(' | ')}`);
   }
   const errors = a.results.filter((r) => r.status === 'error');
@@ -63,8 +64,10 @@ export function renderVerdict(v: OptaneVerdict, demoLabel: string | null): strin
   if (v.expected) {
     const e = v.expected;
     out.push('', 'Expected 4K sync-write IOPS (range):');
-    out.push(`  QD1 : now ${e.qd1.now.iops} (${e.qd1.now.low}–${e.qd1.now.high})  with Optane SLOG ${e.qd1.withOptane.iops} (${e.qd1.withOptane.low}–${e.qd1.withOptane.high})`);
-    out.push(`  QD16: now ${e.qd16.now.iops} (${e.qd16.now.low}–${e.qd16.now.high})  with Optane SLOG ${e.qd16.withOptane.iops} (${e.qd16.withOptane.low}–${e.qd16.withOptane.high})`);
+    out.push(table(['', 'now', 'with Optane SLOG', 'gain'], [
+      ['QD1', formatEstimate(e.qd1.now), formatEstimate(e.qd1.withOptane), formatSpeedup(e.qd1.now.iops, e.qd1.withOptane.iops)],
+      ['QD16', formatEstimate(e.qd16.now), formatEstimate(e.qd16.withOptane), formatSpeedup(e.qd16.now.iops, e.qd16.withOptane.iops)],
+    ]).trimEnd().replace(/^/gm, '  '));
   }
   if (v.candidates.length > 0) {
     out.push('', 'Already in this host and unused:');

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import raw from './device-catalog.json' with { type: 'json' };
 import type { Drive } from '../model/inventory.ts';
 import { mdLink } from './cite.ts';
+import { formatLatencyUs, formatRange } from '../text/format.ts';
 import { isHdd, isNvme, isOptane, normaliseModel, qlcOrDramless, syncWriteLatency } from '../../../rules/lib/device-class.ts';
 
 const Figure = z.object({
@@ -92,8 +93,9 @@ export interface DeviceProfile {
   basis: string;
 }
 
-function figureText(f: Figure, unit: string): string {
-  const v = `${f.typical} ${unit} (${f.low}–${f.high})`;
+/** A latency figure in µs as every view writes latencies: "12 ms (5–15 ms)". */
+function figureText(f: Figure): string {
+  const v = `${formatLatencyUs(f.typical)} (${formatRange(f.low, f.high, formatLatencyUs)})`;
   if (f.kind === 'class-estimate') return `${v}, class estimate: ${(f.reasoning ?? '').replace(/\.$/, '')}`;
   const url = sourceUrl(f.source);
   return `${v}, ${f.kind}: ${url && /^https?:/.test(url) ? mdLink(new URL(url).hostname.replace(/^www\./, ''), url) : url}`;
@@ -104,7 +106,7 @@ export function profileForEntry(e: CatalogEntry): DeviceProfile {
   return {
     id: e.id, product: e.product, cls: e.class, classLabel: cls.label, matched: 'catalog', lat4kUs: e.syncWrite4kUs, mbps: e.syncWriteMBps,
     queuePenaltyFactor: cls.queueScaling.penaltyFactor, queuePenaltyAbsolute: cls.queueScaling.absolutePenalty ?? null, status: e.status, plp: e.plp, slogMeasurements: e.slogMeasurements ?? [],
-    basis: `device catalog "${e.product}": 4 KiB sync write ${figureText(e.syncWrite4kUs, 'µs')}`,
+    basis: `device catalog "${e.product}": 4 KiB sync write ${figureText(e.syncWrite4kUs)}`,
   };
 }
 
@@ -113,7 +115,7 @@ export function classProfile(cls: DeviceClassId, why: string): DeviceProfile {
   return {
     id: `class:${cls}`, product: c.label, cls, classLabel: c.label, matched: 'class', lat4kUs: c.syncWrite4kUs, mbps: c.syncWriteMBps,
     queuePenaltyFactor: c.queueScaling.penaltyFactor, queuePenaltyAbsolute: c.queueScaling.absolutePenalty ?? null, status: null, plp: null, slogMeasurements: [],
-    basis: `class estimate "${c.label}" (${why}): 4 KiB sync write ${figureText(c.syncWrite4kUs, 'µs')}`,
+    basis: `class estimate "${c.label}" (${why}): 4 KiB sync write ${figureText(c.syncWrite4kUs)}`,
   };
 }
 

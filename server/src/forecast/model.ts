@@ -27,6 +27,7 @@
  */
 import type { DeviceProfile } from './catalog.ts';
 import { factLink } from './cite.ts';
+import { formatLatencyUs, formatRange } from '../text/format.ts';
 
 export interface Range3 { typical: number; low: number; high: number }
 
@@ -229,7 +230,7 @@ export function estimate(data: DataVdevs, log: LogTarget, ds: DatasetSide, w: Wo
     state === 'indirect'
       ? `${w.bs / 1024} KiB writes are logged indirectly (${ds.logbias === 'throughput' ? 'logbias=throughput' : `≥ zfs_immediate_write_sz 32 KiB without a SLOG`}): each waits for its data block on the data vdevs (${factLink('A7')}).`
       : `Writes are copied into the log (${log.kind === 'data' ? 'small writes without a SLOG' : 'a SLOG takes all sync data with logbias=latency'}; ${factLink('A7')})${log.kind === 'slog' && w.bs >= 131_072 ? `; large writes all pass through the SLOG's bandwidth and above zil_slog_bulk go at async priority (${factLink('A10')}; ${factLink('A11')})` : ''}.`,
-    `Per-commit ZFS overhead ${p.overheadUs.typical} µs (${p.overheadUs.low}–${p.overheadUs.high}); ${w.iodepth * w.numjobs} write${w.iodepth * w.numjobs === 1 ? '' : 's'} outstanding; capped by the pool's async ceiling (${factLink('A17')}).`,
+    `Per-commit ZFS overhead ${formatLatencyUs(p.overheadUs.typical)} (${formatRange(p.overheadUs.low, p.overheadUs.high, formatLatencyUs)}); ${w.iodepth * w.numjobs} write${w.iodepth * w.numjobs === 1 ? '' : 's'} outstanding; capped by the pool's async ceiling (${factLink('A17')}).`,
   ];
   return {
     iops: round(typical),

@@ -4,15 +4,7 @@
  */
 import type { Drive, Pool, VdevClass, VdevNode } from '../model/inventory.ts';
 import { leafSizeBytes } from '../../../rules/lib/partitions.ts';
-
-export function formatBytes(n: number | null): string {
-  if (n === null) return '?';
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
-  let v = n;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) { v /= 1024; i++; }
-  return `${i === 0 ? v : v.toFixed(2)} ${units[i]}`;
-}
+import { formatBytes } from '../text/format.ts';
 
 const CLASS_LABEL: Record<VdevClass, string> = { data: 'Data', log: 'Log', special: 'Metadata', dedup: 'Dedup', cache: 'Cache', spare: 'Spare' };
 

@@ -144,7 +144,8 @@ export function groupFindings(findings: readonly LayoutFinding[]): GroupedFindin
     const key = `${f.ruleId}\u0000${f.severity}`;
     const seen = out.get(key);
     if (seen) seen.count++;
-    else out.set(key, { ...f, count: 1 });
+    // The pool does not exist yet: "raidz1-0 in planned has…" reads as "raidz1-0 has…".
+    else out.set(key, { ...f, title: f.title.replace(new RegExp(` (?:in|on|of) ${PLANNED_POOL}\\b(?!/)`, 'g'), ''), count: 1 });
   }
   return [...out.values()];
 }

@@ -6,6 +6,7 @@
  * workload; a layout the rules warn about never ranks above a comparable one they do not warn
  * about without the plan saying why, and layouts that leave disks idle rank below those that use them.
  */
+import { formatBytes, formatCount, formatGain, formatPct, formatRange, plural } from '../text/format.ts';
 import { z } from 'zod';
 import { blockFit, layoutSpace, type BlockFit, type LayoutSpace } from './capacity.ts';
 import { disksUsed, layoutLabel, tolerancePerVdev, topLevelVdevs, type LayoutSpec } from './layout-spec.ts';
@@ -72,6 +73,8 @@ export interface LayoutCandidate {
   findings: GroupedFinding[];
   /** Set when this layout draws a warning yet ranks above layouts that draw none: why. */
   rankNote: string | null;
+  /** The ranking group in words (rankGroup): ranks run group by group, by score within one. */
+  group: string;
   space: LayoutSpace;
   /**
    * 80 % of the workload's effective usable (`fit.effectiveUsableBytes`, i.e. after padding for its
@@ -140,7 +143,6 @@ const WEIGHTS: Record<Workload, { capacity: number; random: number; seq: number;
   media: { capacity: 0.45, random: 0.05, seq: 0.25, safety: 0.25 },
 };
 
-const fmtTiB = (b: number) => `${(b / 2 ** 40).toFixed(1)} TiB`;
 const fmtSize = (b: number) => (b >= 1048576 ? `${b / 1048576}M` : `${b / 1024}K`);
 
 /** Large HDDs make single-parity rebuilds long and exposed (G9): at 8 TB and up we warn. */
@@ -156,7 +158,7 @@ function hostCap(input: z.output<typeof PlanInput>): HostSeqCap | null {
 /** The sync-write column: fio's 4K randwrite, QD1, one job, sync=always — the forecast's default probe. */
 const SYNC_PROBE = WorkloadSpec.parse({ rw: 'randwrite', bs: 4096, iodepth: 1, numjobs: 1, sync: 'always' });
 
-type Described = Omit<LayoutCandidate, 'score' | 'rank' | 'recommended' | 'reasons' | 'rankNote'>;
+type Described = Omit<LayoutCandidate, 'score' | 'rank' | 'recommended' | 'reasons' | 'rankNote' | 'group'>;
 
 function describe(spec: LayoutSpec, input: z.output<typeof PlanInput>, blockSize: number, dataDisks: number, now: Date): Described {
   const space = layoutSpace(spec, input.diskBytes, { ashift: input.ashift });
@@ -240,8 +242,17 @@ function rankNote(c: LayoutCandidate, below: readonly LayoutCandidate[]): string
   if (quieter.length === 0) return null;
   const names = quieter.slice(0, 3).map((o) => o.label).join(', ') + (quieter.length > 3 ? ` and ${quieter.length - 3} more` : '');
   const idle = Math.min(...quieter.map((o) => o.spareDisks));
-  return `ranked above ${quieter.length} layout(s) that draw no warning (${names}) only because those leave ${idle === 1 ? '1 disk' : `${idle}+ disks`} idle; ` +
-    'to keep disks as hot spares instead, plan with --spares N';
+  return `ranks above ${plural(quieter.length, 'layout')} without warnings (${names}) only because ${quieter.length === 1 ? 'it leaves' : 'they leave'} ${plural(idle, 'disk')}${idle > 1 ? '+' : ''} idle; ` +
+    'count idle disks as hot spares to compare them evenly';
+}
+
+/**
+ * The ranking group a layout falls in (rankKey in words): ranks run group by group, by score
+ * within a group, so a table that shows the groups shows why a higher score can rank lower.
+ */
+export function rankGroup(c: Pick<LayoutCandidate, 'findings' | 'spareDisks' | 'faultTolerance'>): string {
+  if (c.faultTolerance.perVdev === 0) return 'no redundancy (for comparison only)';
+  return `${c.spareDisks > 0 ? 'leave disks idle' : 'use every disk'}, ${loud(c) ? 'the rules warn' : 'no rule warns'}`;
 }
 
 export function planLayouts(raw: PlanInput, now: Date = new Date()): LayoutPlan {
@@ -265,14 +276,14 @@ export function planLayouts(raw: PlanInput, now: Date = new Date()): LayoutPlan 
     const score = w.capacity * capacity + w.random * rand + w.seq * seq + w.safety * safety;
     const warned = c.findings.filter(isWarningLevel).map((f) => f.ruleId);
     const reasons = [
-      `${fmtTiB(c.fit.effectiveUsableBytes)} of ${fmtSize(blockSize)}-block data fits (${(100 * c.fit.effectiveUsableBytes / c.space.rawBytes).toFixed(0)} % of raw), ${fmtTiB(c.fillGuidanceBytes)} at the 80 % guidance`,
+      `${formatBytes(c.fit.effectiveUsableBytes)} of ${fmtSize(blockSize)}-block data fits (${formatPct(c.fit.effectiveUsableBytes / c.space.rawBytes)} of raw), ${formatBytes(c.fillGuidanceBytes)} at the 80 % guidance`,
       c.faultTolerance.perVdev === 0 ? 'no redundancy: survives no disk failure'
         : `survives any ${c.faultTolerance.perVdev} disk failure${c.faultTolerance.perVdev === 1 ? '' : 's'}${topLevelVdevs(c.spec) > 1 ? ` (up to ${c.faultTolerance.bestCaseSurvivable} if spread over vdevs)` : ''}`,
-      `random I/O ≈ ${c.performance.randomReadX}× / ${c.performance.randomWriteX}× one disk (read/write), sequential ≈ ${c.performance.seqReadMBps} / ${c.performance.seqWriteMBps} MB/s${c.performance.busLimited ? ' (host ceiling reached)' : ''}`,
-      c.resilver.hours ? `rebuilding one disk reads ${fmtTiB(c.resilver.totalBytesRead)} in ≈ ${c.resilver.hours[0].toFixed(0)}–${c.resilver.hours[1].toFixed(0)} h at 80 % full` : 'a failed disk cannot be rebuilt',
+      `random I/O ≈ ${formatCount(c.performance.randomReadIops)} / ${formatCount(c.performance.randomWriteIops)} IOPS (read/write; ${formatGain(c.performance.randomReadX)} / ${formatGain(c.performance.randomWriteX)} one disk), sequential ≈ ${formatCount(c.performance.seqReadMBps)} / ${formatCount(c.performance.seqWriteMBps)} MB/s${c.performance.busLimited ? ' (host ceiling reached)' : ''}`,
+      c.resilver.hours ? `rebuilding one disk reads ${formatBytes(c.resilver.totalBytesRead)} in ≈ ${formatRange(Math.round(c.resilver.hours[0]), Math.round(c.resilver.hours[1]))} h at 80 % full` : 'a failed disk cannot be rebuilt',
       warned.length ? `the rules warn once built: ${[...new Set(warned)].join(', ')}` : 'no rule warns about it once built',
-      ...(c.spareDisks > 0 ? [`leaves ${c.spareDisks} disk(s) idle: ranked below layouts that use every disk`] : []),
-      ...(c.hotSpares > 0 ? [`plus ${c.hotSpares} hot spare(s)`] : []),
+      ...(c.spareDisks > 0 ? [`leaves ${plural(c.spareDisks, 'disk')} idle: ranked below layouts that use every disk`] : []),
+      ...(c.hotSpares > 0 ? [`plus ${plural(c.hotSpares, 'hot spare')}`] : []),
     ];
     return { ...c, score: Math.round(score * 1000) / 1000, reasons };
   });
@@ -280,7 +291,7 @@ export function planLayouts(raw: PlanInput, now: Date = new Date()): LayoutPlan 
     const [ka, kb] = [rankKey(a), rankKey(b)];
     return ka[0]! - kb[0]! || ka[1]! - kb[1]! || ka[2]! - kb[2]! || b.score - a.score || b.fit.effectiveUsableBytes - a.fit.effectiveUsableBytes;
   });
-  const ranked: LayoutCandidate[] = scored.map((c, i) => ({ ...c, rank: i + 1, recommended: i === 0, rankNote: null }));
+  const ranked: LayoutCandidate[] = scored.map((c, i) => ({ ...c, rank: i + 1, recommended: i === 0, rankNote: null, group: rankGroup(c) }));
   const candidates = ranked.map((c, i) => ({ ...c, rankNote: rankNote(c, ranked.slice(i + 1)) }));
   return {
     input,

@@ -3,6 +3,7 @@
  * bars. Scale is logarithmic when values span more than two orders of magnitude — an HDD pool's
  * 80 sync IOPS next to Optane's 20 000 would otherwise be an invisible bar.
  */
+import { formatCount, plural } from '../text/format.ts';
 import type { OptaneVerdict } from '../optane/verdict.ts';
 import type { Chart, ChartBar, ReportBenchmark } from './document.ts';
 
@@ -27,7 +28,7 @@ export function optaneChart(v: OptaneVerdict | null): Chart | null {
     unit: 'IOPS',
     scale: scaleFor(bars),
     bars,
-    description: `4K sync-write IOPS now and with an Optane SLOG: QD1 ${e.qd1.now.iops} → ${e.qd1.withOptane.iops}, QD16 ${e.qd16.now.iops} → ${e.qd16.withOptane.iops} (ranges from the latency model).`,
+    description: `4K sync-write IOPS now and with an Optane SLOG: QD1 ${formatCount(e.qd1.now.iops)} → ${formatCount(e.qd1.withOptane.iops)}, QD16 ${formatCount(e.qd16.now.iops)} → ${formatCount(e.qd16.withOptane.iops)} (ranges from the latency model).`,
   };
 }
 
@@ -47,7 +48,7 @@ export function benchmarkChart(runs: ReportBenchmark[]): Chart | null {
     unit: 'IOPS',
     scale: scaleFor(bars),
     bars,
-    description: `Measured IOPS of ${new Set(bars.map((b) => b.label)).size} completed benchmark run(s), read and write separately.`,
+    description: `Measured IOPS of ${plural(new Set(bars.map((b) => b.label)).size, 'completed benchmark run')}, read and write separately.`,
   };
 }
 

@@ -5,52 +5,52 @@
 import type { Evidence, Finding, Severity } from '../model/finding.ts';
 import { publicKbUrl } from '../kb/catalog.ts';
 import type { ReportDocument } from './document.ts';
+import { ABSENT, formatBytes, formatGain, formatCount, formatLatencyNs, formatPercent, formatValue, platformText, plural, severityCounts } from '../text/format.ts';
 
 export const SEVERITY_LABEL: Record<Severity, string> = {
   critical: 'Critical', warning: 'Warning', suggestion: 'Suggestion', info: 'Info',
 };
 export const SEVERITIES: readonly Severity[] = ['critical', 'warning', 'suggestion', 'info'];
 
-const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+/** The one formatter's words, under the names the three renderers use. */
+export const bytes = formatBytes;
+export const pct = formatPercent;
+export const orUnknown = (v: string | number | null | undefined): string => (v === null || v === undefined || v === '' ? ABSENT : typeof v === 'number' ? formatCount(v) : v);
+export const int = formatCount;
+export const latencyUs = formatLatencyNs;
+export const gain = formatGain;
+export { ABSENT, plural };
 
-export function bytes(n: number | null | undefined): string {
-  if (n === null || n === undefined) return 'unknown';
-  let v = n;
-  let i = 0;
-  while (Math.abs(v) >= 1024 && i < UNITS.length - 1) { v /= 1024; i++; }
-  return `${i === 0 ? v : v.toFixed(v >= 100 ? 0 : v >= 10 ? 1 : 2)} ${UNITS[i]}`;
-}
-
-export const pct = (n: number | null | undefined): string => (n === null || n === undefined ? 'unknown' : `${n} %`);
-export const orUnknown = (v: string | number | null | undefined): string => (v === null || v === undefined || v === '' ? 'unknown' : String(v));
-export const int = (n: number): string => Math.round(n).toLocaleString('en-US');
-
-export function evidenceValue(e: Evidence): string {
-  if (e.value === null) return 'none';
-  if (typeof e.value === 'boolean') return e.value ? 'yes' : 'no';
-  if (typeof e.value === 'number' && e.unit === 'bytes') return `${bytes(e.value)} (${e.value} bytes)`;
-  return e.unit ? `${e.value} ${e.unit}` : String(e.value);
+export function evidenceValue(e: Pick<Evidence, 'value'> & { unit?: string | null }): string {
+  return formatValue(e.value, e.unit ?? null);
 }
 
 export function citationText(c: Finding['citations'][number]): string {
   return c.locator ? `${c.source}, ${c.locator}` : c.source;
 }
 
+/** The man page a citation names ("zpoolconcepts(7)"), whichever copy it links to (GitHub source or the docs site). */
+const manPage = (source: string): string | null => /\b([a-z][\w.-]*\(\d\))/.exec(source)?.[1] ?? null;
+
 /**
- * A finding's citations as a report shows them: one per link (several facts can rest on the
- * same page), knowledge-page links turned into their public address (a report leaves the app).
+ * A finding's citations as a report shows them: one per link and one per man page (several facts
+ * can rest on the same page, and a man page is cited from its source and from the docs site),
+ * knowledge-page links turned into their public address (a report leaves the app).
  */
 export function reportCitations(f: Finding): { text: string; url: string | null }[] {
-  const seen = new Set<string>();
-  const out: { text: string; url: string | null }[] = [];
+  const seen = new Map<string, { text: string; url: string | null; locators: string[] }>();
+  const out: { text: string; url: string | null; locators: string[] }[] = [];
   for (const c of f.citations) {
     const url = c.url ? publicKbUrl(c.url) : null;
-    const key = url ?? citationText(c);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push({ text: citationText(c), url });
+    const keys = [url ?? citationText(c), manPage(c.source)].filter((k): k is string => k !== null);
+    const first = keys.map((k) => seen.get(k)).find((e) => e !== undefined);
+    // The same page again: its section (locator) joins the first mention instead of a second line.
+    if (first) { if (c.locator && !first.locators.includes(c.locator)) first.locators.push(c.locator); continue; }
+    const entry = { text: c.source, url, locators: c.locator ? [c.locator] : [] };
+    for (const k of keys) seen.set(k, entry);
+    out.push(entry);
   }
-  return out;
+  return out.map((e) => ({ text: e.locators.length ? `${e.text}, ${e.locators.join(', ')}` : e.text, url: e.url }));
 }
 
 /** Knowledge-page links inside finding text point at the public copy too. */
@@ -72,12 +72,12 @@ export function subjectText(f: Finding): string {
 }
 
 export function countsLine(doc: ReportDocument): string {
-  return SEVERITIES.map((s) => `${doc.summary.counts[s] ?? 0} ${s}`).join(', ');
+  return severityCounts(doc.summary.counts);
 }
 
 export function hostLine(doc: ReportDocument): string {
   const h = doc.host;
-  const dist = h.distribution === 'unknown' || h.distribution === 'other' ? h.platform : `${h.distribution}${h.distributionVersion ? ` ${h.distributionVersion}` : ''}`;
+  const dist = platformText(h);
   return `${dist}, ZFS ${orUnknown(h.zfsVersion)}${h.openzfs ? ` (OpenZFS ${h.openzfs})` : ''}, RAM ${bytes(h.memoryBytes)}`;
 }
 
@@ -87,6 +87,12 @@ export function fenceFor(text: string): string {
   return '`'.repeat(Math.max(3, longest + 1));
 }
 
-export function latencyUs(ns: number | null | undefined): string {
-  return ns === null || ns === undefined ? '–' : `${(ns / 1000).toFixed(ns < 100_000 ? 1 : 0)} µs`;
+
+/**
+ * A gap as a report line. A file the snapshot never captured (a demo, an older capture) is not
+ * an error — nothing failed — so it is labelled as not captured instead of by its severity.
+ */
+export function gapLine(g: ReportDocument['gaps'][number]): string {
+  const label = /^\S+ not captured\b/.test(g.message) ? 'not captured' : g.severity;
+  return `${label}: ${g.artifact} from ${g.source}${g.line !== null ? ` line ${g.line}` : ''}: ${g.message}`;
 }

@@ -8,8 +8,9 @@
 import type { Finding } from '../model/finding.ts';
 import type { OptaneVerdict } from '../optane/verdict.ts';
 import type { ReportBenchmark, ReportDocument } from './document.ts';
+import { formatEstimate, formatSpeedup } from '../text/format.ts';
 import {
-  REVERSIBLE_TEXT, SEVERITY_LABEL, VERDICT_TEXT, bytes, countsLine, evidenceValue, findingsBySeverity, hostLine, int,
+  ABSENT, REVERSIBLE_TEXT, gapLine, SEVERITY_LABEL, VERDICT_TEXT, bytes, gain, plural, countsLine, evidenceValue, findingsBySeverity, hostLine, int,
   latencyUs, orUnknown, pct, reportCitations, reportHref, subjectText,
 } from './format.ts';
 import { inlineHtml } from '../text/markdown.ts';
@@ -66,11 +67,11 @@ function optaneSection(v: OptaneVerdict | null, doc: ReportDocument): string {
   if (!v) return `${out[0]}${p('No verdict was computed for this assessment.')}</section>`;
   out.push(`<p class="verdict">Verdict: ${esc(VERDICT_TEXT[v.verdict])} <span class="meta">(confidence ${esc(v.confidence)}${v.pool ? `, pool ${esc(v.pool)}` : ''})</span></p>`, p(v.headline));
   if (v.reasons.length) out.push('<h3>Why</h3>', ul(v.reasons.map(prose)));
-  if (v.evidence.length) out.push(table(['Evidence', 'Value'], v.evidence.map((e) => [e.label, e.value === null ? 'unknown' : String(e.value)])));
+  if (v.evidence.length) out.push(table(['Evidence', 'Value'], v.evidence.map((e) => [e.label, evidenceValue(e)])));
   if (v.expected) {
     const e = v.expected;
-    const r = (x: { iops: number; low: number; high: number }) => `${int(x.iops)} (${int(x.low)}–${int(x.high)})`;
-    out.push('<h3>Expected 4K sync-write IOPS</h3>', table(['Queue depth', 'Now', 'With Optane SLOG'], [['QD1', r(e.qd1.now), r(e.qd1.withOptane)], ['QD16', r(e.qd16.now), r(e.qd16.withOptane)]]));
+    const row = (label: string, q: typeof e.qd1) => [label, formatEstimate(q.now), formatEstimate(q.withOptane), formatSpeedup(q.now.iops, q.withOptane.iops)];
+    out.push('<h3>Expected 4K sync-write IOPS</h3>', table(['Queue depth', 'Now', 'With Optane SLOG', 'Gain'], [row('QD1', e.qd1), row('QD16', e.qd16)]));
     const chart = doc.charts.find((c) => c.id === 'chart-optane');
     if (chart) out.push(`<figure>${chartSvg(chart)}<figcaption class="meta">${esc(chart.description)}</figcaption></figure>`);
   }
@@ -102,13 +103,13 @@ function findingHtml(f: Finding, n: number): string {
 function benchmarkHtml(b: ReportBenchmark, i: number): string {
   const s = b.summary;
   const m = b.methodology;
-  const lat = (l: typeof s.writeLatency) => (l ? `${latencyUs(l.meanNs)} / ${latencyUs(l.p99Ns)} / ${latencyUs(l.p999Ns)}` : '–');
+  const lat = (l: typeof s.writeLatency) => (l ? `${latencyUs(l.meanNs)} / ${latencyUs(l.p99Ns)} / ${latencyUs(l.p999Ns)}` : ABSENT);
   return `<article class="finding" id="bench-${i + 1}"><h3>${esc(m.profileTitle)} on ${esc(s.pool ?? s.target)} <span class="meta">(${esc(s.startedAt)})</span></h3>${
     kv([
       ['status', s.status], ['write IOPS', int(s.writeIops)], ['read IOPS', int(s.readIops)],
       ['write throughput', `${bytes(s.writeBytesPerSec)}/s`], ['read throughput', `${bytes(s.readBytesPerSec)}/s`],
       ['write latency mean / p99 / p99.9', lat(s.writeLatency)], ['read latency mean / p99 / p99.9', lat(s.readLatency)],
-      ['wall time / fio runtime', `${orUnknown(s.wallSeconds)} s / ${orUnknown(s.fioRuntimeSeconds)} s`],
+      ['wall time / fio runtime', `${evidenceValue({ value: s.wallSeconds, unit: 's' })} / ${evidenceValue({ value: s.fioRuntimeSeconds, unit: 's' })}`],
     ])
   }<h4>Methodology</h4>${ul([
     `profile <code>${esc(s.profile)}</code>${m.question ? `: ${esc(m.question)}` : ''}`,
@@ -125,28 +126,15 @@ export function renderHtml(doc: ReportDocument): string {
   if (doc.source.demo) b.push('<p class="banner"><strong>Demo data.</strong> This report describes the bundled demo snapshot, not a real machine of yours.</p>');
   if (doc.redaction.applied) b.push(`<p class="banner"><strong>Redacted.</strong> Serial numbers, WWNs, GUIDs, host names and IP addresses${doc.redaction.names ? ', pool and dataset names' : ''} are replaced by tokens (SERIAL-1, HOST-1…), the same value always by the same token.</p>`);
   b.push('</header>');
-  b.push('<nav aria-label="Contents"><ul><li><a href="#summary">Summary</a></li><li><a href="#pools">Pools</a></li><li><a href="#optane">Should I add Optane?</a></li><li><a href="#findings">Findings</a></li><li><a href="#benchmarks">Benchmarks</a></li><li><a href="#drives">Drives</a></li><li><a href="#datasets">Datasets</a></li><li><a href="#raw">Raw outputs</a></li></ul></nav>');
+  b.push('<nav aria-label="Contents"><ul><li><a href="#summary">Summary</a></li><li><a href="#optane">Should I add Optane?</a></li><li><a href="#findings">Findings</a></li><li><a href="#pools">Pools</a></li><li><a href="#drives">Drives</a></li><li><a href="#benchmarks">Benchmarks</a></li><li><a href="#datasets">Datasets</a></li><li><a href="#raw">Raw outputs</a></li></ul></nav>');
   b.push('<main>');
   b.push(`<section id="summary"><h2>Summary</h2>${ul([
     esc(`Host: ${doc.host.hostname ?? 'unknown'} (${hostLine(doc)})`),
     esc(`Pools: ${doc.pools.length ? doc.pools.map((x) => `${x.name} (${x.state ?? 'state unknown'}, ${bytes(x.sizeBytes)})`).join(', ') : 'none'}`),
     esc(`Findings: ${countsLine(doc)}`),
     ...(doc.optane ? [`Should I add Optane? <strong>${esc(VERDICT_TEXT[doc.optane.verdict])}</strong>: ${prose(doc.optane.headline)}`] : []),
-    esc(`Benchmarks: ${doc.benchmarks.length ? `${doc.benchmarks.length} run(s)` : 'none recorded'}`),
+    esc(`Benchmarks: ${doc.benchmarks.length ? plural(doc.benchmarks.length, 'run') : 'none recorded'}`),
   ])}</section>`);
-
-  b.push('<section id="pools"><h2>Pools</h2>');
-  if (doc.pools.length === 0) b.push(p('No pools were found.'));
-  doc.pools.forEach((x, i) => {
-    b.push(`<h3 id="pool-${i + 1}">${esc(x.name)}</h3>`);
-    b.push(kv([
-      ['state', orUnknown(x.state)], ['size', bytes(x.sizeBytes)], ['allocated', bytes(x.allocBytes)], ['free', bytes(x.freeBytes)],
-      ['capacity', pct(x.capacityPct)], ['fragmentation', pct(x.fragmentationPct)], ['dedup ratio', x.dedupRatio === null ? 'unknown' : `${x.dedupRatio}x`],
-      ['ashift', orUnknown(x.ashift)], ['datasets and zvols', String(x.datasetCount)], ['last scan', orUnknown(x.scan)], ['errors', orUnknown(x.errors)],
-    ]));
-    b.push(pre(x.vdevTree));
-  });
-  b.push('</section>');
 
   b.push(optaneSection(doc.optane, doc));
 
@@ -163,6 +151,26 @@ export function renderHtml(doc: ReportDocument): string {
   }
   b.push('</section>');
 
+  b.push('<section id="pools"><h2>Pools</h2>');
+  if (doc.pools.length === 0) b.push(p('No pools were found.'));
+  doc.pools.forEach((x, i) => {
+    b.push(`<h3 id="pool-${i + 1}">${esc(x.name)}</h3>`);
+    b.push(kv([
+      ['state', orUnknown(x.state)], ['size', bytes(x.sizeBytes)], ['allocated', bytes(x.allocBytes)], ['free', bytes(x.freeBytes)],
+      ['capacity', pct(x.capacityPct)], ['fragmentation', pct(x.fragmentationPct)], ['dedup ratio', gain(x.dedupRatio)],
+      ['ashift', orUnknown(x.ashift)], ['datasets and zvols', int(x.datasetCount)], ['last scan', orUnknown(x.scan)], ['errors', orUnknown(x.errors)],
+    ]));
+    b.push(pre(x.vdevTree));
+  });
+  b.push('</section>');
+
+  b.push('<section id="drives"><h2>Drives</h2>');
+  b.push(doc.drives.length === 0 ? p('No drive details were read.') : table(['Device', 'Model', 'Serial', 'Size', 'Type', 'SMART', 'Wear', 'Temp'], doc.drives.map((d) => [
+    d.path ?? d.id, d.optane ?? d.model ?? ABSENT, d.serial ?? ABSENT, bytes(d.sizeBytes), `${d.media}/${d.transport}`,
+    d.smartPassed === null ? ABSENT : d.smartPassed ? 'passed' : 'FAILED', pct(d.wearPct), d.temperatureC === null ? ABSENT : `${d.temperatureC} °C`,
+  ])));
+  b.push('</section>');
+
   b.push('<section id="benchmarks"><h2>Benchmarks</h2>');
   if (doc.benchmarks.length === 0) b.push('<p>No benchmark has been run on this host. <code>zfs-advisor bench --list</code> shows the guarded profiles.</p>');
   const bchart = doc.charts.find((c) => c.id === 'chart-benchmarks');
@@ -172,13 +180,6 @@ export function renderHtml(doc: ReportDocument): string {
   doc.benchmarks.forEach((x, i) => b.push(benchmarkHtml(x, i)));
   b.push('</section>');
 
-  b.push('<section id="drives"><h2>Drives</h2>');
-  b.push(doc.drives.length === 0 ? p('No drive details were read.') : table(['Device', 'Model', 'Serial', 'Size', 'Type', 'SMART', 'Wear', 'Temp'], doc.drives.map((d) => [
-    d.path ?? d.id, d.optane ?? d.model ?? 'unknown', d.serial ?? 'unknown', bytes(d.sizeBytes), `${d.media}/${d.transport}`,
-    d.smartPassed === null ? 'unknown' : d.smartPassed ? 'passed' : 'FAILED', pct(d.wearPct), d.temperatureC === null ? 'unknown' : `${d.temperatureC} °C`,
-  ])));
-  b.push('</section>');
-
   b.push('<section id="datasets"><h2>Datasets</h2>');
   b.push(doc.datasets.length === 0 ? p('No datasets were read.') : table(['Dataset', 'Type', 'recordsize / volblocksize', 'sync', 'compression', 'used'], doc.datasets.map((d) => [
     d.name, d.type, d.type === 'volume' ? bytes(d.volblocksize) : bytes(d.recordsize), orUnknown(d.sync), orUnknown(d.compression), bytes(d.usedBytes),
@@ -186,7 +187,7 @@ export function renderHtml(doc: ReportDocument): string {
   b.push('</section>');
 
   if (doc.gaps.length) {
-    b.push(`<section id="gaps"><h2>What could not be read</h2>${ul(doc.gaps.map((g) => prose(`${g.severity}: ${g.artifact} from ${g.source}${g.line !== null ? ` line ${g.line}` : ''}: ${g.message}`)))}</section>`);
+    b.push(`<section id="gaps"><h2>What could not be read</h2>${ul(doc.gaps.map((g) => prose(gapLine(g))))}</section>`);
   }
 
   b.push('<section id="raw"><h2>Appendix: raw command outputs</h2>');

@@ -7,11 +7,12 @@
 import type { Finding, NativeWay } from '../model/finding.ts';
 import { nativeWayText } from '../planner/native-way-text.ts';
 import { parseInline } from '../text/markdown.ts';
+import { formatEstimate, formatSpeedup } from '../text/format.ts';
 import type { OptaneVerdict } from '../optane/verdict.ts';
 import { chartText } from './charts.ts';
 import type { ReportBenchmark, ReportDocument } from './document.ts';
 import {
-  REVERSIBLE_TEXT, SEVERITY_LABEL, VERDICT_TEXT, bytes, countsLine, evidenceValue, fenceFor, findingsBySeverity,
+  ABSENT, REVERSIBLE_TEXT, gapLine, SEVERITY_LABEL, VERDICT_TEXT, bytes, gain, plural, countsLine, evidenceValue, fenceFor, findingsBySeverity,
   hostLine, int, latencyUs, orUnknown, pct, reportCitations, reportHref, subjectText,
 } from './format.ts';
 
@@ -51,12 +52,14 @@ function optaneSection(v: OptaneVerdict | null, doc: ReportDocument): string[] {
   if (!v) return [...out, 'No verdict was computed for this assessment.', ''];
   out.push(`**Verdict: ${VERDICT_TEXT[v.verdict]}** (confidence ${v.confidence}${v.pool ? `, pool ${mdText(v.pool)}` : ''})`, '', mdText(v.headline), '');
   if (v.reasons.length) out.push('Why:', '', ...v.reasons.map((r) => `- ${mdText(r)}`), '');
-  if (v.evidence.length) out.push(...table(['Evidence', 'Value'], v.evidence.map((e) => [e.label, e.value === null ? 'unknown' : String(e.value)])), '');
+  if (v.evidence.length) out.push(...table(['Evidence', 'Value'], v.evidence.map((e) => [e.label, evidenceValue(e)])), '');
   if (v.expected) {
     const e = v.expected;
-    const range = (r: { iops: number; low: number; high: number }) => `${int(r.iops)} (${int(r.low)}–${int(r.high)})`;
     out.push('Expected 4K sync-write IOPS (latency model; ranges in brackets):', '');
-    out.push(...table(['Queue depth', 'Now', 'With Optane SLOG'], [['QD1', range(e.qd1.now), range(e.qd1.withOptane)], ['QD16', range(e.qd16.now), range(e.qd16.withOptane)]]), '');
+    out.push(...table(['Queue depth', 'Now', 'With Optane SLOG', 'Gain'], [
+      ['QD1', formatEstimate(e.qd1.now), formatEstimate(e.qd1.withOptane), formatSpeedup(e.qd1.now.iops, e.qd1.withOptane.iops)],
+      ['QD16', formatEstimate(e.qd16.now), formatEstimate(e.qd16.withOptane), formatSpeedup(e.qd16.now.iops, e.qd16.withOptane.iops)],
+    ]), '');
     const chart = doc.charts.find((c) => c.id === 'chart-optane');
     if (chart) out.push(...block(chartText(chart)), '');
   }
@@ -102,7 +105,7 @@ function benchmarkRow(b: ReportBenchmark): string[] {
   const m = b.methodology;
   return [
     `${m.profileTitle} (${s.profile})`, s.pool ?? s.target, s.startedAt.slice(0, 16).replace('T', ' '), s.status,
-    `${int(s.writeIops)} / ${int(s.readIops)}`, s.writeLatency ? `${latencyUs(s.writeLatency.meanNs)} / ${latencyUs(s.writeLatency.p99Ns)}` : '–',
+    `${int(s.writeIops)} / ${int(s.readIops)}`, s.writeLatency ? `${latencyUs(s.writeLatency.meanNs)} / ${latencyUs(s.writeLatency.p99Ns)}` : ABSENT,
     `${m.rw ?? '?'} ${bytes(m.blockSize)} QD${m.iodepth}, ${m.syncMode}`,
   ];
 }
@@ -142,7 +145,7 @@ export function renderMarkdown(doc: ReportDocument, opts: MarkdownOptions = {}):
   out.push(`- Pools: ${doc.pools.length ? doc.pools.map((p) => `${mdText(p.name)} (${mdText(p.state ?? 'state unknown')}, ${bytes(p.sizeBytes)})`).join(', ') : 'none'}`);
   out.push(`- Findings: ${countsLine(doc)}`);
   if (doc.optane) out.push(`- Should I add Optane? **${VERDICT_TEXT[doc.optane.verdict]}**: ${mdText(doc.optane.headline)}`);
-  out.push(`- Benchmarks: ${doc.benchmarks.length ? `${doc.benchmarks.length} run(s)` : 'none recorded'}`, '');
+  out.push(`- Benchmarks: ${doc.benchmarks.length ? plural(doc.benchmarks.length, 'run') : 'none recorded'}`, '');
 
   out.push(...optaneSection(doc.optane, doc));
 
@@ -168,7 +171,7 @@ export function renderMarkdown(doc: ReportDocument, opts: MarkdownOptions = {}):
     // Only what is known: a line of "unknown"s says nothing (the gaps section says what was not read).
     const facts = [orUnknown(p.state), ...(p.sizeBytes !== null ? [`${bytes(p.sizeBytes)}, ${pct(p.capacityPct)} used`] : []),
       ...(p.fragmentationPct !== null ? [`fragmentation ${pct(p.fragmentationPct)}`] : []), ...(p.ashift !== null ? [`ashift ${p.ashift}`] : []),
-      ...(p.datasetCount > 0 ? [`${p.datasetCount} datasets and zvols`] : []), ...(p.dedupRatio !== null && p.dedupRatio !== 1 ? [`dedup ${p.dedupRatio}x`] : [])];
+      ...(p.datasetCount > 0 ? [plural(p.datasetCount, 'dataset or zvol', 'datasets and zvols')] : []), ...(p.dedupRatio !== null && p.dedupRatio !== 1 ? [`dedup ${gain(p.dedupRatio)}`] : [])];
     out.push(`**${mdText(p.name)}**: ${mdText(facts.join(' · '))}${p.scan ? `  \nLast scan: ${mdText(p.scan)}` : ''}${p.errors && !/^No known data errors/i.test(p.errors) ? `  \nErrors: ${mdText(p.errors)}` : ''}`, '');
     out.push(...block(p.vdevTree), '');
   }
@@ -176,8 +179,8 @@ export function renderMarkdown(doc: ReportDocument, opts: MarkdownOptions = {}):
   out.push('## Drives', '');
   if (doc.drives.length === 0) out.push('No drive details were read.', '');
   else out.push(...table(['Device', 'Model', 'Serial', 'Size', 'Type', 'SMART', 'Wear', 'Temp'], doc.drives.map((d) => [
-    d.path ?? d.id, d.optane ?? d.model ?? 'unknown', d.serial ?? 'unknown', bytes(d.sizeBytes), `${d.media}/${d.transport}`,
-    d.smartPassed === null ? 'unknown' : d.smartPassed ? 'passed' : 'FAILED', pct(d.wearPct), d.temperatureC === null ? 'unknown' : `${d.temperatureC} °C`,
+    d.path ?? d.id, d.optane ?? d.model ?? ABSENT, d.serial ?? ABSENT, bytes(d.sizeBytes), `${d.media}/${d.transport}`,
+    d.smartPassed === null ? ABSENT : d.smartPassed ? 'passed' : 'FAILED', pct(d.wearPct), d.temperatureC === null ? ABSENT : `${d.temperatureC} °C`,
   ])), '');
 
   out.push('## Benchmarks', '');
@@ -200,13 +203,13 @@ export function renderMarkdown(doc: ReportDocument, opts: MarkdownOptions = {}):
 
   if (doc.gaps.length) {
     out.push('## What could not be read', '');
-    out.push(...doc.gaps.map((g) => `- ${g.severity}: ${mdText(g.artifact)} from ${code(g.source)}${g.line !== null ? ` line ${g.line}` : ''}: ${mdText(g.message)}`), '');
+    out.push(...doc.gaps.map((g) => `- ${mdText(gapLine(g))}`), '');
   }
 
   out.push('## Raw command outputs', '');
   if (doc.rawOutputs.length === 0) out.push('No raw outputs were kept with this inventory.', '');
   else if (opts.appendixFile) out.push(`The ${doc.rawOutputs.length} raw command outputs this report rests on are in ${code(opts.appendixFile)}, attached separately.`, '');
-  else out.push(`${doc.rawOutputs.length} raw command outputs are left out to keep this report short: \`zfs-advisor report --appendix FILE\` writes them to a file of their own, and the JSON report contains them.`, '');
+  else out.push(`${doc.rawOutputs.length} raw command outputs are left out to keep this report short: \`zfs-advisor report -o report.md --appendix\` writes them to a file of their own beside the report (report.appendix.md), and the JSON report contains them.`, '');
   out.push('---', '', `ZFS Advisor ${mdText(doc.appVersion)} · rule catalog ${mdText(doc.ruleCatalogVersion)} · report schema ${doc.reportSchemaVersion} · generated ${mdText(doc.generatedAt)}`, '');
   return out.join('\n');
 }

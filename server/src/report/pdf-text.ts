@@ -1,35 +1,34 @@
 /**
- * Text for the PDF's standard fonts. Helvetica and Courier (built into every PDF reader, so
- * nothing has to be embedded or found on a NAS) cover the WinAnsi character set only; anything
- * else would print as a wrong glyph. Characters outside it are spelled in ASCII instead.
+ * The PDF's fonts and the text they can show. The report embeds DejaVu Sans and DejaVu Sans Mono
+ * (subset by pdfkit, so only the glyphs used are in the file): unlike the 14 standard PDF fonts,
+ * they have the box-drawing glyphs of the vdev trees (├─ └─), arrows (→), ≤ ≥ and ×, so the PDF
+ * reads like the other formats instead of spelling them in ASCII. Read relative to this module,
+ * like the demo snapshots.
  */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const REPLACEMENTS: Record<string, string> = {
-  '→': '->', '←': '<-', '↔': '<->', '⇒': '=>', '≤': '<=', '≥': '>=', '≈': '~', '≠': '!=', '∞': 'inf', '−': '-', '‑': '-', '‐': '-',
-  '├': '|', '└': '`', '│': '|', '─': '-', '┌': '+', '┐': '+', '┘': '+', '┬': '+', '┴': '+', '┼': '+', '█': '#', '▏': '|',
-  '✓': 'ok', '✔': 'ok', '✗': 'x', '✘': 'x', '\u202f': ' ', '\u2009': ' ', '\u200b': '', '\t': '    ', '½': '1/2',
-  'Δ': 'delta', 'Σ': 'sum', 'σ': 'sigma', '′': "'", '″': '"', '⁄': '/', '∑': 'sum', '√': 'sqrt', '∼': '~', '⋯': '...',
-};
+const FONT_DIR = join(dirname(fileURLToPath(import.meta.url)), 'fonts');
+const font = (file: string): string => join(FONT_DIR, file);
 
-/** The 27 WinAnsi code points above 0x7F that are not Latin-1. */
-const WINANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
+export const PDF_FONTS = {
+  sans: font('DejaVuSans.ttf'),
+  bold: font('DejaVuSans-Bold.ttf'),
+  mono: font('DejaVuSansMono.ttf'),
+} as const;
 
-const isWinAnsi = (c: string): boolean => {
-  const cp = c.codePointAt(0)!;
-  return (cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa0 && cp <= 0xff) || c === '\n' || WINANSI_EXTRA.has(c);
-};
+/** Scripts DejaVu does not cover (CJK, Hangul, anything above the BMP) print as "?" rather than an empty box. */
+const UNCOVERED = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff]|[\u{10000}-\u{10ffff}]/gu;
+
+/** A number and its unit stay on one line ("0 %" never broken after the 0). */
+const NUMBER_UNIT = /(\d) (?=%|°C|×|[KMGTPE]iB\b|B\b|[nµm]?s\b|IOPS\b)/g;
 
 export function pdfSafe(text: string): string {
-  let out = '';
-  for (const c of text.normalize('NFC')) {
-    if (isWinAnsi(c)) out += c;
-    else if (c in REPLACEMENTS) out += REPLACEMENTS[c];
-    else if (c === '\r') continue;
-    else {
-      // Accented letters outside Latin-1 lose the accent rather than the letter.
-      const base = c.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
-      out += base.length > 0 && [...base].every(isWinAnsi) ? base : '?';
-    }
-  }
-  return out;
+  return text.normalize('NFC')
+    .replace(/\r/g, '')
+    .replace(/\t/g, '    ')
+    .replace(/\u200b|\u200c|\u200d|\ufeff/g, '')
+    .replace(/[\u2009\u202f]/g, ' ')
+    .replace(UNCOVERED, '?')
+    .replace(NUMBER_UNIT, '$1\u00a0');
 }

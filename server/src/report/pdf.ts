@@ -5,27 +5,30 @@
  * other formats: summary, pools with vdev trees, the Optane verdict with its chart, findings with
  * evidence, commands and reversibility, benchmarks with methodology, the raw outputs.
  *
- * Standard PDF fonts only (Helvetica, Courier): nothing to embed, text extractable by
- * pdftotext; characters outside WinAnsi are spelled in ASCII (pdf-text.ts).
+ * DejaVu Sans and Sans Mono are embedded (pdf-text.ts): the vdev trees' box-drawing glyphs and
+ * the arrows print as they do in the other formats; text stays extractable by pdftotext.
  */
 import PDFDocument from 'pdfkit';
 import type { Finding } from '../model/finding.ts';
 import { chartAxis } from './charts.ts';
 import type { Chart, ReportBenchmark, ReportDocument } from './document.ts';
 import {
-  REVERSIBLE_TEXT, SEVERITY_LABEL, VERDICT_TEXT, bytes, countsLine, evidenceValue, findingsBySeverity, hostLine, int,
+  ABSENT, REVERSIBLE_TEXT, gapLine, SEVERITY_LABEL, VERDICT_TEXT, bytes, gain, plural, countsLine, evidenceValue, findingsBySeverity, hostLine, int,
   latencyUs, orUnknown, pct, reportCitations, reportHref, subjectText,
 } from './format.ts';
 import { inlinePlain, parseInline } from '../text/markdown.ts';
-import { pdfSafe } from './pdf-text.ts';
+import { formatEstimate, formatSpeedup } from '../text/format.ts';
+import { PDF_FONTS, pdfSafe } from './pdf-text.ts';
 import { SERIES_COLOURS } from './svg.ts';
 
 type Doc = PDFKit.PDFDocument;
 
 const MARGIN = 50;
-const SANS = 'Helvetica';
-const BOLD = 'Helvetica-Bold';
-const MONO = 'Courier';
+const SANS = 'sans';
+const BOLD = 'bold';
+const MONO = 'mono';
+/** A monospaced glyph is wider than a proportional one: code spans are set smaller to read at the text's size. */
+const CODE_SCALE = 0.88;
 const SEVERITY_COLOUR: Record<string, string> = { critical: '#a4161a', warning: '#c77700', suggestion: '#2b5ea7', info: '#6b6b6b' };
 
 /** Writing helpers bound to one document; every string goes through pdfSafe. */
@@ -50,6 +53,7 @@ function writer(doc: Doc) {
     para(text: string, opts: { bold?: string; colour?: string; size?: number } = {}) {
       const colour = opts.colour ?? '#1b1b1b';
       doc.fontSize(opts.size ?? 10).fillColor(colour);
+      const size = opts.size ?? 10;
       const segments: { font: string; text: string; link?: string }[] = [];
       if (opts.bold) segments.push({ font: BOLD, text: `${opts.bold} ` });
       for (const t of parseInline(text)) {
@@ -62,10 +66,10 @@ function writer(doc: Doc) {
       segments.forEach((seg, i) => {
         const last = i === segments.length - 1;
         const o = { width: width(), continued: !last, link: seg.link ?? null, underline: Boolean(seg.link) };
-        doc.font(seg.font).fillColor(seg.link ? '#1a4d8f' : colour);
+        doc.font(seg.font).fontSize(seg.font === MONO ? size * CODE_SCALE : size).fillColor(seg.link ? '#1a4d8f' : colour);
         if (i === 0) doc.text(pdfSafe(seg.text), MARGIN, doc.y, o); else doc.text(pdfSafe(seg.text), o);
       });
-      doc.fillColor(colour);
+      doc.fontSize(size).fillColor(colour);
       doc.moveDown(0.35);
     },
     bullets(items: string[]) {
@@ -124,7 +128,7 @@ function writer(doc: Doc) {
       doc.lineWidth(0.5).strokeColor('#cccccc');
       for (const t of axis.ticks) {
         doc.moveTo(x(t), top).lineTo(x(t), axisY).stroke();
-        doc.font(SANS).fontSize(7).fillColor('#444').text(t >= 10_000 ? `${Math.round(t / 1000)}k` : String(Math.round(t)), x(t) - 20, axisY + 3, { width: 40, align: 'center', lineBreak: false });
+        doc.font(SANS).fontSize(7).fillColor('#444').text(int(t), x(t) - 20, axisY + 3, { width: 40, align: 'center', lineBreak: false });
       }
       chart.bars.forEach((b, i) => {
         const y = top + i * rowH;
@@ -155,11 +159,12 @@ function optaneSection(w: W, d: ReportDocument): void {
   w.para(`${VERDICT_TEXT[v.verdict]} (confidence ${v.confidence}${v.pool ? `, pool ${v.pool}` : ''})`, { bold: 'Verdict:' });
   w.para(v.headline);
   if (v.reasons.length) { w.heading(3, 'Why'); w.bullets(v.reasons); }
-  if (v.evidence.length) w.pairs(v.evidence.map((e) => [e.label, e.value === null ? 'unknown' : String(e.value)]));
+  if (v.evidence.length) w.pairs(v.evidence.map((e) => [e.label, evidenceValue(e)]));
   if (v.expected) {
-    const r = (x: { iops: number; low: number; high: number }) => `${int(x.iops)} (${int(x.low)}–${int(x.high)})`;
+    const e = v.expected;
+    const row = (q: typeof e.qd1) => `now ${formatEstimate(q.now)}, with Optane SLOG ${formatEstimate(q.withOptane)}: ${formatSpeedup(q.now.iops, q.withOptane.iops)}`;
     w.heading(3, 'Expected 4K sync-write IOPS');
-    w.pairs([['QD1', `now ${r(v.expected.qd1.now)}, with Optane SLOG ${r(v.expected.qd1.withOptane)}`], ['QD16', `now ${r(v.expected.qd16.now)}, with Optane SLOG ${r(v.expected.qd16.withOptane)}`]]);
+    w.pairs([['QD1', row(e.qd1)], ['QD16', row(e.qd16)]]);
     const chart = d.charts.find((c) => c.id === 'chart-optane');
     if (chart) w.chart(chart);
   }
@@ -187,13 +192,13 @@ function finding(w: W, doc: Doc, f: Finding, n: number): void {
 function benchmark(w: W, b: ReportBenchmark): void {
   const s = b.summary;
   const m = b.methodology;
-  const lat = (l: typeof s.writeLatency) => (l ? `${latencyUs(l.meanNs)} / ${latencyUs(l.p99Ns)} / ${latencyUs(l.p999Ns)}` : '–');
+  const lat = (l: typeof s.writeLatency) => (l ? `${latencyUs(l.meanNs)} / ${latencyUs(l.p99Ns)} / ${latencyUs(l.p999Ns)}` : ABSENT);
   w.heading(3, `${m.profileTitle} on ${s.pool ?? s.target} (${s.startedAt})`);
   w.pairs([
     ['status', s.status], ['write IOPS', int(s.writeIops)], ['read IOPS', int(s.readIops)],
     ['write throughput', `${bytes(s.writeBytesPerSec)}/s`], ['read throughput', `${bytes(s.readBytesPerSec)}/s`],
     ['write latency mean/p99/p99.9', lat(s.writeLatency)], ['read latency mean/p99/p99.9', lat(s.readLatency)],
-    ['wall time / fio runtime', `${orUnknown(s.wallSeconds)} s / ${orUnknown(s.fioRuntimeSeconds)} s`],
+    ['wall time / fio runtime', `${evidenceValue({ value: s.wallSeconds, unit: 's' })} / ${evidenceValue({ value: s.fioRuntimeSeconds, unit: 's' })}`],
   ]);
   w.para('', { bold: 'Methodology' });
   w.bullets([
@@ -218,20 +223,8 @@ function body(doc: Doc, d: ReportDocument, opts: PdfOptions): void {
     `Pools: ${d.pools.length ? d.pools.map((x) => `${x.name} (${x.state ?? 'state unknown'}, ${bytes(x.sizeBytes)})`).join(', ') : 'none'}`,
     `Findings: ${countsLine(d)}`,
     ...(d.optane ? [`Should I add Optane? ${VERDICT_TEXT[d.optane.verdict]}: ${d.optane.headline}`] : []),
-    `Benchmarks: ${d.benchmarks.length ? `${d.benchmarks.length} run(s)` : 'none recorded'}`,
+    `Benchmarks: ${d.benchmarks.length ? plural(d.benchmarks.length, 'run') : 'none recorded'}`,
   ]);
-
-  w.heading(2, 'Pools');
-  if (d.pools.length === 0) w.para('No pools were found.');
-  for (const p of d.pools) {
-    w.heading(3, p.name);
-    w.pairs([
-      ['state', orUnknown(p.state)], ['size / allocated / free', `${bytes(p.sizeBytes)} / ${bytes(p.allocBytes)} / ${bytes(p.freeBytes)}`],
-      ['capacity / fragmentation', `${pct(p.capacityPct)} / ${pct(p.fragmentationPct)}`], ['dedup ratio', p.dedupRatio === null ? 'unknown' : `${p.dedupRatio}x`],
-      ['ashift', orUnknown(p.ashift)], ['datasets and zvols', String(p.datasetCount)], ['last scan', orUnknown(p.scan)], ['errors', orUnknown(p.errors)],
-    ]);
-    w.mono(p.vdevTree, 8.5);
-  }
 
   optaneSection(w, d);
 
@@ -247,6 +240,24 @@ function body(doc: Doc, d: ReportDocument, opts: PdfOptions): void {
     w.bullets(d.rulesNotRun.map((r) => `${r.ruleId} ${r.title}: ${(r.message ?? r.status).replace(/\.+$/, '')}${r.missing.length ? `. Needs: ${r.missing.map((m) => `${m.artifact} (${m.howToGet})`).join('; ')}` : ''}`));
   }
 
+  w.heading(2, 'Pools');
+  if (d.pools.length === 0) w.para('No pools were found.');
+  for (const p of d.pools) {
+    w.heading(3, p.name);
+    w.pairs([
+      ['state', orUnknown(p.state)], ['size / allocated / free', `${bytes(p.sizeBytes)} / ${bytes(p.allocBytes)} / ${bytes(p.freeBytes)}`],
+      ['capacity / fragmentation', `${pct(p.capacityPct)} / ${pct(p.fragmentationPct)}`], ['dedup ratio', gain(p.dedupRatio)],
+      ['ashift', orUnknown(p.ashift)], ['datasets and zvols', int(p.datasetCount)], ['last scan', orUnknown(p.scan)], ['errors', orUnknown(p.errors)],
+    ]);
+    w.mono(p.vdevTree, 8.5);
+  }
+
+  w.heading(2, 'Drives');
+  if (d.drives.length === 0) w.para('No drive details were read.');
+  for (const x of d.drives) {
+    w.para(`${x.optane ?? x.model ?? 'unknown model'}, serial ${x.serial ?? 'unknown'}, ${bytes(x.sizeBytes)}, ${x.media}/${x.transport}, SMART ${x.smartPassed === null ? 'unknown' : x.smartPassed ? 'passed' : 'FAILED'}, wear ${pct(x.wearPct)}, ${x.temperatureC === null ? 'temperature unknown' : `${x.temperatureC} °C`}`, { bold: `${x.path ?? x.id}:`, size: 9 });
+  }
+
   w.heading(2, 'Benchmarks');
   if (d.benchmarks.length === 0) w.para('No benchmark has been run on this host. `zfs-advisor bench --list` shows the guarded profiles.');
   const bchart = d.charts.find((c) => c.id === 'chart-benchmarks');
@@ -254,12 +265,6 @@ function body(doc: Doc, d: ReportDocument, opts: PdfOptions): void {
   const schart = d.charts.find((c) => c.id === 'chart-suite');
   if (schart) w.chart(schart);
   for (const b of d.benchmarks) benchmark(w, b);
-
-  w.heading(2, 'Drives');
-  if (d.drives.length === 0) w.para('No drive details were read.');
-  for (const x of d.drives) {
-    w.para(`${x.optane ?? x.model ?? 'unknown model'}, serial ${x.serial ?? 'unknown'}, ${bytes(x.sizeBytes)}, ${x.media}/${x.transport}, SMART ${x.smartPassed === null ? 'unknown' : x.smartPassed ? 'passed' : 'FAILED'}, wear ${pct(x.wearPct)}, ${x.temperatureC === null ? 'temperature unknown' : `${x.temperatureC} °C`}`, { bold: `${x.path ?? x.id}:`, size: 9 });
-  }
 
   w.heading(2, 'Datasets');
   if (d.datasets.length === 0) w.para('No datasets were read.');
@@ -269,13 +274,13 @@ function body(doc: Doc, d: ReportDocument, opts: PdfOptions): void {
 
   if (d.gaps.length) {
     w.heading(2, 'What could not be read');
-    w.bullets(d.gaps.map((g) => `${g.severity}: ${g.artifact} from ${g.source}${g.line !== null ? ` line ${g.line}` : ''}: ${g.message}`));
+    w.bullets(d.gaps.map((g) => gapLine(g)));
   }
 
   if (!opts.appendix) {
     w.heading(2, 'Raw command outputs');
     w.para(d.rawOutputs.length === 0 ? 'No raw outputs were kept with this inventory.'
-      : `${d.rawOutputs.length} raw command outputs are left out to keep this report short: \`zfs-advisor report --format pdf --appendix\` appends them, and the HTML and JSON reports contain them.`);
+      : `${d.rawOutputs.length} raw command outputs are left out to keep this report short: zfs-advisor report --format pdf -o report.pdf --appendix appends them, and the HTML and JSON reports contain them.`);
     return;
   }
   w.heading(2, 'Appendix: raw command outputs');
@@ -314,6 +319,7 @@ export function renderPdf(d: ReportDocument, opts: PdfOptions = {}): Promise<Buf
     size: 'A4',
     margin: MARGIN,
     bufferPages: true,
+    font: PDF_FONTS.sans,
     info: {
       Title: pdfSafe(d.title),
       Author: 'ZFS Advisor',
@@ -328,6 +334,7 @@ export function renderPdf(d: ReportDocument, opts: PdfOptions = {}): Promise<Buf
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
     try {
+      doc.registerFont(SANS, PDF_FONTS.sans).registerFont(BOLD, PDF_FONTS.bold).registerFont(MONO, PDF_FONTS.mono);
       body(doc, d, opts);
       footers(doc, d);
       doc.end();

@@ -121,3 +121,15 @@ export function blockHtml(markdown: string, resolve: (href: string) => string = 
   flush();
   return out.join('\n');
 }
+
+/**
+ * Model text (inline Markdown, line by line) as a terminal shows it: no backticks, no bracket
+ * syntax; a link reads "text <address>", or just the address when the text is the address.
+ */
+export function terminalText(text: string, resolve: (href: string) => string = (h) => h): string {
+  return text.split('\n').map((line) => parseInline(line).map((t) => {
+    if (t.kind !== 'link') return t.text;
+    const href = resolve(t.href);
+    return t.text === t.href || t.text === href ? href : `${t.text} <${href}>`;
+  }).join('')).join('\n');
+}

@@ -4,6 +4,7 @@
  */
 import type { FindingView } from '../../../server/src/api/contract.ts';
 import type { Severity } from '../../../server/src/model/finding.ts';
+import { formatValue } from '../../../server/src/text/format.ts';
 
 export const SEVERITIES: readonly Severity[] = ['critical', 'warning', 'suggestion', 'info'];
 
@@ -49,12 +50,8 @@ export const REVERSIBLE_LABEL: Record<'yes' | 'no' | 'partly', string> = {
   no: 'Irreversible',
 };
 
-/** Evidence value with its unit: 12 + "%" → "12 %", true → "yes", null → "unknown". */
-export function evidenceText(value: string | number | boolean | null, unit: string | null): string {
-  if (value === null) return 'unknown';
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  return unit ? `${value} ${unit}` : String(value);
-}
+/** Evidence value with its unit, as every view writes it (server/src/text/format.ts). */
+export const evidenceText = (value: string | number | boolean | null, unit: string | null): string => formatValue(value, unit);
 
 /** A citation as text: "zfs-facts.md § A3". */
 export function citationText(c: { source: string; locator: string | null }): string {

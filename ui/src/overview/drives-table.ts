@@ -5,7 +5,7 @@
  */
 import type { Drive, Pool, VdevClass, VdevNode } from '../../../server/src/model/inventory.ts';
 import { isPartitionLeaf, leafSizeBytes, partitionOfLeaf } from '../../../rules/lib/partitions.ts';
-import { formatBytes } from '../format/units.ts';
+import { formatBytes } from '../../../server/src/text/format.ts';
 
 export interface DriveRole {
   pool: string;

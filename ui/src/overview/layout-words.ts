@@ -4,7 +4,7 @@
  * "1 × MIRROR | 2 wide + 1 × DISK | 1 wide | …".
  */
 import type { VdevClass, VdevNode } from '../../../server/src/model/inventory.ts';
-import { formatBytes } from '../format/units.ts';
+import { formatBytes } from '../../../server/src/text/format.ts';
 
 const TYPE_WORD: Record<VdevNode['type'], string> = {
   disk: 'DISK', file: 'FILE', mirror: 'MIRROR', raidz1: 'RAIDZ1', raidz2: 'RAIDZ2', raidz3: 'RAIDZ3', draid: 'DRAID',

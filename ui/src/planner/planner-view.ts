@@ -7,6 +7,7 @@
 import type { AddVdevPlanView, LayoutPlanView } from '../../../server/src/api/contract.ts';
 import type { Drive, Pool } from '../../../server/src/model/inventory.ts';
 import { driveRows, kindOf } from '../overview/drives-table.ts';
+import { formatBytes } from '../../../server/src/text/format.ts';
 
 export { parseDiskSize } from '../../../server/src/planner/space.ts';
 
@@ -34,6 +35,10 @@ export interface LayoutRow {
   effectiveBytes: number | null;
   /** Block-fit efficiency for the workload's block size (1 = no padding loss). */
   efficiency: number | null;
+  /** The sum of the disks' sizes, for "N % of raw". */
+  rawBytes: number | null;
+  /** The server's ranking group ("use every disk, no rule warns"): ranks run group by group. */
+  group: string | null;
   fillGuidanceBytes: number;
   /** Disks that can fail in every vdev / fewest failures that can lose the pool. */
   tolerancePerVdev: number | null;
@@ -89,6 +94,8 @@ export function layoutRow(c: Candidate): LayoutRow {
     usableBytes: c.space.usableBytes,
     effectiveBytes: numAt(c, 'fit', 'effectiveUsableBytes'),
     efficiency: numAt(c, 'fit', 'efficiency'),
+    rawBytes: numAt(c, 'space', 'rawBytes'),
+    group: typeof (c as Record<string, unknown>).group === 'string' ? (c as Record<string, unknown>).group as string : null,
     fillGuidanceBytes: c.fillGuidanceBytes,
     tolerancePerVdev: numAt(c, 'faultTolerance', 'perVdev'),
     worstCaseLoss: numAt(c, 'faultTolerance', 'worstCaseLoss'),
@@ -105,6 +112,10 @@ export function layoutRow(c: Candidate): LayoutRow {
     rankNote: typeof (c as Record<string, unknown>).rankNote === 'string' ? (c as Record<string, unknown>).rankNote as string : null,
   };
 }
+
+/** Whether the workload's block size changes the usable space of any row (padding): then both columns are worth showing. */
+export const paddingMatters = (rows: readonly LayoutRow[]): boolean =>
+  rows.some((r) => r.effectiveBytes !== null && Math.abs(r.effectiveBytes - r.usableBytes) > r.usableBytes * 0.001);
 
 /** Findings at warning level or louder draw attention in the table. */
 export const isLoud = (f: Pick<LayoutFindingView, 'severity'>): boolean => f.severity === 'warning' || f.severity === 'critical';
@@ -135,7 +146,7 @@ export function unusedDevices(drives: readonly Drive[], pools: readonly Pool[]):
   return driveRows(drives, pools)
     .filter((r) => r.roles.length === 0 && (r.drive.byIdPath ?? r.drive.devPath) !== null)
     .map((r) => {
-      const size = r.drive.sizeBytes ? ` · ${(r.drive.sizeBytes / 1e9).toFixed(0)} GB` : '';
+      const size = r.drive.sizeBytes ? ` · ${formatBytes(r.drive.sizeBytes)}` : '';
       return { path: (r.drive.byIdPath ?? r.drive.devPath)!, label: `${r.name} — ${r.drive.model ?? 'unknown model'} (${kindOf(r.drive)}${size})`, optane: r.optane };
     })
     .sort((a, b) => Number(b.optane) - Number(a.optane) || a.path.localeCompare(b.path));

@@ -6,45 +6,42 @@ import type { BenchmarkSummary } from '../../model/workload.ts';
 import { headlineLatency, suitePairs, suiteTable, compareSuites } from '../../bench/compare.ts';
 import type { PairRow, SuitePlan, SuiteProgress, SuiteResult } from '../../bench/suite-types.ts';
 import { sizeLabel } from '../../bench/suites.ts';
+import { ABSENT, formatCount, formatGain, formatLatencyUs, formatPercent, plural } from '../../text/format.ts';
 
 export function table(headers: string[], rows: (string | number | null)[][]): string {
-  const cells = rows.map((r) => r.map((c) => (c === null ? '–' : String(c))));
+  const cells = rows.map((r) => r.map((c) => (c === null ? ABSENT : String(c))));
   const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i]!.length)));
   // Numbers (with their unit) right-aligned, words left-aligned.
-  const numeric = headers.map((_, i) => cells.length > 0 && cells.every((r) => /^(–|-?[\d.]+(k|×| ?[a-zµ%]+)?( [\d]+ s)?)$/.test(r[i]!)));
+  const numeric = headers.map((_, i) => cells.length > 0 && cells.every((r) => /^(—|-?[\d.,]+(×| ?[a-zµ%]+)?( [\d]+ s)?)$/.test(r[i]!)));
   const line = (r: string[]) => r.map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
   return `${[line(headers), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n')}\n`;
 }
 
 export function seconds(s: number | null | undefined): string {
-  if (s === null || s === undefined) return '–';
+  if (s === null || s === undefined) return ABSENT;
   if (s < 10) return `${s.toFixed(1)} s`;
   if (s < 120) return `${Math.round(s)} s`;
   const m = Math.floor(s / 60);
   return `${m} min ${String(Math.round(s - m * 60)).padStart(2, '0')} s`;
 }
 
-export function micros(us: number | null | undefined): string {
-  if (us === null || us === undefined) return '–';
-  if (us >= 10_000) return `${(us / 1000).toFixed(1)} ms`;
-  if (us >= 1000) return `${(us / 1000).toFixed(2)} ms`;
-  return `${Math.round(us)} µs`;
-}
+export const micros = formatLatencyUs;
 
-const count = (n: number | null) => (n === null ? '–' : n >= 10_000 ? `${(n / 1000).toFixed(1)}k` : String(Math.round(n)));
+const count = formatCount;
+const ratio = (x: number | null) => (x === null ? null : formatGain(x));
 
 export function runText(x: BenchmarkSummary, message: string | null): string {
   const out: string[] = [`${x.status}: ${x.profile} on ${x.target} (${x.syncMode})`];
   if (message) out.push(`  ${message}`);
   if (x.status === 'completed' || x.writeIops + x.readIops > 0) {
     const rows: (string | number | null)[][] = [];
-    if (x.writeIops > 0) rows.push(['write', count(x.writeIops), (x.writeBytesPerSec / 1048576).toFixed(1), micros(ns(x.writeLatency?.p50Ns)), micros(ns(x.writeLatency?.p99Ns))]);
-    if (x.readIops > 0) rows.push(['read', count(x.readIops), (x.readBytesPerSec / 1048576).toFixed(1), micros(ns(x.readLatency?.p50Ns)), micros(ns(x.readLatency?.p99Ns))]);
+    if (x.writeIops > 0) rows.push(['write', count(x.writeIops), formatCount(x.writeBytesPerSec / 1048576), micros(ns(x.writeLatency?.p50Ns)), micros(ns(x.writeLatency?.p99Ns))]);
+    if (x.readIops > 0) rows.push(['read', count(x.readIops), formatCount(x.readBytesPerSec / 1048576), micros(ns(x.readLatency?.p50Ns)), micros(ns(x.readLatency?.p99Ns))]);
     const h = headlineLatency(x);
     if (x.syncOpLatency && h) rows.unshift([`sync op: ${h.of}`, '', '', micros(h.p50Us), micros(h.p99Us)]);
     out.push(table(['', 'IOPS', 'MiB/s', 'p50', 'p99'], rows).trimEnd().replace(/^/gm, '  '));
     out.push(`  wall ${seconds(x.wallSeconds)}, fio runtime ${seconds(x.fioRuntimeSeconds)}${x.wallTimeMismatch ? ' (FLAGGED: they differ by more than 10 %)' : ''}`);
-    if (x.system) out.push(`  load1 peak ${x.system.load1Max ?? '–'}, iowait ${x.system.iowaitPctMean ?? '–'} %${x.system.arcHitPct !== null ? `, ARC hits ${x.system.arcHitPct} %` : ''}`);
+    if (x.system) out.push(`  load1 peak ${formatCount(x.system.load1Max)}, iowait ${formatPercent(x.system.iowaitPctMean)}${x.system.arcHitPct !== null ? `, ARC hits ${formatPercent(x.system.arcHitPct)}` : ''}`);
   }
   if (x.syncText) out.push(`  ${x.syncText}`);
   for (const n of x.notes) out.push(`  note: ${n}`);
@@ -54,7 +51,7 @@ export function runText(x: BenchmarkSummary, message: string | null): string {
 const ns = (v: number | null | undefined) => (v === null || v === undefined ? null : v / 1000);
 
 export function planText(p: SuitePlan): string {
-  const out = [`suite ${p.suite}: ${p.title}`, `on ${p.on}; ${p.runs.length} run(s) of ${seconds(p.runtimeS)}, ${seconds(p.pauseS)} pause between runs, total cap ${seconds(p.maxTotalS)}; estimated ${seconds(p.estimatedSeconds)}`, ''];
+  const out = [`suite ${p.suite}: ${p.title}`, `on ${p.on}; ${plural(p.runs.length, 'run')} of ${seconds(p.runtimeS)}, ${seconds(p.pauseS)} pause between runs, total cap ${seconds(p.maxTotalS)}; estimated ${seconds(p.estimatedSeconds)}`, ''];
   out.push(table(['#', 'profile', 'bs', 'QD', 'io', 'sync', 'target', 'est.'],
     p.runs.map((r, i) => [String(i + 1), r.profile, sizeLabel(r.bs), r.iodepth, r.io, r.sync, r.target, seconds(r.estimatedSeconds)])));
   if (p.skipped.length) {
@@ -73,7 +70,7 @@ export function planText(p: SuitePlan): string {
 function pairsText(title: string, pairs: PairRow[], aName: string, bName: string): string {
   if (pairs.length === 0) return '';
   return `${title}\n${table(['shared', `${aName} IOPS`, `${bName} IOPS`, `${aName} ÷ ${bName}`, `${aName} p99`, `${bName} p99`],
-    pairs.map((x) => [`${x.shared}${x.b.value === 'disabled' ? ' (vs sync=disabled)' : ''}`, count(x.a.iops), count(x.b.iops), x.ratio === null ? null : `${x.ratio}×`, micros(x.a.p99Us), micros(x.b.p99Us)]))}\n`;
+    pairs.map((x) => [`${x.shared}${x.b.value === 'disabled' ? ' (vs sync=disabled)' : ''}`, count(x.a.iops), count(x.b.iops), ratio(x.ratio), micros(x.a.p99Us), micros(x.b.p99Us)]))}\n`;
 }
 
 export function suiteText(r: SuiteResult): string {
@@ -95,7 +92,7 @@ export function comparisonText(before: SuiteResult, after: SuiteResult): string 
   const c = compareSuites(before, after);
   const out = [`before: ${before.suite} ${before.id} (${before.startedAt})`, `after:  ${after.suite} ${after.id} (${after.startedAt})`, ''];
   out.push(table(['run', 'IOPS before', 'IOPS after', 'after ÷ before', 'p99 before', 'p99 after', 'p99 after ÷ before'],
-    c.rows.map((x) => [x.label, count(x.before.iops), count(x.after.iops), x.iopsRatio === null ? null : `${x.iopsRatio}×`, micros(x.before.p99Us), micros(x.after.p99Us), x.p99Ratio === null ? null : `${x.p99Ratio}×`])));
+    c.rows.map((x) => [x.label, count(x.before.iops), count(x.after.iops), ratio(x.iopsRatio), micros(x.before.p99Us), micros(x.after.p99Us), ratio(x.p99Ratio)])));
   for (const k of c.onlyBefore) out.push(`only before: ${k}`);
   for (const k of c.onlyAfter) out.push(`only after: ${k}`);
   return `${out.join('\n')}\n`;

@@ -25,6 +25,7 @@ import { beforeAfter, dryRun, history, listProfiles, recoverAbandoned, startBenc
 import { recoverForInvocation } from '../../bench/recover.ts';
 import { SUITES, sizeLabel } from '../../bench/suites.ts';
 import { runText, seconds, table } from './bench-format.ts';
+import { formatCount, formatLatencyNs, formatLatencyUs, plural } from '../../text/format.ts';
 
 export { defaultDataDir } from '../../data-dir.ts';
 import { defaultDataDir } from '../../data-dir.ts';
@@ -33,16 +34,16 @@ function bar(e: ProgressEvent): string {
   const width = 30;
   const filled = Math.round((e.pct / 100) * width);
   const iops = e.iops !== null ? ` ${Math.round(e.iops)} IOPS` : '';
-  const lat = e.latencyUs !== null ? ` ${e.latencyUs.toFixed(0)} µs` : '';
+  const lat = e.latencyUs !== null ? ` ${formatLatencyUs(e.latencyUs)}` : '';
   return `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${e.pct.toFixed(0).padStart(3)}% ${e.phase.padEnd(7)}${iops}${lat} ${e.elapsedS.toFixed(0)}s   `;
 }
 
 function renderBeforeAfter(ba: BeforeAfter): string {
   const line = (label: string, x: BenchmarkSummary | null) => (x
-    ? `${label} ${x.startedAt}: write ${Math.round(x.writeIops)} IOPS, read ${Math.round(x.readIops)} IOPS, write p99 ${((x.writeLatency?.p99Ns ?? 0) / 1000).toFixed(0)} µs\n`
+    ? `${label} ${x.startedAt}: write ${formatCount(x.writeIops)} IOPS, read ${formatCount(x.readIops)} IOPS, write p99 ${formatLatencyNs(x.writeLatency?.p99Ns)}\n`
     : `${label} none\n`);
   const pct = (r: number | null) => (r === null ? 'n/a' : `${r >= 1 ? '+' : ''}${((r - 1) * 100).toFixed(0)} %`);
-  let out = `${ba.profile} on ${ba.pool}: ${ba.groups.length} pool layout(s) measured\n${line('before', ba.before)}${line('after ', ba.after)}`;
+  let out = `${ba.profile} on ${ba.pool}: ${plural(ba.groups.length, 'pool layout')} measured\n${line('before', ba.before)}${line('after ', ba.after)}`;
   if (ba.ratios) out += `change: write IOPS ${pct(ba.ratios.writeIops)}, read IOPS ${pct(ba.ratios.readIops)}, write p99 ${pct(ba.ratios.writeP99)}\n`;
   else out += 'no change to compare: the before/after needs completed runs on two different pool layouts\n';
   return out;
@@ -85,8 +86,9 @@ export const run: Handler<typeof options> = async ({ values: o, positionals }, i
         if (json) io.stdout(`${JSON.stringify(runs, null, 2)}\n`);
         else if (runs.length === 0) io.stdout('no benchmark has been run yet\n');
         else {
-          io.stdout(table(['started', 'id', 'status', 'profile', 'target', 'write IOPS', 'read IOPS', 'wall', 'message'], runs.map((r) => [
-            r.startedAt, r.id, r.status, r.profile, r.target, r.summary ? Math.round(r.summary.writeIops) : null, r.summary ? Math.round(r.summary.readIops) : null,
+          io.stdout(table(['started', 'id', 'status', 'profile', 'target', 'write IOPS', 'read IOPS', 'p99 write', 'wall', 'message'], runs.map((r) => [
+            r.startedAt, r.id, r.status, r.profile, r.target, r.summary ? formatCount(r.summary.writeIops) : null, r.summary ? formatCount(r.summary.readIops) : null,
+            r.summary ? formatLatencyNs(r.summary.writeLatency?.p99Ns) : null,
             r.summary ? `${seconds(r.summary.wallSeconds)}${r.summary.wallTimeMismatch ? ' (≠ fio)' : ''}` : null, r.message,
           ])));
         }

@@ -7,6 +7,8 @@ import type { options } from '../defs/forecast.ts';
 import { inputError, usageError } from '../framework/errors.ts';
 import { loadForAssessment, type LoadOptions } from '../../assess/load-inventory.ts';
 import { artifactsFromInventory } from '../../model/artifacts.ts';
+import { publicKbUrl } from '../../kb/catalog.ts';
+import { terminalText } from '../../text/markdown.ts';
 import { BLOCK_SIZES, ForecastRequest, renderForecast, runForecast } from '../../forecast/request.ts';
 
 export const run: Handler<typeof options> = async ({ values: v }, io) => {
@@ -35,6 +37,6 @@ export const run: Handler<typeof options> = async ({ values: v }, io) => {
   if (!loaded.ok) throw inputError(loaded.message, 'check the snapshot directory or inventory file named');
   const r = runForecast(artifactsFromInventory(loaded.inventory), req.data);
   if (!r.ok) throw inputError(r.message, 'check --pool and --slog against `zfs-advisor inventory`');
-  io.stdout(v.json ? `${JSON.stringify(r.result, null, 2)}\n` : renderForecast(r.result));
+  io.stdout(v.json ? `${JSON.stringify(r.result, null, 2)}\n` : terminalText(renderForecast(r.result), publicKbUrl));
   return EXIT.ok;
 };

@@ -6,7 +6,9 @@ import { EXIT, type Handler } from '../command.ts';
 import type { options } from '../defs/inventory.ts';
 import { firstLine, inputError, usageError } from '../framework/errors.ts';
 import { InventoryLoadError, loadInventory } from '../../gather/load.ts';
-import { formatBytes, layoutLines } from '../../gather/layout-words.ts';
+import { layoutLines } from '../../gather/layout-words.ts';
+import { terminalText } from '../../text/markdown.ts';
+import { ABSENT, formatBytes, formatPercent, platformText } from '../../text/format.ts';
 import type { Inventory } from '../../model/inventory.ts';
 
 export function summarise(inv: Inventory): string {
@@ -14,21 +16,21 @@ export function summarise(inv: Inventory): string {
   if (inv.source.demo) lines.push(`*** ${inv.source.label.startsWith("Demo data") ? "" : "Demo data: "}${inv.source.label} ***`);
   else lines.push(`Source: ${inv.source.kind} ${inv.source.label} (captured ${inv.source.capturedAt})${inv.source.redacted ? ' [redacted]' : ''}`);
   const h = inv.host;
-  lines.push(`Host: ${h.hostname ?? '?'} | ${h.platform} | ${h.distribution}${h.distributionVersion ? ` ${h.distributionVersion}` : ''} | ZFS ${h.zfs.openzfs ?? h.zfs.userland ?? 'unknown'} (${h.zfs.flavour})`);
+  lines.push(`Host: ${h.hostname ?? ABSENT} | ${platformText(h)} | ZFS ${h.zfs.openzfs ?? h.zfs.userland ?? 'unknown'} (${h.zfs.flavour})`);
   lines.push('', `Pools (${inv.pools.length}):`);
   for (const p of inv.pools) {
-    lines.push(`  ${p.name}  ${p.state ?? '?'}  size ${formatBytes(p.sizeBytes)}  used ${p.capacityPct ?? '?'}%`);
+    lines.push(`  ${p.name}  ${p.state ?? ABSENT}  size ${formatBytes(p.sizeBytes)}  used ${formatPercent(p.capacityPct)}`);
     for (const l of layoutLines(p, inv.drives)) lines.push(`    ${l}`);
   }
   lines.push('', `Drives (${inv.drives.length}):`);
   for (const d of inv.drives) {
     const health = d.smartPassed === null ? 'health unknown' : d.smartPassed ? 'SMART passed' : 'SMART FAILED';
-    lines.push(`  ${d.devPath ?? d.id}  ${d.model ?? '?'}  ${formatBytes(d.sizeBytes)}  ${d.media}/${d.transport}  ${health}${d.optane ? `  [${d.optane.product}]` : ''}`);
+    lines.push(`  ${d.devPath ?? d.id}  ${d.model ?? ABSENT}  ${formatBytes(d.sizeBytes)}  ${d.media}/${d.transport}  ${health}${d.optane ? `  [${d.optane.product}]` : ''}`);
   }
-  lines.push('', `Datasets: ${inv.datasets.length}`);
+  lines.push('', `Datasets and zvols: ${inv.datasets.length}`);
   if (inv.gaps.length) {
     lines.push('', `Could not read (${inv.gaps.length}):`);
-    for (const g of inv.gaps) lines.push(`  [${g.severity}] ${g.artifact}: ${g.message}`);
+    for (const g of inv.gaps) lines.push(`  [${g.severity}] ${g.artifact}: ${terminalText(g.message)}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -15,16 +15,17 @@ import { Platform, Pool, type Dataset, type Host, type Inventory } from '../../m
 import { parseHumanNumber } from '../../parsers/common.ts';
 import { planAddVdev, type PartitionRole } from '../../planner/add-vdev.ts';
 import { nativeWayLines } from '../../planner/native-way-text.ts';
-import { MAX_PLAN_DISKS, planLayouts, Workload } from '../../planner/layouts.ts';
+import { MAX_PLAN_DISKS, planLayouts, rankGroup, Workload } from '../../planner/layouts.ts';
 import { MediaKind } from '../../planner/performance.ts';
 import { PlanRefused } from '../../planner/plan-refused.ts';
 import { unusedDisksForPlanning, type UnusedDisks } from '../../planner/unused-disks.ts';
 import { inlinePlain } from '../../text/markdown.ts';
+import { formatBytes, formatCount, formatRange, plural } from '../../text/format.ts';
+import { textTable as groupedTable } from '../../text/table.ts';
 
 /** Planner text is the server's Markdown (links to sources): a terminal gets "text (url)". */
 const md = (text: string): string => inlinePlain(text);
 
-const tib = (b: number) => `${(b / 2 ** 40).toFixed(2)} TiB`;
 
 /** Loads an inventory for --snapshot/--demo; a one-line error message on failure. */
 async function inventoryFrom(snapshot: string | undefined, demo: string | true | undefined): Promise<Inventory> {
@@ -70,20 +71,38 @@ export const runLayouts: Handler<typeof layoutsOptions> = async ({ values: v }, 
   const plan = planLayouts({ disks, diskBytes: size, media, workload, ashift, spares, openzfs: zfsVersion ?? unused?.openzfs ?? null });
   const out = unused ? { ...plan, fromInventory: true as const, unusedDisks: unused } : plan;
   if (v.json) { io.stdout(`${JSON.stringify(out, null, 2)}\n`); return EXIT.ok; }
-  const sizeText = `${(size / 1e12).toFixed(2)} TB`;
+  const sizeText = formatBytes(size);
   const lines = [`${disks} × ${sizeText} ${media}${spares ? ` (${spares} as hot spares)` : ''}, workload ${workload} (${plan.blockSize / 1024}K blocks), ashift ${ashift}`];
   if (unused) lines.push(`Unused disks of ${unused.source}: ${unused.drives.map((d) => d.path ?? d.id).join(', ')}`, ...unused.notes.map((n) => `  - ${md(n)}`));
   lines.push('');
   if (!plan.candidates.some((c) => c.faultTolerance.perVdev > 0)) {
-    lines.push(`No redundant layout fits ${disks - spares} disk(s): a mirror needs 2, raidz 3 or more. Shown for comparison only:`, '');
+    lines.push(`No redundant layout fits ${plural(disks - spares, 'disk')}: a mirror needs 2, raidz 3 or more. Shown for comparison only:`, '');
   }
-  lines.push(`${'#'.padStart(3)}  ${'layout'.padEnd(26)} ${'usable'.padStart(11)} ${'for blocks'.padStart(11)} ${'80 %'.padStart(11)} ${'fails ok'.padStart(8)} ${'rand r/w'.padStart(9)} ${'seq r/w MB/s'.padStart(12)} ${'sync 4k'.padStart(7)} ${'resilver h'.padStart(10)}  ${'score'.padEnd(5)}  findings`);
+  // One usable column when the workload's block size costs nothing extra (it is the 128K the
+  // usable figure already assumes); both when padding makes them differ.
+  const padded = plan.candidates.some((c) => Math.abs(c.fit.effectiveUsableBytes - c.space.usableBytes) > c.space.usableBytes * 0.001);
+  const blocks = `${plan.blockSize / 1024}K`;
+  const headers = ['#', 'layout', ...(padded ? ['usable', `for ${blocks} blocks`] : [`usable (${blocks})`]), '80 %', 'survives', 'rand r/w IOPS', 'seq r/w MB/s', 'sync 4K IOPS', 'resilver h', 'score', 'findings'];
+  // Ranks run group by group (rankGroup), by score within a group: each group gets its heading row.
+  const rows: (string | null)[][] = [];
+  const notes = new Map<number, string>();
+  let group = '';
   for (const c of plan.candidates) {
+    const g = rankGroup(c);
+    if (g !== group) { rows.push([`${g}:`]); group = g; }
     const findings = c.findings.filter((f) => f.severity !== 'info').map((f) => `${f.severity === 'critical' || f.severity === 'warning' ? '!' : '·'} ${f.ruleId}${f.count > 1 ? ` ×${f.count}` : ''}`).join(', ');
     const label = c.flags.length ? `${c.label} [${c.flags.join(', ')}]` : c.label;
-    lines.push(`${String(c.rank).padStart(3)}  ${label.padEnd(26)} ${tib(c.space.usableBytes).padStart(11)} ${tib(c.fit.effectiveUsableBytes).padStart(11)} ${tib(c.fillGuidanceBytes).padStart(11)} ${String(c.faultTolerance.perVdev).padStart(8)} ${`${c.performance.randomReadX}/${c.performance.randomWriteX}`.padStart(9)} ${`${c.performance.seqReadMBps}/${c.performance.seqWriteMBps}`.padStart(12)} ${String(c.performance.syncWrite4kQd1.iops).padStart(7)} ${(c.resilver.hours ? `${c.resilver.hours[0].toFixed(0)}–${c.resilver.hours[1].toFixed(0)}` : '-').padStart(10)}  ${c.score.toFixed(3)}  ${findings || '-'}`);
-    if (c.rankNote) lines.push(`       ^ ${md(c.rankNote)}`);
+    rows.push([
+      String(c.rank), label, ...(padded ? [formatBytes(c.space.usableBytes)] : []), formatBytes(c.fit.effectiveUsableBytes), formatBytes(c.fillGuidanceBytes),
+      String(c.faultTolerance.perVdev), `${formatCount(c.performance.randomReadIops)}/${formatCount(c.performance.randomWriteIops)}`,
+      `${formatCount(c.performance.seqReadMBps)}/${formatCount(c.performance.seqWriteMBps)}`, formatCount(c.performance.syncWrite4kQd1.iops),
+      c.resilver.hours ? formatRange(Math.round(c.resilver.hours[0]), Math.round(c.resilver.hours[1])) : null, c.score.toFixed(3), findings || '-',
+    ]);
+    if (c.rankNote) notes.set(rows.length - 1, `^ ${md(c.rankNote)}`);
   }
+  const tableLines = groupedTable(headers, rows).trimEnd().split('\n');
+  // Header and rule take two lines; a row's note goes right under it.
+  tableLines.forEach((l, i) => { lines.push(l); const n = notes.get(i - 2); if (n) lines.push(`     ${n}`); });
   const best = plan.candidates[0]!;
   lines.push('', `Recommended: ${best.label}`, ...best.reasons.map((r) => `  - ${md(r)}`), ...best.warnings.map((w) => `  ! ${md(w)}`),
     ...best.findings.map((f) => `  ${f.severity === 'critical' || f.severity === 'warning' ? '!' : '-'} ${f.severity} (${f.ruleId}${f.count > 1 ? `, ${f.count} vdevs/devices` : ''}): ${f.title}`));
