@@ -250,7 +250,8 @@ describe('size measurements', () => {
 
   it('refuses what it cannot walk', async () => {
     expect((await call('POST', '/api/hosts/local/sizes', {})).status).toBe(400);
-    expect((await call('POST', '/api/hosts/local/sizes', { path: '/nonexistent/zfsa' })).status).toBe(400);
+    // Outside the walkable places: one refusal, whether or not the path exists (no existence oracle).
+    expect((await call('POST', '/api/hosts/local/sizes', { path: '/nonexistent/zfsa' })).status).toBe(403);
     expect((await call('POST', '/api/hosts/local/sizes', { path: '/tmp/../etc' })).status).toBe(400);
     expect((await call('POST', '/api/hosts/local/sizes', { path: '/tmp', recordsize: 3000 })).status).toBe(400);
     expect((await call('GET', '/api/sizes/424242')).status).toBe(404);
