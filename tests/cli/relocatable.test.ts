@@ -124,7 +124,8 @@ describe('a relocated build', () => {
   }, 300_000);
 
   it('serves the API, the UI and a first assessment (worker thread) from the moved tree', async () => {
-    const s = await run(join(MOVED, 'dist', 'server.mjs'), ['serve', '--port', '0', '--demo', '--data-dir', join(work, 'serve-data')], { until: /running at (http:\/\/\S+)/ });
+    // --open-loopback: this test is about where files are found; the login flow has its own tests (tests/security).
+    const s = await run(join(MOVED, 'dist', 'server.mjs'), ['serve', '--port', '0', '--demo', '--open-loopback', '--data-dir', join(work, 'serve-data')], { until: /running at (http:\/\/\S+)/ });
     try {
       const url = /running at (http:\/\/\S+)/.exec(s.out)![1]!;
       const page = await fetch(url);

@@ -100,13 +100,18 @@ describe.runIf(live)('UI on a live zfs-fuse pool (Chromium)', () => {
   it('after that QD1 probe, the Optane verdict uses it for "now" instead of asking for it (issue 27)', async () => {
     await page.goto(`${server.url}optane`);
     await settle(page);
-    await page.click('[data-testid="ask-optane"]');
-    await page.waitForSelector('[data-testid="verdict-word"]', { timeout: 120_000 });
-    await page.waitForFunction(() => !document.querySelector('[data-testid="ask-optane"]')?.hasAttribute('disabled'), undefined, { timeout: 120_000 });
-    const card = (await page.locator('[data-testid="verdict-card"]').textContent()) ?? '';
+    // On a busy machine an assessment started before the run was stored can still be the one that
+    // answers the first ask: ask again (at most three times) — a verdict that never uses the run fails.
+    let card = '';
+    for (let attempt = 0; attempt < 3 && !card.includes('measured on this host'); attempt++) {
+      await page.click('[data-testid="ask-optane"]');
+      await page.waitForSelector('[data-testid="verdict-word"]', { timeout: 120_000 });
+      await page.waitForFunction(() => !document.querySelector('[data-testid="ask-optane"]')?.hasAttribute('disabled'), undefined, { timeout: 120_000 });
+      card = (await page.locator('[data-testid="verdict-card"]').textContent()) ?? '';
+    }
     expect(card).toContain('measured on this host');
     expect(card).not.toContain('the "now" figures are a model estimate');
-  }, 180_000);
+  }, 420_000);
 
   it('walks the pool\'s dataset from the sizing view and shows the measured histogram', async () => {
     // Three files of known sizes on the pool's root dataset, wherever the inventory says it is mounted.
