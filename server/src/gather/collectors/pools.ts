@@ -94,7 +94,8 @@ const leafKeys = (names: string[]): Set<string> => new Set(names.flatMap((n) => 
 const leavesOf = (n: VdevNode): string[] => (n.children.length === 0 ? [n.name] : n.children.flatMap(leavesOf));
 const zdbLeaves = (v: ZdbVdev): string[] => (v.children.length === 0 ? (v.path ? [v.path] : []) : v.children.flatMap(zdbLeaves));
 
-const zdbPoolFile = (pool: string): string => `zdb-e-C/${pool}.txt`;
+const ZDB_POOL_DIR = 'zdb-e-C/';
+const zdbPoolFile = (n: number): string => `${ZDB_POOL_DIR}${n}.txt`;
 
 /** ashift per top-level vdev from `zdb -C`, matched to status nodes by their leaf devices. */
 function zdbAshifts(raw: RawSet, gaps: Gap[], pools: readonly string[]): Map<string, ZdbVdev[]> {
@@ -104,11 +105,11 @@ function zdbAshifts(raw: RawSet, gaps: Gap[], pools: readonly string[]): Map<str
   // zdb prints its complaints (no cache file: pools made with cachefile=none) on stdout with exit 1;
   // then each pool's own `zdb -e -C POOL` (from its labels) stands in.
   if (o.exitCode !== null && o.exitCode !== 0) {
-    for (const pool of pools) {
-      const e = raw[zdbPoolFile(pool)];
-      if (!usable(e) || e.exitCode !== 0) continue;
+    for (const [file, e] of Object.entries(raw)) {
+      if (!file.startsWith(ZDB_POOL_DIR) || !usable(e) || e.exitCode !== 0) continue;
       const r = parseZdbConfig(e.text);
-      if (r.ok && r.value[0]) out.set(pool, r.value[0].vdevTree?.children ?? []);
+      const cfg = r.ok ? r.value[0] : undefined;
+      if (cfg && pools.includes(cfg.name)) out.set(cfg.name, cfg.vdevTree?.children ?? []);
     }
     if (out.size < pools.length) gaps.push(missingGap(A, 'zdb-C.txt', o, `per-vdev ashift unknown${out.size ? ` for ${pools.filter((p) => !out.has(p)).join(', ')}` : ''}`, 'info'));
     return out;
@@ -168,7 +169,9 @@ export const poolsCollector: Collector<Pool[]> = {
     // cache path) is missing there. `zdb -e -C POOL` reads the same config from the pool's labels.
     const zdb = raw['zdb-C.txt'];
     if (zdb && zdb.exitCode !== 0) {
-      for (const p of pools) if (/^[A-Za-z0-9][\w.:-]*$/.test(p)) reqs.push({ file: zdbPoolFile(p), commands: [cmd('zdb', '-e', '-C', p)] });
+      // Files are numbered, not named after the pool: a redacted snapshot must not carry pool names in
+      // its file names; the output names its pool, and that is what the build reads.
+      pools.forEach((p, i) => { if (/^[A-Za-z0-9][\w.:-]*$/.test(p)) reqs.push({ file: zdbPoolFile(i + 1), commands: [cmd('zdb', '-e', '-C', p)] }); });
     }
     return reqs;
   },
