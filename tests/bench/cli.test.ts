@@ -112,7 +112,7 @@ describe('zfs-advisor bench', () => {
     const dataDir = join(tmpDir(), 'data');
     mkdirSync(dataDir);
     const x = io();
-    const code = await main(['bench', 'seq-write-1m', '--path', target, '--size', '8M', '--runtime', '1', '--json', '--max-load', '1000000', '--data-dir', dataDir], x);
+    const code = await main(['bench', 'seq-write-1m', '--path', target, '--size', '8M', '--runtime', '1', '--json', '--max-load', '1000', '--data-dir', dataDir], x);
     const run = JSON.parse(x.out) as { summary: { id: string; status: string; writeIops: number } };
     expect(code).toBe(0);
     expect(run.summary.status).toBe('completed');

@@ -17,7 +17,7 @@ export interface CrashOutcome {
 export async function benchAndKill(benchArgs: string[], dataDir: string, killAtPhase: string): Promise<CrashOutcome> {
   let pid: number | null = null;
   let killedInPhase: string | null = null;
-  const r = await runStreaming(process.execPath, [CLI, 'bench', ...benchArgs, '--data-dir', dataDir, '--json', '--max-load', '1000000'], {
+  const r = await runStreaming(process.execPath, [CLI, 'bench', ...benchArgs, '--data-dir', dataDir, '--json', '--max-load', '1000'], {
     timeoutMs: 90_000,
     onSpawn: (p) => { pid = p; },
     onStderrLine: (line) => {

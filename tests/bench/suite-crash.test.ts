@@ -19,7 +19,7 @@ describe('kill -9 during a suite', () => {
     let pid: number | null = null;
     let killedAt: { runIndex: number; step: string } | null = null;
     const r = await runStreaming(process.execPath, [CLI, 'bench', 'suite', '--profiles', 'sync-write-4k-qd1,async-write-4k,seq-write-1m', '--path', dir,
-      '--runtime', '8s', '--size', '8M', '--pause', '0', '--max-load', '1000000', '--json', '--data-dir', dataDir], {
+      '--runtime', '8s', '--size', '8M', '--pause', '0', '--max-load', '1000', '--json', '--data-dir', dataDir], {
       timeoutMs: 120_000,
       onSpawn: (p) => { pid = p; },
       onStderrLine: (line) => {

@@ -62,7 +62,7 @@ describe('suites on a zfs-fuse dataset', () => {
     let pid: number | null = null;
     let killed = false;
     const r = await runStreaming(process.execPath, [CLI, 'bench', 'suite', '--profiles', 'sync-write-4k-qd1,async-write-4k,seq-write-1m', '--pool', 'bs_mirror',
-      '--runtime', '8s', '--size', '8M', '--pause', '0', '--max-load', '1000000', '--json', '--data-dir', dataDir], {
+      '--runtime', '8s', '--size', '8M', '--pause', '0', '--max-load', '1000', '--json', '--data-dir', dataDir], {
       timeoutMs: 180_000,
       onSpawn: (x) => { pid = x; },
       onStderrLine: (line) => {
