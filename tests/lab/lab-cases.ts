@@ -92,12 +92,13 @@ dd if=/dev/zero of=/lab/pools/tank/fill/blob bs=1M count=800 status=none; sync; 
     fix: 'rm /lab/pools/tank/fill/blob; sync; zpool sync tank; sleep 2; zpool sync tank',
   },
   {
-    name: 'a log vdev of another ashift than the pool, then removed and re-added with the pool\'s',
-    setup: `${CREATE} tank mirror $ZD1 $ZD2
-zpool add -o ashift=9 tank log $NV1`,
+    name: 'a log vdev of another ashift than the data vdevs, then removed and re-added with theirs',
+    // ZFS refuses a smaller ashift than the disks' sectors, so the pool is the 512-byte one here.
+    setup: `zpool create -f -o cachefile=none -O mountpoint=/lab/pools/tank -o ashift=9 tank mirror $ZD1 $ZD2
+zpool add -o ashift=12 tank log $NV1`,
     fires: ['ashift-mismatch'],
     fix: `zpool remove tank $NV1-part1 && zpool labelclear -f $NV1-part1
-zpool add -o ashift=12 tank log mirror $NV1 $NV2`,
+zpool add -o ashift=9 tank log mirror $NV1 $NV2`,
   },
   {
     name: 'a 4 KiB-block zvol on raidz2: padding, then recreated with a larger volblocksize',
