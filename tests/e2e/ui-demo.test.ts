@@ -137,8 +137,9 @@ describe.runIf(live)('UI on the demo snapshot (Chromium)', () => {
     await settle(page);
     expect(await page.locator('[data-testid="never-run"]').textContent()).toContain('never runs');
     // Layouts are judged for the host's own OpenZFS (the demo runs 2.1.6), named in the assumptions.
-    await expect.poll(() => page.getByTestId('plan-openzfs').inputValue()).toBe('2.1.6');
-    await expect.poll(() => page.locator('main').textContent()).toContain('OpenZFS 2.1.6)');
+    // (polled for up to 30 s: on a loaded machine the layouts arrive after the first second)
+    await expect.poll(() => page.getByTestId('plan-openzfs').inputValue(), { timeout: 30_000 }).toBe('2.1.6');
+    await expect.poll(() => page.locator('main').textContent(), { timeout: 30_000 }).toContain('OpenZFS 2.1.6)');
     // The view compares 6 × 16T HDD for files on arrival; ask for 8 × 8T VM disks instead.
     await page.getByLabel('Disks', { exact: true }).fill('8');
     await page.getByLabel('Size of each').fill('8T');
