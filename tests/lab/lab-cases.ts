@@ -93,9 +93,10 @@ dd if=/dev/zero of=/lab/pools/tank/fill/blob bs=1M count=800 status=none; sync; 
   },
   {
     name: 'a log vdev of another ashift than the data vdevs, then removed and re-added with theirs',
-    // ZFS refuses a smaller ashift than the disks' sectors, so the pool is the 512-byte one here.
+    // zpool add refuses a vdev of another sector size than the pool's unless forced (-f), which is
+    // how such pools come about; the pool is the 512-byte one (ZFS refuses ashift below a disk's sectors).
     setup: `zpool create -f -o cachefile=none -O mountpoint=/lab/pools/tank -o ashift=9 tank mirror $ZD1 $ZD2
-zpool add -o ashift=12 tank log $NV1`,
+zpool add -f -o ashift=12 tank log $NV1`,
     fires: ['ashift-mismatch'],
     fix: `zpool remove tank $NV1-part1 && zpool labelclear -f $NV1-part1
 zpool add -o ashift=9 tank log mirror $NV1 $NV2`,
