@@ -210,8 +210,11 @@ sleep 1`;
       const status = parseZpoolStatus(await sh(vm, 'zpool status tank'));
       const preview = parseZpoolStatus(p.preview);
       if (!status.ok || !preview.ok) throw new Error('unreadable zpool status or preview');
-      // Interior vdevs are numbered by ZFS (mirror-1) and not by the preview: compare their type.
-      const norm = (n: VdevNode): unknown => ({ class: n.class, type: n.type, name: n.children.length ? n.type : n.name, children: n.children.map(norm) });
+      // Interior vdevs are numbered by ZFS (mirror-1) and not by the preview: compare their type. Leaves
+      // by device: `zpool status` prints a whole disk by its short name without the partition ZFS made,
+      // while the preview keeps the pool's existing leaves as the inventory read them (-P paths).
+      const dev = (name: string) => name.replace(/^.*\//, '').replace(/-part1$/, '');
+      const norm = (n: VdevNode): unknown => ({ class: n.class, type: n.type, name: n.children.length ? n.type : dev(n.name), children: n.children.map(norm) });
       expect(status.value[0]!.vdevs.map(norm), name).toEqual(preview.value[0]!.vdevs.map(norm));
     };
 
