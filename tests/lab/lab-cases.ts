@@ -92,14 +92,15 @@ dd if=/dev/zero of=/lab/pools/tank/fill/blob bs=1M count=800 status=none; sync; 
     fix: 'rm /lab/pools/tank/fill/blob; sync; zpool sync tank; sleep 2; zpool sync tank',
   },
   {
-    name: 'a log vdev of another ashift than the data vdevs, then removed and re-added with theirs',
-    // zpool add refuses a vdev of another sector size than the pool's unless forced (-f), which is
-    // how such pools come about; the pool is the 512-byte one (ZFS refuses ashift below a disk's sectors).
+    name: 'a special vdev of another ashift than the data vdevs (no vdev can ever be removed), then the pool rebuilt with one ashift',
+    // zpool add refuses a vdev of another sector size unless forced (-f), which is how such pools come
+    // about. A log vdev of another ashift is no finding: log vdevs can always be removed.
     setup: `zpool create -f -o cachefile=none -O mountpoint=/lab/pools/tank -o ashift=9 tank mirror $ZD1 $ZD2
-zpool add -f -o ashift=12 tank log $NV1`,
+zpool add -f -o ashift=12 tank special mirror $NV1 $NV2`,
     fires: ['ashift-mismatch'],
-    fix: `zpool remove tank $NV1-part1 && zpool labelclear -f $NV1-part1
-zpool add -o ashift=9 tank log mirror $NV1 $NV2`,
+    fix: `zpool destroy tank
+for d in $ZD1 $ZD2 $NV1 $NV2; do zpool labelclear -f $d-part1; done
+${CREATE} tank mirror $ZD1 $ZD2 special mirror $NV1 $NV2`,
   },
   {
     name: 'a 4 KiB-block zvol on raidz2: padding, then recreated with a larger volblocksize',
