@@ -43,7 +43,9 @@ zfs create -o sync=disabled tank/nosync
 zfs create -o recordsize=4K tank/tiny
 zfs create -o recordsize=128K -o special_small_blocks=128K tank/allspecial`,
     fires: ['compression-off', 'sync-disabled', 'recordsize-too-small', 'special-small-blocks-value'],
-    fix: `zfs set compression=lz4 tank/nocomp
+    // On 2.1 compression is off by default, so every dataset inherits off from the pool's root: the
+    // finding names them all, and the fix is the root's property, which the others then inherit.
+    fix: `zfs set compression=lz4 tank && zfs inherit compression tank/nocomp
 zfs inherit sync tank/nosync
 zfs inherit recordsize tank/tiny
 zfs set special_small_blocks=32K tank/allspecial`,
