@@ -99,11 +99,11 @@ describe.runIf(live)('host-wide lock across two data directories (two real proce
     const lockDir = tmp('zfsa-lock-shared-');
     const env = { ...process.env, ZFS_ADVISOR_LOCK_DIR: lockDir, LC_ALL: 'C' };
     const [d1, d2, t1, t2] = [tmp('zfsa-data1-'), tmp('zfsa-data2-'), tmp('zfsa-target1-'), tmp('zfsa-target2-')];
-    const first = spawn(process.execPath, [CLI, 'bench', 'sync-write-4k-qd1', '--path', t1, '--size', '8M', '--runtime', '6', '--max-load', '1000000', '--data-dir', d1, '--json'], { env, stdio: 'ignore' });
+    const first = spawn(process.execPath, [CLI, 'bench', 'sync-write-4k-qd1', '--path', t1, '--size', '8M', '--runtime', '6', '--max-load', '1000', '--data-dir', d1, '--json'], { env, stdio: 'ignore' });
     const firstDone = new Promise<number | null>((r) => first.on('exit', (code) => r(code)));
     try {
       await until('the first benchmark to take the lock', () => existsSync(join(lockDir, HOST_LOCK_FILE)));
-      const second = await runCommand(process.execPath, [CLI, 'bench', 'sync-write-4k-qd1', '--path', t2, '--size', '8M', '--runtime', '1', '--max-load', '1000000', '--data-dir', d2, '--json'], { env, timeoutMs: 60_000 });
+      const second = await runCommand(process.execPath, [CLI, 'bench', 'sync-write-4k-qd1', '--path', t2, '--size', '8M', '--runtime', '1', '--max-load', '1000', '--data-dir', d2, '--json'], { env, timeoutMs: 60_000 });
       expect(second.exitCode).toBe(1);
       expect(second.stdout + second.stderr).toMatch(/another benchmark is running on this host/);
       expect(readdirSync(t2)).toEqual([]); // nothing was created for the refused run
@@ -118,7 +118,7 @@ describe.runIf(live)('host-wide lock across two data directories (two real proce
     const env = { ...process.env, ZFS_ADVISOR_LOCK_DIR: lockDir, LC_ALL: 'C' };
     const [d1, d2, t1] = [tmp('zfsa-data1-'), tmp('zfsa-data2-'), tmp('zfsa-target1-')];
     mkdirSync(join(d2, 'x'), { recursive: true });
-    const first = spawn(process.execPath, [CLI, 'bench', 'sync-write-4k-qd1', '--path', t1, '--size', '8M', '--runtime', '60', '--max-load', '1000000', '--data-dir', d1, '--json'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const first = spawn(process.execPath, [CLI, 'bench', 'sync-write-4k-qd1', '--path', t1, '--size', '8M', '--runtime', '60', '--max-load', '1000', '--data-dir', d1, '--json'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     const exited = new Promise<void>((r) => first.on('exit', () => r()));
     // The measured run, not the layout (a layout fio ends by itself within a second).
     let phase = '';
