@@ -85,7 +85,8 @@ export interface PinProblem { table: string; why: string }
 /**
  * For every table that scrolls sideways in its own box: scroll that box by 200 px (or to its end)
  * and check that each first-column cell kept its place, that the other cells moved, and that the
- * pinned cell is on top (what is drawn at its centre belongs to it: no scrolled cell shows through).
+ * pinned cell covers them: an opaque background of its own, and on top (what is hit at its centre
+ * belongs to it).
  * Scrolls every box back.
  */
 export async function unpinnedFirstColumns(page: Page): Promise<{ checked: number; problems: PinProblem[] }> {
@@ -123,6 +124,15 @@ export async function unpinnedFirstColumns(page: Page): Promise<{ checked: numbe
         return Math.abs(d) <= 1;
       });
       if (!others.some((c, i) => Math.abs(c.getBoundingClientRect().left - othersBefore[i]! + moved) <= 1)) why.push('no other cell moved with the scroll');
+      // Hit-testing finds the pinned cell even when it is transparent: its own background must cover.
+      const alpha = (color: string): number => {
+        const m = /rgba\([^)]*,\s*([\d.]+)\)$/.exec(color) ?? /\/\s*([\d.]+)\s*\)$/.exec(color);
+        return m ? Number(m[1]) : 1;
+      };
+      for (const c of stayed) {
+        const bg = getComputedStyle(c).backgroundColor;
+        if (alpha(bg) < 1) why.push(`the first cell of row ${(c.parentElement as HTMLTableRowElement).rowIndex} is see-through (background ${bg}): scrolled cells show under it`);
+      }
       for (const c of stayed) {
         const r = c.getBoundingClientRect();
         const x = r.left + Math.min(r.width / 2, 20);
