@@ -41,29 +41,52 @@ export const median = (xs: number[]): number => {
   return a.length % 2 ? a[m]! : (a[m - 1]! + a[m]!) / 2;
 };
 
-/** Fit on `train` (grid search on median APE, then the slack for ≥ 80 % coverage). */
-export function fit(train: readonly Scorable[]): ModelParams {
+/** Every grid point, in the order the search visits them (ties keep the first). */
+function gridPoints(): ModelParams[] {
+  const out: ModelParams[] = [];
+  for (const o of GRID.overhead) for (const q of GRID.queue) for (const c of GRID.ceiling) for (const h of GRID.host) for (const z of GRID.hddZil) out.push(paramsOf(o, q, c, h, 1, z));
+  return out;
+}
+
+/**
+ * A record's typical forecast does not depend on which records the parameters were fitted on, so
+ * the forecast of every record at every grid point is computed once; each fit (the whole set, or
+ * one leave-one-out fold) is then only medians over its rows of this table.
+ */
+interface Table { grid: ModelParams[]; apes: Float64Array[] }
+function tableOf(set: readonly Scorable[]): Table {
+  const grid = gridPoints();
+  return { grid, apes: grid.map((p) => Float64Array.from(set.map((s) => ape(predict(s, p).iops, s.measured)))) };
+}
+
+function fitRows(set: readonly Scorable[], t: Table, rows: readonly number[]): ModelParams {
   let best = { err: Infinity, p: DEFAULT_PARAMS };
-  for (const o of GRID.overhead) for (const q of GRID.queue) for (const c of GRID.ceiling) for (const h of GRID.host) for (const z of GRID.hddZil) {
-    const p = paramsOf(o, q, c, h, 1, z);
-    const err = median(train.map((s) => ape(predict(s, p).iops, s.measured)));
+  t.grid.forEach((p, g) => {
+    const err = median(rows.map((i) => t.apes[g]![i]!));
     if (err < best.err) best = { err, p };
-  }
+  });
   const b = best.p;
   for (const slack of SLACKS) {
     const p = { ...b, slack };
-    const inside = train.filter((s) => { const r = predict(s, p); return s.measured >= r.low && s.measured <= r.high; }).length;
-    if (inside / Math.max(1, train.length) >= TARGET_COVERAGE) return p;
+    const inside = rows.filter((i) => { const s = set[i]!; const r = predict(s, p); return s.measured >= r.low && s.measured <= r.high; }).length;
+    if (inside / Math.max(1, rows.length) >= TARGET_COVERAGE) return p;
   }
   return { ...b, slack: SLACKS[SLACKS.length - 1]! };
+}
+
+/** Fit on `train` (grid search on median APE, then the slack for ≥ 80 % coverage). */
+export function fit(train: readonly Scorable[]): ModelParams {
+  return fitRows(train, tableOf(train), train.map((_, i) => i));
 }
 
 export interface LooRow { id: string; group: Group; measured: number; pred: Prediction; ape: number; inside: boolean; derivedIops: boolean }
 export interface LooSummary { group: Group | 'all'; n: number; medianApe: number; coverage: number }
 
 export function leaveOneOut(set: readonly Scorable[]): LooRow[] {
+  const t = tableOf(set);
+  const all = set.map((_, i) => i);
   return set.map((s, i) => {
-    const p = fit(set.filter((_, j) => j !== i));
+    const p = fitRows(set, t, all.filter((j) => j !== i));
     const pred = predict(s, p);
     return { id: s.record.id, group: s.group, measured: s.measured, pred, ape: ape(pred.iops, s.measured), inside: s.measured >= pred.low && s.measured <= pred.high, derivedIops: s.derivedIops };
   });
