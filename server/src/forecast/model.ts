@@ -262,13 +262,14 @@ export function estimate(data: DataVdevs, log: LogTarget, ds: DatasetSide, w: Wo
     };
   }
   const state = writeState(ds, log, w.bs);
+  const T = Math.max(1, w.iodepth * w.numjobs);
   const typical = syncIops(data, log, ds, w, p, 'typical');
   const basis = [
     `ZIL on the ${log.kind === 'slog' ? 'log vdev' : log.kind === 'special' ? 'special vdev (OpenZFS ≥ 2.4, zil_special_is_slog)' : 'data vdevs'}: ${log.device.basis}.`,
     state === 'indirect'
       ? `${w.bs / 1024} KiB writes are logged indirectly (${ds.logbias === 'throughput' ? 'logbias=throughput' : `≥ zfs_immediate_write_sz 32 KiB without a SLOG`}): each waits for its data block on the data vdevs (${factLink('A7')}).`
       : `Writes are copied into the log (${log.kind === 'data' ? 'small writes without a SLOG' : 'a SLOG takes all sync data with logbias=latency'}; ${factLink('A7')})${log.kind === 'slog' && w.bs >= 131_072 ? `; large writes all pass through the SLOG's bandwidth and above zil_slog_bulk go at async priority (${factLink('A10')}; ${factLink('A11')})` : ''}.`,
-    `Per-commit ZFS overhead ${formatLatencyUs(p.overheadUs.typical)} (${formatRange(p.overheadUs.low, p.overheadUs.high, formatLatencyUs)}); ${w.iodepth * w.numjobs} write${w.iodepth * w.numjobs === 1 ? '' : 's'} outstanding; capped by the pool's async ceiling (${factLink('A17')}).`,
+    `Per-commit ZFS overhead ${formatLatencyUs(p.overheadUs.typical)} (${formatRange(p.overheadUs.low, p.overheadUs.high, formatLatencyUs)}); ${T} write${T === 1 ? '' : 's'} outstanding${T > 1 ? ', and one log write and flush serve every writer waiting (group commit)' : ''}; capped by the pool's sustained ceiling (${factLink('A17')})${log.kind === 'data' && state === 'copied' ? ', which the ZIL on the same disks shares: copied writes are written into the log and again at txg sync' : ''}.`,
   ];
   return {
     iops: round(typical),
