@@ -121,6 +121,22 @@ export function leaveOneOut(set: readonly Scorable[]): LooRow[] {
   });
 }
 
+/**
+ * Stricter than leave-one-out: each record predicted by parameters fitted without every record of
+ * its system (calibration.ts systemOf) and without any catalog measurement taken from that system,
+ * so runs of the same pool cannot inform each other.
+ */
+export function leaveOneSystemOut(set: readonly Scorable[]): LooRow[] {
+  const t = tableOf(set);
+  return set.map((s) => {
+    const sys = systemOf(s.record);
+    const p = fitRows(set, t, set.flatMap((x, j) => (systemOf(x.record) === sys ? [] : [j])));
+    const e = estimateWith(s.data, s.log, s.ds, s.w, { params: p, excludeMeasurements: new Set(set.filter((x) => systemOf(x.record) === sys).map((x) => x.record.id)) });
+    const pred = { iops: e.iops, low: e.low, high: e.high };
+    return { id: s.record.id, group: s.group, measured: s.measured, pred, ape: ape(pred.iops, s.measured), inside: s.measured >= pred.low && s.measured <= pred.high, derivedIops: s.derivedIops };
+  });
+}
+
 export function summarise(rows: readonly LooRow[]): LooSummary[] {
   const groups: Array<Group | 'all'> = ['now', 'with', 'async', 'all'];
   return groups.map((g) => {
