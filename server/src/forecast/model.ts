@@ -36,7 +36,7 @@ import { formatLatencyUs, formatRange } from '../text/format.ts';
 export interface Range3 { typical: number; low: number; high: number }
 
 export interface ModelParams {
-  /** Per-commit ZFS software overhead, µs (000: 34.5 and 46.4 µs on its two Optane runs). */
+  /** Per-commit ZFS and host overhead, µs: syscall, log record, zio pipeline, wake-up (000: 34.5 and 46.4 µs on its two Optane runs; other published hosts up to ~175 µs). */
   overheadUs: Range3;
   /** CPU µs each further waiting writer adds to a commit round (its record copied into the log block, its waiter woken); bounds IOPS at ~1/writerUs. */
   writerUs: number;
