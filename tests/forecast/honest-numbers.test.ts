@@ -44,6 +44,34 @@ describe('group commit and the pool ceiling', () => {
     expect(seq).toBeGreaterThan(rnd * 5);
   });
 
+  it('"now" on hard disks comes out of the same group commit: 8 writers share each log write and flush of the embedded ZIL', () => {
+    const onData = { kind: 'data' as const, device: hdd, vdevs: 1, waitsFor: 3, streams: 3 };
+    const big = ds({ blockSize: 1_048_576, openzfs: '2.2.2' });
+    const at = (jobs: number) => estimate(raidz2, onData, big, w({ rw: 'write', bs: 8192, numjobs: jobs })).iops;
+    // One round (write + flush) serves every waiting writer: nearly 8× QD1, the batch's bytes the only extra.
+    expect(at(8) / at(1)).toBeGreaterThan(7);
+    expect(at(8) / at(1)).toBeLessThanOrEqual(8);
+  });
+
+  it('large writes without a SLOG are logged indirectly: each writer\'s block goes to the pool in parallel, so 16 and 32 threads meet the same pool bandwidth', () => {
+    const onData = { kind: 'data' as const, device: hdd, vdevs: 1, waitsFor: 2, streams: 1 };
+    const big = ds({ blockSize: 1_048_576, openzfs: '2.2.2' });
+    const at = (jobs: number) => estimate(mirror2, onData, big, w({ rw: 'write', bs: 1_048_576, numjobs: jobs }));
+    expect(at(16).iops).toBe(at(32).iops);
+    expect(at(16).iops).toBeLessThan(at(16).latencyIops);
+    expect(at(16).basis.join(' ')).toContain('logged indirectly');
+  });
+
+  it('copied writes into an embedded ZIL are written twice on the data disks, so the pool\'s ceiling halves', () => {
+    const single: DataVdevs = { layout: 'stripe', vdevs: 1, width: 1, parity: 0, media: hdd };
+    const onData = { kind: 'data' as const, device: hdd, vdevs: 1, waitsFor: 1, streams: 1 };
+    const load = w({ rw: 'write', bs: 1_048_576, iodepth: 24 });
+    // OpenZFS ≤ 2.3 zvols log a write indirectly only when volblocksize > 32 KiB (zfs-facts A8): into 8 KiB blocks every write is copied.
+    const zvol = estimate(single, onData, ds({ target: 'zvol', blockSize: 8192, openzfs: '2.0.3', sync: 'standard' }), load).iops;
+    const dataset = estimate(single, onData, ds({ blockSize: 1_048_576, openzfs: '2.0.3', sync: 'standard' }), load).iops;
+    expect(zvol / dataset).toBeCloseTo(0.5, 1);
+  });
+
   it('a measured result inverts to the device latency that reproduces it', () => {
     const log = { kind: 'data' as const, device: hdd, vdevs: 1, waitsFor: 2, streams: 1 };
     const us = latencyForMeasured(mirror2, log, ds(), w(), 220)!;

@@ -47,7 +47,10 @@ describe('device catalog', () => {
   it('small consumer Optane is forecast far slower than a P4800X', () => {
     const m10 = estimate(mirror2, slogTarget(profileForText('Intel Optane Memory M10 16GB'), false), ds, w());
     const p48 = estimate(mirror2, slogTarget(profileForText('P4800X'), false), ds, w());
-    expect(p48.iops).toBeGreaterThan(m10.iops * 1.3);
+    // Both pay the same per-commit host overhead at QD1; the forecasts differ by the devices' own
+    // write + flush latency (M10 ~54 µs, P4800X ~14 µs per 4 KiB write).
+    expect(p48.iops).toBeGreaterThan(m10.iops * 1.2);
+    expect(1e6 / m10.iops - 1e6 / p48.iops).toBeGreaterThan(30);
   });
 });
 

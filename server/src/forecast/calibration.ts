@@ -129,6 +129,19 @@ export function toScorable(r: CalibrationRecord): Scorable | { skip: string } {
   return { record: r, group, data, log, ds, w, measured, derivedIops: derived };
 }
 
+/**
+ * Which published system a record comes from: one source — a GitHub issue or pull request, a GitHub
+ * repository (one author's logs), a web site (one author's posts) — and one kind of data disk in
+ * it. Records of one system are one observation of how that system behaves, however many runs
+ * it published (clemtibs: four pools of the same five disks, eight runs).
+ */
+export function systemOf(r: CalibrationRecord): string {
+  const u = new URL(r.source.url);
+  const [owner, repo, kind, num] = u.pathname.split('/').filter(Boolean);
+  const source = u.hostname !== 'github.com' ? u.hostname : kind === 'issues' || kind === 'pull' ? `${owner}/${repo}#${num}` : `${owner}/${repo}`;
+  return `${source} ${r.pool?.media ?? r.pool?.diskModel ?? ''}`;
+}
+
 /** The catalog's published SLOG measurements that come from this record (excluded when scoring it). */
 export const anchorIdsOf = (r: CalibrationRecord): Set<string> =>
   new Set(CATALOG.entries.flatMap((e) => (e.slogMeasurements ?? []).map((m) => m.id)).filter((id) => id === r.id));

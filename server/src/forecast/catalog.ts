@@ -39,7 +39,6 @@ const ClassInfo = z.object({
   label: z.string(),
   syncWrite4kUs: Figure,
   syncWriteMBps: Figure,
-  queueScaling: z.object({ penaltyFactor: z.number().positive(), absolutePenalty: z.number().positive().optional(), kind: z.string(), reasoning: z.string().optional(), source: z.string().optional(), quote: z.string().optional() }),
 });
 
 const Entry = z.object({
@@ -83,9 +82,6 @@ export interface DeviceProfile {
   matched: 'catalog' | 'class' | 'measured';
   lat4kUs: Figure;
   mbps: Figure;
-  queuePenaltyFactor: number;
-  /** A measured queue penalty for this class (hard disks, 000), used instead of the fitted one. */
-  queuePenaltyAbsolute: number | null;
   status: CatalogEntry['status'] | null;
   plp: CatalogEntry['plp'] | null;
   slogMeasurements: SlogMeasurement[];
@@ -105,7 +101,7 @@ export function profileForEntry(e: CatalogEntry): DeviceProfile {
   const cls = CATALOG.classes[e.class];
   return {
     id: e.id, product: e.product, cls: e.class, classLabel: cls.label, matched: 'catalog', lat4kUs: e.syncWrite4kUs, mbps: e.syncWriteMBps,
-    queuePenaltyFactor: cls.queueScaling.penaltyFactor, queuePenaltyAbsolute: cls.queueScaling.absolutePenalty ?? null, status: e.status, plp: e.plp, slogMeasurements: e.slogMeasurements ?? [],
+    status: e.status, plp: e.plp, slogMeasurements: e.slogMeasurements ?? [],
     basis: `device catalog "${e.product}": 4 KiB sync write ${figureText(e.syncWrite4kUs)}`,
   };
 }
@@ -114,7 +110,7 @@ export function classProfile(cls: DeviceClassId, why: string): DeviceProfile {
   const c = CATALOG.classes[cls];
   return {
     id: `class:${cls}`, product: c.label, cls, classLabel: c.label, matched: 'class', lat4kUs: c.syncWrite4kUs, mbps: c.syncWriteMBps,
-    queuePenaltyFactor: c.queueScaling.penaltyFactor, queuePenaltyAbsolute: c.queueScaling.absolutePenalty ?? null, status: null, plp: null, slogMeasurements: [],
+    status: null, plp: null, slogMeasurements: [],
     basis: `class estimate "${c.label}" (${why}): 4 KiB sync write ${figureText(c.syncWrite4kUs)}`,
   };
 }

@@ -3,27 +3,31 @@
  * arithmetic on a `PoolShape` (pool-shape.ts builds it from an inventory, calibration.ts from a
  * published record), so the same code forecasts a user's pool and scores the calibration set.
  *
- * Per write at queue depth 1 (zfs-facts A7, A19):
+ * What one writer's sync write waits for (zfs-facts A6–A8, A19):
  *   copied    (SLOG, 2.4+ special with zil_special_is_slog, or a small write without SLOG):
- *             L = O + D_log(bs)                               data goes into the log block
- *   indirect  (logbias=throughput, or ≥ zfs_immediate_write_sz without a SLOG):
- *             L = O + max(T_data(bs), D_log(4 KiB))          data written in place, log holds a pointer;
- *                                                             both writes are issued together (lwb root zio)
- *   D(s) = latency_4k × slowest-of-k + (s − 4 KiB) / bandwidth
- * Group commit: with T = iodepth × numjobs writers outstanding, the writers that arrive while one
- * log block is written and flushed all go into the next one, so one write and one flush (A18, A19)
- * serve up to T waiting writers. A round costs the flush latency once, the batch's bytes once, and
- * a small per-writer penalty q (more records to assemble, the flush draining a fuller cache):
- *   R(T) = O + D × (1 + q × f_class × (T − 1) / parallel) + (T − 1) × bs_copied / bandwidth
- *   IOPS = T / R(T)
- * so a flush-bound log device gains almost T-fold from concurrency until the batch transfer or the
- * ceiling binds. IOPS are capped by the pool's sustained (async) ceiling and the host (a SLOG does
- * not raise sustained throughput, A17) and, for copied writes, by the log device's bandwidth (large
- * sync writes through a slow SLOG, A11).
- * ZIL blocks on hard-disk data vdevs are appended in the embedded log metaslab (A3) into the disks'
- * write cache, so their cost is a share h of a random 4 KiB write: from a cached append (fast end)
- * to a full seek (slow end). O (per-commit ZFS overhead), q, h and the ceiling scale are fitted on
- * the calibration set.
+ *             the log block holding its data: D_log(bs)
+ *   indirect  (logbias=throughput, or ≥ zfs_immediate_write_sz without a SLOG; zil.c zil_write_state):
+ *             max(D_data(bs), D_log(4 KiB)): dmu_sync writes the data in place and the log block
+ *             holds a pointer; both are issued with the log block (lwb root zio)
+ *   D(s) = latency_4k (write + cache flush) × slowest-of-k + (s − 4 KiB) / bandwidth
+ * Group commit (zil.c zil_commit_waiter, zil_process_commit_list; zfs_commit_timeout_pct, A18):
+ * with T = iodepth × numjobs writers outstanding, the commit records that arrive while one log
+ * block is written and flushed go into the next one, so one block write and one flush serve every
+ * writer waiting at that moment:
+ *   R(T) = O + D + (T − 1) × bs_copied / bandwidth + (T − 1) × c        IOPS = T / R(T)
+ * O: per-commit ZFS and host overhead; c: CPU per further writer's record. A flush-bound device
+ * (consumer flash, hard disks) therefore rises almost T-fold with writers until the batch's bytes,
+ * c, or a ceiling binds; the same formula serves the "now" side, where the ZIL is on the data
+ * vdevs (embedded log metaslab, A3) and QD1 and many-writer runs differ only in T.
+ * Ceilings: the pool's sustained write bandwidth (a SLOG does not raise it, A17; random writes
+ * smaller than the block rewrite the block; with the ZIL on the data vdevs, copied writes are
+ * written twice, into the log and at txg sync) and the host; for copied writes to a SLOG, the log
+ * device's bandwidth (every byte crosses it, A7, A11; above zil_slog_bulk a commit's blocks go at
+ * async priority, A10).
+ * Sync writes on hard-disk data vdevs (log blocks, dmu_sync'd data) are appends near the previous
+ * allocation: a share h of a random 4 KiB write, from an append the disk acknowledges from its
+ * write cache (fast end) to a full seek plus flush (slow end). O, c, h and the ceiling scale are
+ * fitted on the calibration set (fit.ts).
  */
 import type { DeviceProfile } from './catalog.ts';
 import { factLink } from './cite.ts';
@@ -32,10 +36,10 @@ import { formatLatencyUs, formatRange } from '../text/format.ts';
 export interface Range3 { typical: number; low: number; high: number }
 
 export interface ModelParams {
-  /** Per-commit ZFS software overhead, µs (000: 34.5 and 46.4 µs on its two Optane runs). */
+  /** Per-commit ZFS and host overhead, µs: syscall, log record, zio pipeline, wake-up (000: 34.5 and 46.4 µs on its two Optane runs; other published hosts up to ~175 µs). */
   overheadUs: Range3;
-  /** Queue penalty per extra outstanding write, relative to the device latency (000: 894 IOPS at QD16 on the HDD mirror). */
-  queuePenalty: number;
+  /** CPU µs each further waiting writer adds to a commit round (its record copied into the log block, its waiter woken); bounds IOPS at ~1/writerUs. */
+  writerUs: number;
   /** Sync IOPS cap as a share of the pool's async ceiling. */
   ceilingScale: Range3;
   /** Host ceiling for 4 KiB writes of one fio job, IOPS (000: 48.3k with sync=disabled on a Xeon D-1541). */
@@ -47,11 +51,12 @@ export interface ModelParams {
 }
 
 /** The model's parameters with the fixed ratios around each fitted value (fit.ts searches the fitted ones). */
-export function paramsOf(overhead: number, queue: number, ceiling: number, host: number, slack: number, hddZil = 1): ModelParams {
+export function paramsOf(overhead: number, writerUs: number, ceiling: number, host: number, slack: number, hddZil = 1): ModelParams {
   return {
     hddZilScale: hddZil,
-    overheadUs: { typical: overhead, low: overhead * 0.6, high: overhead * 1.5 },
-    queuePenalty: queue,
+    // Published hosts span ~35 µs (000, FreeBSD on a Xeon D) to ~175 µs (duzlov, TrueNAS SCALE) per commit.
+    overheadUs: { typical: overhead, low: overhead * 0.3, high: overhead * 1.5 },
+    writerUs,
     ceilingScale: { typical: ceiling, low: ceiling * 0.7, high: ceiling * 1.4 },
     hostIops: { typical: host, low: host * 0.5, high: host * 2.5 },
     slack,
@@ -60,12 +65,14 @@ export function paramsOf(overhead: number, queue: number, ceiling: number, host:
 
 /**
  * Fitted on the whole calibration set (`fit()` in fit.ts; tests/forecast/calibration.test.ts checks
- * these are still what the fit gives): 40 µs per commit, queue penalty 0.001 (flash; hard disks use
- * the 0.0325 measured in 000, device-catalog.json), ceiling scale 1, range slack 1 (the ranges'
- * own ends already hold ≥ 80 % of the set), hard-disk ZIL share 0.6. The host ceiling, 60k IOPS per
- * job, is a class estimate, not fitted (000: 48.3k async and 80.7k in an 8 s SLOG burst on a Xeon D-1541).
+ * these are still what the fit gives): 130 µs per commit (published hosts span ~35 µs on 000's
+ * FreeBSD Xeon D to ~175 µs on duzlov's TrueNAS SCALE; the range's fast end reaches the former),
+ * no measurable CPU per further writer, ceiling scale 1 (the pool's sustained bandwidth as
+ * modelled), hard-disk append share 1 (a ZIL write on hard disks costs a random write: the flush
+ * reaches the platters), range slack 1. The host ceiling, 60k IOPS per job, is a class estimate,
+ * not fitted (000: 48.3k async and 80.7k in an 8 s SLOG burst on a Xeon D-1541).
  */
-export const DEFAULT_PARAMS: ModelParams = paramsOf(40, 0.001, 1, 60_000, 1, 0.6);
+export const DEFAULT_PARAMS: ModelParams = paramsOf(130, 0, 1, 60_000, 1, 1);
 
 export type Layout = 'mirror' | 'raidz' | 'draid' | 'stripe';
 
@@ -150,15 +157,8 @@ function deviceUs(dev: DeviceProfile, bytes: number, waitsFor: number, streams: 
   return lat + Math.max(0, bytes - 4096) / bw;
 }
 
-/**
- * The share of a random write a ZIL append on hard disks costs, per end of the range: the fitted
- * h typically, a cached append at the fast end, a full random write at the slow end (whether the
- * disks' write cache is on and the embedded log metaslab exists is not known from an inventory).
- */
-function zilScale(log: LogTarget, p: ModelParams, end: End): number {
-  if (log.kind !== 'data' || log.device.cls !== 'hdd' || log.device.matched === 'measured') return 1;
-  return end === 'typical' ? p.hddZilScale : end === 'high' ? Math.min(p.hddZilScale, 0.08) : 1;
-}
+/** Bytes the data vdevs write at txg sync for one application write (random writes smaller than the block rewrite it). */
+const txgBytes = (bs: number, blockSize: number, rw: Workload['rw']): number => (rw === 'randwrite' ? Math.max(bs, blockSize) : bs);
 
 /** Bytes per second the data vdevs absorb for writes of `bs` into blocks of `blockSize`. */
 export function dataBandwidth(data: DataVdevs, bs: number, blockSize: number, end: End, rw: Workload['rw'] = 'randwrite'): number {
@@ -174,36 +174,74 @@ export function dataBandwidth(data: DataVdevs, bs: number, blockSize: number, en
   return (perVdev * data.vdevs) * (rw === 'randwrite' ? bs / write : 1);
 }
 
-/** The pool's async ceiling for this workload (IOPS): data-vdev bandwidth or the host, whichever is lower. */
-export function asyncCeiling(data: DataVdevs, ds: DatasetSide, w: Workload, p: ModelParams, end: End): number {
+/**
+ * The pool's sustained ceiling for this workload (IOPS): data-vdev bandwidth or the host, whichever
+ * is lower. `logBytes`: what each write also puts into ZIL blocks on the same data vdevs (an
+ * embedded ZIL with copied writes): those disks then write every byte twice, once into the log
+ * block and once at txg sync (zfs-facts A3, A7), and share their bandwidth between the two.
+ */
+export function asyncCeiling(data: DataVdevs, ds: DatasetSide, w: Workload, p: ModelParams, end: End, logBytes = 0): number {
   const host = p.hostIops[end] * Math.sqrt(Math.max(1, w.numjobs)) * (4096 / Math.max(4096, w.bs)) ** 0.3;
-  const pool = (dataBandwidth(data, w.bs, ds.blockSize, end, w.rw) * 1e6) / w.bs;
+  const txg = txgBytes(w.bs, ds.blockSize, w.rw);
+  const pool = ((dataBandwidth(data, w.bs, ds.blockSize, end, w.rw) * 1e6) / w.bs) * (txg / (txg + logBytes));
   return Math.min(host, pool);
 }
 
+/**
+ * A sync write on hard-disk data vdevs is an append near the previous allocation — a ZIL block in
+ * the embedded log metaslab (A3), or a data block dmu_sync writes in place for an indirect write
+ * (A6) — so it costs a share of a random 4 KiB write; the data disks of a SLOG pool are not on the
+ * sync path for copied writes.
+ */
+function appendScale(dev: DeviceProfile, onData: boolean, p: ModelParams, end: End): number {
+  if (!onData || dev.cls !== 'hdd' || dev.matched === 'measured') return 1;
+  return end === 'typical' ? p.hddZilScale : end === 'high' ? Math.min(p.hddZilScale, 0.08) : 1;
+}
+
+/** Device classes whose cache flush waits for a volatile write cache to reach the media (zfs-facts E1, E2). */
+const FLUSH_BOUND: ReadonlySet<string> = new Set(['hdd', 'consumer-nvme', 'consumer-nvme-dramless', 'consumer-sata', 'qlc-sata', 'unknown']);
+
+/**
+ * Group commit (zil.c, zil_commit_waiter / zil_process_commit_list): a writer's commit itx joins
+ * the open log block while the previous one is written and flushed, so one block write and one
+ * cache flush (A18, A19) serve every writer waiting at that moment: with T = iodepth × numjobs
+ * writers outstanding, one round costs the per-commit overhead, one device write + flush, the
+ * batch's bytes (copied writes) and the CPU each further writer's record takes in the commit path
+ * (p.writerUs: copying it into the block, waking its waiter), and serves T writers.
+ */
 function syncIops(data: DataVdevs, log: LogTarget, ds: DatasetSide, w: Workload, p: ModelParams, end: End, capped = true): number {
   const O = p.overheadUs[flip(end)];
   const state = writeState(ds, log, w.bs);
+  const onData = log.kind === 'data';
   const copiedBytes = state === 'copied' ? w.bs : 4096;
-  const logUs = deviceUs(log.device, copiedBytes, log.waitsFor, log.streams, end, zilScale(log, p, end));
+  const logUs = deviceUs(log.device, copiedBytes, log.waitsFor, log.streams, end, appendScale(log.device, onData, p, end));
   let devUs = logUs;
   if (state === 'indirect') {
+    // dmu_sync writes the data block in place, issued with the log block (lwb root zio): the
+    // slower of the two; each writer's block is its own write, so they do not batch.
     const dataStreams = data.layout === 'mirror' ? 1 : Math.max(1, data.width - data.parity);
-    const dataUs = deviceUs(data.media, w.bs, data.layout === 'mirror' ? data.width : Math.min(data.width, Math.ceil(w.bs / 4096) + data.parity), dataStreams, end);
+    const dataUs = deviceUs(data.media, w.bs, data.layout === 'mirror' ? data.width : Math.min(data.width, Math.ceil(w.bs / 4096) + data.parity), dataStreams, end, appendScale(data.media, true, p, end));
     devUs = Math.max(dataUs, logUs);
   }
   const T = Math.max(1, w.iodepth * w.numjobs);
+  // Writers one round serves. At the slow end of a device whose flush waits for a volatile cache,
+  // half: the open log block is issued after zfs_commit_timeout_pct of the last block's latency
+  // (zil_commit_waiter_timeout), so a second block can be queued behind the one being flushed and
+  // the waiting writers split between the two.
+  const b = end === 'low' && FLUSH_BOUND.has(log.device.cls) ? Math.max(1, T / 2) : T;
   const parallel = Math.max(1, log.vdevs);
-  const q = log.device.queuePenaltyAbsolute ?? p.queuePenalty * log.device.queuePenaltyFactor;
-  // Group commit: one round (write + flush) serves the T waiting writers; the batch's extra
-  // bytes cross the log device once each.
-  const batchUs = state === 'copied' ? ((T - 1) * w.bs) / (log.device.mbps[end] * Math.max(1, log.streams) * parallel) : 0;
-  const roundUs = O + devUs * (1 + (q * (T - 1)) / parallel) + batchUs;
-  let iops = (T * 1e6) / roundUs;
+  // The batch's extra bytes cross the log device once each (log blocks spread over its top-level vdevs).
+  const batchUs = state === 'copied' ? ((b - 1) * w.bs) / (log.device.mbps[end] * Math.max(1, log.streams) * parallel) : 0;
+  const writerUs = end === 'high' ? p.writerUs * 0.5 : end === 'low' ? p.writerUs * 2 : p.writerUs;
+  const roundUs = O + devUs + batchUs + writerUs * (b - 1);
+  let iops = (b * 1e6) / roundUs;
   if (!capped) return iops;
-  const ceiling = asyncCeiling(data, ds, w, p, end) * p.ceilingScale[end];
+  const ceiling = asyncCeiling(data, ds, w, p, end, onData && state === 'copied' ? w.bs : 0) * p.ceilingScale[end];
   iops = Math.min(iops, ceiling);
-  if (state === 'copied' && log.kind !== 'data') {
+  if (state === 'copied' && !onData) {
+    // Every copied byte crosses the log device (A7, A11). Above zil_slog_bulk bytes per commit the
+    // blocks go at async priority (A10; zil.c zil_lwb_write_issue), which can leave the SLOG below
+    // this bandwidth (pr14378); that share is not modelled, so this cap is an upper bound.
     const logBw = log.device.mbps[end] * log.streams * parallel * 1e6;
     iops = Math.min(iops, logBw / w.bs);
   }
@@ -224,13 +262,14 @@ export function estimate(data: DataVdevs, log: LogTarget, ds: DatasetSide, w: Wo
     };
   }
   const state = writeState(ds, log, w.bs);
+  const T = Math.max(1, w.iodepth * w.numjobs);
   const typical = syncIops(data, log, ds, w, p, 'typical');
   const basis = [
     `ZIL on the ${log.kind === 'slog' ? 'log vdev' : log.kind === 'special' ? 'special vdev (OpenZFS ≥ 2.4, zil_special_is_slog)' : 'data vdevs'}: ${log.device.basis}.`,
     state === 'indirect'
       ? `${w.bs / 1024} KiB writes are logged indirectly (${ds.logbias === 'throughput' ? 'logbias=throughput' : `≥ zfs_immediate_write_sz 32 KiB without a SLOG`}): each waits for its data block on the data vdevs (${factLink('A7')}).`
       : `Writes are copied into the log (${log.kind === 'data' ? 'small writes without a SLOG' : 'a SLOG takes all sync data with logbias=latency'}; ${factLink('A7')})${log.kind === 'slog' && w.bs >= 131_072 ? `; large writes all pass through the SLOG's bandwidth and above zil_slog_bulk go at async priority (${factLink('A10')}; ${factLink('A11')})` : ''}.`,
-    `Per-commit ZFS overhead ${formatLatencyUs(p.overheadUs.typical)} (${formatRange(p.overheadUs.low, p.overheadUs.high, formatLatencyUs)}); ${w.iodepth * w.numjobs} write${w.iodepth * w.numjobs === 1 ? '' : 's'} outstanding; capped by the pool's async ceiling (${factLink('A17')}).`,
+    `Per-commit ZFS overhead ${formatLatencyUs(p.overheadUs.typical)} (${formatRange(p.overheadUs.low, p.overheadUs.high, formatLatencyUs)}); ${T} write${T === 1 ? '' : 's'} outstanding${T > 1 ? ', and one log write and flush serve every writer waiting (group commit)' : ''}; capped by the pool's sustained ceiling (${factLink('A17')})${log.kind === 'data' && state === 'copied' ? ', which the ZIL on the same disks shares: copied writes are written into the log and again at txg sync' : ''}.`,
   ];
   return {
     iops: round(typical),
