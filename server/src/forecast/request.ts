@@ -7,8 +7,10 @@ import type { Artifacts } from '../model/artifacts.ts';
 import type { Drive } from '../model/inventory.ts';
 import { productName } from '../../../rules/lib/device-class.ts';
 import { drivePath, unusedDrives } from '../../../rules/lib/slog-devices.ts';
-import { profileForDrive, profileForText } from './catalog.ts';
-import { forecastPool, WorkloadSpec, type Candidate, type ForecastResult } from './forecast.ts';
+import { profileForText } from './catalog.ts';
+import { forecastPool, WorkloadSpec, type Candidate, type ForecastOptions, type ForecastResult } from './forecast.ts';
+import { candidateProfile, deviceProbeHint } from './measured-device.ts';
+import { measuredNow } from './measured-now.ts';
 
 export const BLOCK_SIZES: Record<string, number> = { '4k': 4096, '8k': 8192, '16k': 16_384, '32k': 32_768, '64k': 65_536, '128k': 131_072, '1m': 1_048_576 };
 
@@ -40,12 +42,17 @@ export function runForecast(a: Artifacts, req: ForecastRequest): ForecastOutcome
     const d = drives.find((x) => matchesDrive(x, req.slog!));
     if (!d) return { ok: false, message: `no drive "${req.slog}" in the inventory; use --slog-model "MODEL" for a device not in the box` };
     if (!unusedDrives(pools, drives).some((x) => x.id === d.id)) return { ok: false, message: `${req.slog} is already part of a pool; name an unused drive` };
-    candidate = { label: `${drivePath(d, a.Host)} (${productName(d)})`, profile: profileForDrive(d), mirrored: req.mirrored };
+    // Measure before forecasting: a blank-device test of this drive replaces its catalog figure.
+    const c = candidateProfile(d, a.Benchmarks);
+    candidate = { label: `${drivePath(d, a.Host)} (${productName(d)})`, profile: c.profile, measurement: c.measurement, measureHint: deviceProbeHint(d, a.Host), mirrored: req.mirrored };
   } else if (req.slogModel) {
     const profile = profileForText(req.slogModel);
     candidate = { label: profile.matched === 'catalog' ? profile.product : `${req.slogModel} (not in the catalog: ${profile.classLabel} estimate)`, profile, mirrored: req.mirrored };
   }
-  return { ok: true, result: forecastPool(a, pool, req.workload, candidate) };
+  // "Now" as the Optane verdict has it: this host's probe or observed latency, else the model.
+  const now = measuredNow(a, pool);
+  const opts: ForecastOptions = { ...(now.device ? { nowDevice: now.device } : {}), ...(now.hostExtraUs > 0 ? { hostExtraUs: now.hostExtraUs } : {}) };
+  return { ok: true, result: forecastPool(a, pool, req.workload, candidate, opts) };
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');
