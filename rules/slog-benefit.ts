@@ -85,6 +85,7 @@ export default defineRule({
           { label: 'expected QD1 sync IOPS with Optane SLOG', value: f.qd1.withOptane.iops, unit: 'IOPS' },
           { label: 'expected QD16 sync IOPS now → with SLOG', value: `${formatCount(f.qd16.now.iops)} → ${formatCount(f.qd16.withOptane.iops)}` },
           ...(cands.length > 0 ? [{ label: 'unused fast devices in this host', value: cands.map(productName).join(', ') }] : []),
+          ...(c.target.candidate.measurement ? [{ label: 'log device measured on this host', value: `${c.target.candidate.label}: run ${c.target.candidate.measurement.runId}, ${c.target.candidate.measurement.startedAt}` }] : []),
         ],
         explanation:
           `${pool.name} has no log vdev, so its ZIL is written to the data disks (${now.label}, ~${Math.round(now.typicalUs / 1000)} ms per flush). ` +

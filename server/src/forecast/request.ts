@@ -27,7 +27,8 @@ export type ForecastRequest = z.infer<typeof ForecastRequest>;
 
 export type ForecastOutcome = { ok: true; result: ForecastResult } | { ok: false; message: string };
 
-const matchesDrive = (d: Drive, name: string): boolean => {
+/** Whether `name` names this drive: its id, /dev path, by-id path or any alias (with or without /dev/). */
+export const matchesDrive = (d: Drive, name: string): boolean => {
   const n = name.replace(/^\/dev\//, '');
   return [d.id, d.devPath, d.byIdPath, ...d.aliases].some((x) => x && (x === name || x.replace(/^\/dev\//, '') === n));
 };
