@@ -36,6 +36,12 @@ describe('which run measured this drive', () => {
     expect(sameDevice({ serial: SERIAL, wwn: null, sizeBytes: null }, { serial: SERIAL, wwn: null })).toBe(true);
     expect(sameDevice({ serial: 'OTHER', wwn: '0x5000c500a1b2c3d4', sizeBytes: null }, { serial: SERIAL, wwn: '5000c500a1b2c3d4' })).toBe(false);
     expect(sameDevice({ serial: null, wwn: '0x5000C500A1B2C3D4', sizeBytes: null }, { serial: SERIAL, wwn: 'naa.5000c500a1b2c3d4' })).toBe(true);
+    // Neither serial nor WWN (a loop device): only the same path and the same size to the byte, as NAME:BYTES confirmed it.
+    const loop = { serial: null, wwn: null, devPath: '/dev/loop3', byIdPath: null, aliases: [], sizeBytes: 67108864 };
+    expect(sameDevice({ serial: null, wwn: null, sizeBytes: 67108864 }, loop, '/dev/loop3')).toBe(true);
+    expect(sameDevice({ serial: null, wwn: null, sizeBytes: 67108864 }, loop, '/dev/loop4')).toBe(false);
+    expect(sameDevice({ serial: null, wwn: null, sizeBytes: 67108865 }, loop, '/dev/loop3')).toBe(false);
+    expect(sameDevice({ serial: null, wwn: null, sizeBytes: 67108864 }, { ...loop, serial: 'S1' }, '/dev/loop3')).toBe(false);
     expect(sameDevice({ serial: null, wwn: null, sizeBytes: 67108864 }, { serial: null, wwn: null })).toBe(false);
     const runs = [deviceRun({ id: 'old', startedAt: '2026-11-01T00:00:00Z', writeIops: 100 }), deviceRun()];
     expect(deviceMeasurement(runs, p1600x)).toEqual({ runId: 'dev1', startedAt: '2026-11-26T02:00:00.000Z', iops: 5000, latencyUs: 200 });

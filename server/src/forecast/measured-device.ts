@@ -42,14 +42,23 @@ const norm = (s: string | null | undefined): string | null => {
 };
 const wwnKey = (s: string | null | undefined): string | null => norm(s)?.toLowerCase().replace(/^0x/, '').replace(/^(naa|eui)\./, '') ?? null;
 
-/** The measured device is this drive: the same serial, or, where either reports none, the same WWN. */
-export function sameDevice(m: NonNullable<BenchmarkSummary['device']>, d: Pick<Drive, 'serial' | 'wwn'>): boolean {
+type DriveIdentity = Pick<Drive, 'serial' | 'wwn'> & Partial<Pick<Drive, 'devPath' | 'byIdPath' | 'aliases' | 'sizeBytes'>>;
+
+/**
+ * The measured device is this drive: the same serial, or, where either reports none, the same WWN.
+ * A device with neither (loop devices, some virtual disks) is confirmed by NAME:BYTES at run time
+ * (device-facts.ts), so it is the same drive only by that too: the run's `target` is one of the
+ * drive's paths and the sizes are equal to the byte.
+ */
+export function sameDevice(m: NonNullable<BenchmarkSummary['device']>, d: DriveIdentity, target?: string): boolean {
   const ms = norm(m.serial);
   const ds = norm(d.serial);
   if (ms && ds) return ms === ds;
   const mw = wwnKey(m.wwn);
   const dw = wwnKey(d.wwn);
-  return mw !== null && mw === dw;
+  if (mw !== null || dw !== null) return mw !== null && mw === dw;
+  if (ms || ds || target === undefined || m.sizeBytes === null || m.sizeBytes !== d.sizeBytes) return false;
+  return [d.devPath, d.byIdPath, ...(d.aliases ?? [])].some((p) => p === target);
 }
 
 /** A completed raw-device run that measured durable 4 KiB writes one at a time. */
@@ -58,8 +67,8 @@ const isBlankDeviceQd1 = (s: BenchmarkSummary): boolean =>
   && s.writeIops > 0 && s.readIops === 0 && s.syncMode !== 'async' && Boolean(s.device);
 
 /** The newest blank-device test of `drive` among the runs, or null. */
-export function deviceMeasurement(runs: readonly BenchmarkSummary[] | undefined, drive: Pick<Drive, 'serial' | 'wwn'>): DeviceMeasurement | null {
-  const r = (runs ?? []).filter((s) => isBlankDeviceQd1(s) && sameDevice(s.device!, drive))
+export function deviceMeasurement(runs: readonly BenchmarkSummary[] | undefined, drive: DriveIdentity): DeviceMeasurement | null {
+  const r = (runs ?? []).filter((s) => isBlankDeviceQd1(s) && sameDevice(s.device!, drive, s.target))
     .sort((x, y) => y.startedAt.localeCompare(x.startedAt))[0];
   return r ? { runId: r.id, startedAt: r.startedAt, iops: r.writeIops, latencyUs: 1e6 / r.writeIops } : null;
 }
