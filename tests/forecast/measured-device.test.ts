@@ -66,6 +66,9 @@ describe('the forecast rests on the measured device', () => {
     expect(w.latencyIops).toBeLessThan(5000);
     expect(w.iops).toBeLessThan(catalog.result.with!.iops);
     expect(catalog.result.with!.deviceRun).toBeNull();
+    // Unmeasured, the forecast says so and how to measure it in one click; measured, it does not.
+    expect(catalog.result.with!.measure).toContain('Measure it in one click (blank-device test, destroys its contents): the "Measure this device" button');
+    expect(w.measure).toBeNull();
   });
 
   it('a measurement of another serial is not used', () => {

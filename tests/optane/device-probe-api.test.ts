@@ -24,7 +24,7 @@ import { openStore, type Store } from '../../server/src/store/db.ts';
 import { openSecretStore } from '../../server/src/store/secrets.ts';
 import { runCommand } from '../../server/src/exec/runner.ts';
 import type { Drive } from '../../server/src/model/inventory.ts';
-import { fioAvailable, losetupAvailable } from '../bench/support.ts';
+import { fioAvailable, fioProcessesFor, losetupAvailable } from '../bench/support.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const SNAPSHOT_000 = join(ROOT, 'server/demo/000-hdd-mirror-optane');
@@ -75,7 +75,7 @@ async function startApp(extraDrives: Drive[], snapshotMode = false): Promise<App
   const handle = createApp({
     store, secrets: openSecretStore(store.dataDir), services, logger: createLogger({ sink: () => {}, secrets: () => [] }),
     // This shared machine is busy: the operator's ceiling allows any load (the load guard is tested in tests/bench).
-    config: { basePath: '/', token: TOKEN, uiDir: null, demo: false, benchCeiling: { maxLoad1: 1000 }, ...(snapshotMode ? { snapshot: SNAPSHOT_000 } : {}) },
+    config: { basePath: '/', token: TOKEN, uiDir: null, demo: false, benchCeiling: { maxLoad1: 1000 }, benchStartsPerMinute: 60, ...(snapshotMode ? { snapshot: SNAPSHOT_000 } : {}) },
   });
   handle.ensureDefaultHosts();
   const server = createServer(handle.app);
@@ -188,6 +188,10 @@ describe.runIf(live)('POST /api/hosts/:hostId/optane/device-probe', () => {
     expect(done.summary!.writeIops).toBeGreaterThan(0);
     expect(done.summary!.fioRuntimeSeconds!).toBeLessThanOrEqual(6);
     expect((await history()).map((h) => h.targetKind)).toEqual(['device']);
+    // Cleaned up: no fio left on the device, and the host's benchmark slot is free again.
+    expect(fioProcessesFor(blank)).toEqual([]);
+    const again = await call(app, 'POST', '/api/hosts/local/optane/device-probe', { drive: blank, confirmSerial: 'WRONG' });
+    expect(again.status).toBe(400);
   }, 120_000);
 });
 

@@ -48,6 +48,8 @@ export const ForecastResult = z.object({
     slower: z.boolean(),
     /** The blank-device test of this very drive on this host the range rests on (measured-device.ts), else null. */
     deviceRun: z.object({ id: z.string(), startedAt: z.string() }).nullable().default(null),
+    /** A drive of the box forecast from its catalog figure: the sentence saying so and how to measure it in one click; else null. */
+    measure: z.string().nullable().default(null),
   }).nullable(),
   gain: z.number().nullable(),
 });
@@ -144,6 +146,7 @@ export function forecastPool(a: Artifacts, pool: Pool, spec: WorkloadSpec, candi
     with: withE && candidate ? {
       device: candidate.label, catalogId: candidate.profile.id, status: candidate.profile.status, measured: withE.measured ?? null, guess, slower,
       deviceRun: candidate.measurement ? { id: candidate.measurement.runId, startedAt: candidate.measurement.startedAt } : null,
+      measure: candidate.measureHint && !candidate.measurement && !guess ? `This drive was not measured on this host: the figure is the device catalog's. Measure it in one click (blank-device test, destroys its contents): ${candidate.measureHint}.` : null,
       iops: withE.iops, low: withE.low, high: withE.high, latencyIops: withE.latencyIops, basis: join(withE),
     } : null,
     gain: withE && !guess ? Math.round((withE.iops / now.iops) * 100) / 100 : null,

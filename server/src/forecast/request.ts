@@ -74,6 +74,7 @@ export function renderForecast(r: ForecastResult): string {
         ? `  with ${r.with.device} as SLOG: no point forecast, class range ${fmt(r.with.low)}–${fmt(r.with.high)} IOPS (a guess)`
         : `  with ${r.with.device} as SLOG: ${fmt(r.with.iops)} IOPS (range ${fmt(r.with.low)}–${fmt(r.with.high)})${r.with.status === 'discontinued' ? ' — discontinued product' : ''}`,
       ...(r.with.guess ? [`    ${r.with.guess}`] : []),
+      ...(r.with.measure ? [`    ${r.with.measure}`] : []),
       `    basis: ${r.with.basis}`,
       ...(r.gain !== null ? [`  gain: ×${r.gain}`] : []),
     );
