@@ -27,7 +27,7 @@ import { runCommand } from '../../server/src/exec/runner.ts';
 import type { BenchmarkRun } from '../../server/src/bench/types.ts';
 import type { Drive } from '../../server/src/model/inventory.ts';
 import { chromiumAvailable, launchChromium, type BrowserHandle } from './support/browser.ts';
-import { axeSeriousViolations, screenshot, settle } from './support/ui-checks.ts';
+import { axeSeriousViolations, horizontalOverflow, screenshot, settle } from './support/ui-checks.ts';
 import { fioAvailable, losetupAvailable } from '../bench/support.ts';
 
 const live = chromiumAvailable() && losetupAvailable() && fioAvailable();
@@ -169,6 +169,11 @@ describe.runIf(live)('Optane page: measure a candidate device (Chromium)', () =>
     await page.waitForSelector('[data-testid="forecast-with"]', { timeout: 30_000 });
     expect(await page.locator('[data-testid="forecast-panel"]').textContent()).toContain(cite);
     await screenshot(page, 'optane-device-probe-cited-desktop');
+    // On a phone the panel fits the width (long commands scroll inside their own box).
+    await page.setViewportSize({ width: 390, height: 844 });
+    await settle(page);
+    await screenshot(page, 'optane-device-probe-cited-mobile');
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     expect(errors).toEqual([]);
   }, 180_000);
 });
