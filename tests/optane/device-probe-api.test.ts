@@ -58,7 +58,7 @@ const loopDrive = (dev: string): Drive => ({
 interface App { store: Store; handle: AppHandle; server: Server; base: string }
 const apps: App[] = [];
 
-async function startApp(extraDrives: Drive[], snapshotMode = false): Promise<App> {
+async function startApp(extraDrives: Drive[], mode: 'normal' | 'snapshot' | 'container' = 'normal'): Promise<App> {
   const opened = await openStore(join(tmp('zfsa-device-probe-'), 'data'));
   if (!opened.ok) throw new Error(opened.error.message);
   const store = opened.store;
@@ -75,7 +75,7 @@ async function startApp(extraDrives: Drive[], snapshotMode = false): Promise<App
   const handle = createApp({
     store, secrets: openSecretStore(store.dataDir), services, logger: createLogger({ sink: () => {}, secrets: () => [] }),
     // This shared machine is busy: the operator's ceiling allows any load (the load guard is tested in tests/bench).
-    config: { basePath: '/', token: TOKEN, uiDir: null, demo: false, benchCeiling: { maxLoad1: 1000 }, benchStartsPerMinute: 60, ...(snapshotMode ? { snapshot: SNAPSHOT_000 } : {}) },
+    config: { basePath: '/', token: TOKEN, uiDir: null, demo: false, benchCeiling: { maxLoad1: 1000 }, benchStartsPerMinute: 60, ...(mode === 'snapshot' ? { snapshot: SNAPSHOT_000 } : {}), ...(mode === 'container' ? { benchDir: tmp('zfsa-device-probe-benchdir-') } : {}) },
   });
   handle.ensureDefaultHosts();
   const server = createServer(handle.app);
@@ -195,11 +195,20 @@ describe.runIf(live)('POST /api/hosts/:hostId/optane/device-probe', () => {
   }, 120_000);
 });
 
-describe.runIf(live)('a read-only server', () => {
-  it('a server showing a snapshot never starts it', async () => {
-    const ro = await startApp([loopDrive(blank)], true);
+describe.runIf(live)('servers that never write to a device', () => {
+  it('a server showing a snapshot (read-only) never starts it', async () => {
+    const ro = await startApp([loopDrive(blank)], 'snapshot');
     const r = await call(ro, 'POST', '/api/hosts/local/optane/device-probe', { drive: blank, confirmSerial: confirmation(blank) });
     expect(r.status, r.text).toBe(503);
     expect(message(r.json)).toMatch(/benchmarks are off/);
   });
+
+  it('a server in container mode (benchmarks confined to its directory) refuses device targets', async () => {
+    const c = await startApp([loopDrive(blank)], 'container');
+    await call(c, 'POST', '/api/hosts/local/assessments');
+    const r = await call(c, 'POST', '/api/hosts/local/optane/device-probe', { drive: blank, confirmSerial: confirmation(blank) });
+    expect(r.status, r.text).toBe(400);
+    expect(message(r.json)).toMatch(/benchmarks only directories inside .*device targets are refused/);
+    expect((await call(c, 'GET', '/api/hosts/local/bench/history')).json).toEqual([]);
+  }, 60_000);
 });
