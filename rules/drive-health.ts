@@ -10,6 +10,7 @@ import { isHdd, isNvme } from './lib/device-class.ts';
 import { allLeaves, driveForLeaf } from './lib/topology.ts';
 import { newDevice } from './lib/commands.ts';
 import { kb } from './lib/citations.ts';
+import { plural } from '../server/src/text/format.ts';
 
 /** Issue 3: wear (NVMe "Percentage Used" or the ATA equivalent) ≥ 80 % warns; ≥ 100 % = rated endurance used up (NVMe spec). */
 export const WEAR_WARN_PCT = 80;
@@ -58,9 +59,9 @@ export default defineRule({
     for (const d of known) {
       const problems: Array<{ sev: Severity; text: string }> = [];
       if (d.smartPassed === false) problems.push({ sev: 'critical', text: 'the drive\'s own SMART overall-health self-assessment FAILED — the firmware predicts failure' });
-      if ((d.mediaErrors ?? 0) > 0) problems.push({ sev: 'warning', text: `${d.mediaErrors} media/data-integrity error(s): data could not be read back as written` });
-      if ((d.pendingSectors ?? 0) > 0) problems.push({ sev: 'warning', text: `${d.pendingSectors} pending sector(s) waiting to be reallocated: unreadable right now` });
-      if ((d.reallocatedSectors ?? 0) > 0) problems.push({ sev: (d.reallocatedSectors ?? 0) >= 100 ? 'warning' : 'suggestion', text: `${d.reallocatedSectors} reallocated sector(s): the drive has replaced bad sectors from its reserve; watch whether the number grows` });
+      if ((d.mediaErrors ?? 0) > 0) problems.push({ sev: 'warning', text: `${plural(d.mediaErrors!, 'media/data-integrity error')}: data could not be read back as written` });
+      if ((d.pendingSectors ?? 0) > 0) problems.push({ sev: 'warning', text: `${plural(d.pendingSectors!, 'pending sector')} waiting to be reallocated: unreadable right now` });
+      if ((d.reallocatedSectors ?? 0) > 0) problems.push({ sev: (d.reallocatedSectors ?? 0) >= 100 ? 'warning' : 'suggestion', text: `${plural(d.reallocatedSectors!, 'reallocated sector')}: the drive has replaced bad sectors from its reserve; watch whether the number grows` });
       if (d.wearPct !== null && d.wearPct >= WEAR_WARN_PCT) problems.push({ sev: d.wearPct >= WEAR_CRITICAL_PCT ? 'critical' : 'warning', text: `${d.wearPct} % of its rated write endurance used` });
       const kind = isHdd(d) ? 'hdd' : isNvme(d) ? 'nvme' : 'ssd';
       const lim = TEMP_LIMITS[kind];

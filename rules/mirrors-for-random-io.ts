@@ -9,6 +9,7 @@ import { isZvol } from './lib/layout-dataset-props.ts';
 import { drivesOf, isParityVdev, mediaOf, realTopLevel, widthOf } from './lib/layout-geometry.ts';
 import { newDevice } from './lib/commands.ts';
 import { datasetsOfPool } from './lib/inventory-index.ts';
+import { plural } from '../server/src/text/format.ts';
 
 /** Above this share of small (≤ 32 KiB) writes a measured workload counts as random-I/O heavy [heuristic]. */
 export const SMALL_WRITE_SHARE = 0.5;
@@ -48,7 +49,7 @@ export default defineRule({
       const nowIops = parity.length * HDD_RANDOM_IOPS;
       const mirrorIops = Math.floor(disks / 2) * HDD_RANDOM_IOPS;
       findings.push({
-        title: `${pool.name} serves ${zvols.length > 0 ? `${zvols.length} zvol(s)` : 'a small-block workload'} from raidz${media === 'hdd' ? ' hard disks' : ''}`,
+        title: `${pool.name} serves ${zvols.length > 0 ? plural(zvols.length, 'zvol') : 'a small-block workload'} from raidz${media === 'hdd' ? ' hard disks' : ''}`,
         subject: { kind: 'pool', id: pool.name, pool: pool.name },
         evidence: [
           { label: 'data vdevs', value: data.map((v) => `${v.name} (${widthOf(v)} wide ${v.type})`).join(', ') },
@@ -59,7 +60,7 @@ export default defineRule({
           { label: `rough random IOPS as ${Math.floor(disks / 2)} two-way mirrors`, value: mirrorIops, unit: 'IOPS' },
         ],
         explanation:
-          `Block storage for VMs and databases issues small random reads and writes. On raidz each block is spread over all data disks of its vdev, so ${pool.name}'s ${parity.length} parity vdev(s) give roughly ${parity.length} disk(s) worth of random IOPS (≈${nowIops} at ~${HDD_RANDOM_IOPS} IOPS per 7200 rpm disk), whereas the same ${disks} disks as striped two-way mirrors would give ≈${mirrorIops} for writes and more for reads (calomel.org: "mirrors are better for random IOPs"). ` +
+          `Block storage for VMs and databases issues small random reads and writes. On raidz each block is spread over all data disks of its vdev, so ${pool.name}'s ${plural(parity.length, 'parity vdev')} give roughly the random IOPS of ${plural(parity.length, 'disk')} (≈${nowIops} at ~${HDD_RANDOM_IOPS} IOPS per 7200 rpm disk), whereas the same ${disks} disks as striped two-way mirrors would give ≈${mirrorIops} for writes and more for reads (calomel.org: "mirrors are better for random IOPs"). ` +
           'Mirrors cost capacity (50 %) and raidz2 survives any two failures, so this is a trade-off to weigh, not a defect. The IOPS figures are rough per-disk estimates, not measurements.' +
           (media === 'unknown' ? ' The drives behind the vdevs could not be identified as hard disks; if they are SSDs, ignore this.' : ''),
         action: {

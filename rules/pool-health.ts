@@ -13,6 +13,7 @@ import type { Pool, VdevNode } from '../server/src/model/inventory.ts';
 import type { Dataset, Drive, Host } from '../server/src/model/inventory.ts';
 import { newDevice } from './lib/commands.ts';
 import { datasetsByName } from './lib/inventory-index.ts';
+import { plural } from '../server/src/text/format.ts';
 
 /** Issue 3: flag pools not scrubbed for more than 35 days (a monthly scrub plus slack; distributions schedule monthly). */
 export const SCRUB_MAX_AGE_DAYS = 35;
@@ -48,9 +49,9 @@ function deviceFinding(pool: Pool, v: VdevNode, drives: readonly Drive[], host: 
   const roleText: Record<VdevNode['class'], string> = {
     data: left < 0 ? 'This vdev has lost more devices than its redundancy allows: the pool cannot work until a device returns.'
       : left === 0 ? 'It has no redundancy left: one more device failure in this vdev loses the whole pool.'
-        : `It can still lose ${left} more device(s), but it is running with reduced redundancy.`,
-    special: left <= 0 ? 'This special vdev holds the pool\'s metadata and has no redundancy left: losing it loses the pool.' : `The special vdev can still lose ${left} more device(s).`,
-    dedup: left <= 0 ? 'This dedup vdev holds the dedup table and has no redundancy left: losing it loses the pool.' : `The dedup vdev can still lose ${left} more device(s).`,
+        : `It can still lose ${plural(left, 'more device')}, but it is running with reduced redundancy.`,
+    special: left <= 0 ? 'This special vdev holds the pool\'s metadata and has no redundancy left: losing it loses the pool.' : `The special vdev can still lose ${plural(left, 'more device')}.`,
+    dedup: left <= 0 ? 'This dedup vdev holds the dedup table and has no redundancy left: losing it loses the pool.' : `The dedup vdev can still lose ${plural(left, 'more device')}.`,
     log: 'Sync writes now go to the pool\'s own ZIL (slower); nothing is lost unless the system also crashes before the log is replayed.',
     cache: 'A cache (L2ARC) device only holds copies of pool data: nothing is at risk, reads just lose the cache.',
     spare: 'A hot spare that is not available cannot step in when a data disk fails.',
@@ -159,7 +160,7 @@ export default defineRule({
       if (permanent) {
         findings.push({
           severity: 'critical',
-          title: `Pool ${pool.name} has permanent data errors${pool.errorFiles.length > 0 ? ` in ${pool.errorFiles.length} file(s)` : ''}`,
+          title: `Pool ${pool.name} has permanent data errors${pool.errorFiles.length > 0 ? ` in ${plural(pool.errorFiles.length, 'file')}` : ''}`,
           subject: { kind: 'pool', id: pool.name, pool: pool.name },
           evidence: [{ label: 'errors', value: pool.errors }, { label: 'files', value: pool.errorFiles.join(', ') || null }],
           explanation: 'ZFS found blocks it could not repair from any copy. The listed files are damaged; the rest of the pool is intact. Restore them from backup or a snapshot, delete the damaged copies, then scrub so the error list is rebuilt.',

@@ -81,7 +81,7 @@ export default defineRule({
           explanation:
             judged.map((j) => `${j.leaf.name} in ${pool.name}'s log: ${j.problems.map((x) => x.replace(/\.\s*$/, '')).join('; ')}.`).join(' ') +
             ' ZFS issues a cache flush after every log write, so the flush latency is the sync-write latency. ' +
-            'In a published SLOG test, a consumer Samsung 850 EVO as SLOG gave 6.3k IOPS at QD16 against 39–49k for Optane P1600X/P4800X and 27–43k for PLP SAS/SATA SSDs.' +
+            'In a published SLOG test, a consumer Samsung 850 EVO as SLOG gave 6,306 IOPS at QD16 (30 s runs) against 38,900–39,200 for Optane P1600X/P4800X and 27,400–43,000 for PLP SAS/SATA SSDs.' +
             // The firmware-flushed-only case already quoted the basis as its problem: say it once.
             (judged.every((j) => j.problems.includes(j.c.plp.basis)) ? '' : ` Power-loss protection: ${[...new Set(judged.filter((j) => !j.problems.includes(j.c.plp.basis)).map((j) => j.c.plp.basis))].join(' ')}`),
           action: {

@@ -8,6 +8,7 @@ import { DOC_002, doc, fact, kb, man } from './lib/layout-citations.ts';
 import { reportOnce } from './lib/layout-dataset-props.ts';
 import { datasetsByName } from './lib/inventory-index.ts';
 import type { Dataset } from '../server/src/model/inventory.ts';
+import { plural } from '../server/src/text/format.ts';
 
 /** zfs_txg_timeout default (A12): a crash loses at least this many seconds of acknowledged sync writes, more under load. */
 export const TXG_TIMEOUT_S = 5;
@@ -34,7 +35,7 @@ export default defineRule({
       const zvols = exports.filter((x) => x.type === 'volume');
       return {
         severity: shared.length > 0 || zvols.length > 0 ? 'warning' : 'suggestion',
-        title: `sync=disabled on ${d.name}${inheritedBy.length > 0 ? ` (and ${inheritedBy.length} inheriting dataset(s))` : ''}`,
+        title: `sync=disabled on ${d.name}${inheritedBy.length > 0 ? ` (and ${plural(inheritedBy.length, 'inheriting dataset')})` : ''}`,
         subject: { kind: 'dataset', id: d.name, pool: d.pool },
         evidence: [
           { label: 'sync', value: 'disabled' },

@@ -6,6 +6,7 @@ import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
 import { DOC_002, doc, fact, kb, man } from './lib/layout-citations.ts';
 import { isZvol } from './lib/layout-dataset-props.ts';
+import { ABSENT, platformText, plural } from '../server/src/text/format.ts';
 
 /** 002: a 190 s buffered 4k sequential write took 13 970 s longer: a 7761 % increase, ≈ 77× (line "write-seq-4k"). */
 export const OBSERVED_WALL_TIME_FACTOR = 77;
@@ -37,13 +38,13 @@ export default defineRule({
       const proxmox = Host?.distribution === 'proxmox-ve';
       findings.push({
         severity: exposed.some((z) => z.sync === 'disabled') ? 'warning' : 'suggestion',
-        title: `${exposed.length} zvol(s) in ${pool} accept buffered asynchronous writes`,
+        title: `${plural(exposed.length, 'zvol')} in ${pool} accept buffered asynchronous writes`,
         subject: { kind: 'pool', id: pool, pool },
         evidence: [
           { label: 'zvols (sync setting)', value: exposed.map((z) => `${z.name} (${z.sync ?? 'unknown'})`).join(', ') },
           { label: 'observed wall time vs reported runtime (Proxmox zvol study)', value: OBSERVED_WALL_TIME_FACTOR, unit: '×' },
           { label: 'tests skipped in the Proxmox zvol study for kernel crashes', value: SKIPPED_TESTS },
-          { label: 'platform', value: Host ? `${Host.distribution} / OpenZFS ${Host.zfs.openzfs ?? 'unknown'}` : null },
+          { label: 'platform', value: Host ? `${platformText(Host)} / OpenZFS ${Host.zfs.openzfs ?? ABSENT}` : null },
         ],
         explanation:
           'On Linux a zvol write is synchronous only with FUA or sync=always; everything else is held in RAM until the next transaction group. ' +

@@ -131,23 +131,24 @@ cp -a "$REPO/node_modules/." "$APP/node_modules/"
 # The service runs dist/server.mjs, the esbuild bundle of the server (85 MB idle instead of
 # 134 MB compiling the TypeScript through tsx); the CLI /usr/bin/zfs-advisor runs dist/cli.mjs
 # (same build, shared chunks) because it is newer than every source.
-# The bundle replaces every module's import.meta.url with that source file's path at build
-# time (scripts/build-server.mjs), so it is built in the staging copy and the staging prefix
-# is then rewritten to the installed one. esbuild comes with tsx, a production dependency.
+# The bundle is relocatable (scripts/build-server.mjs): each module's import.meta.url is a path
+# relative to the app's root, resolved where the bundle runs, so the same files work from the
+# staging copy, /usr/lib/zfs-advisor or a moved checkout. It is built in the staging copy from
+# the staged sources; the check below makes sure no build path slipped in. esbuild comes with
+# tsx, a production dependency.
 step "bundling the server (dist/server.mjs) for /usr/lib/$PKG"
 [[ "$APP" =~ ^[A-Za-z0-9/._-]+$ ]] || die "staging path $APP has characters that a file URL would escape; set TMPDIR to a plain path"
 install -D -m 0644 "$REPO/scripts/build-server.mjs" "$APP/scripts/build-server.mjs"
 (cd "$APP" && "$APP/bin/node" scripts/build-server.mjs) || die "server bundle failed (node scripts/build-server.mjs)"
 # The manual page and shell completions, generated from the CLI's command definitions by the
-# bundle just built (before the staging prefix is rewritten: it still runs from $APP here).
+# bundle just built, run from the staging copy.
 step "manual page and bash/zsh completions (zfs-advisor man / completion)"
 mkdir -p "$ROOT/usr/share/man/man1" "$ROOT/usr/share/bash-completion/completions" "$ROOT/usr/share/zsh/vendor-completions"
 SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(date +%s)} "$APP/bin/node" "$APP/dist/cli.mjs" man | gzip -9n > "$ROOT/usr/share/man/man1/zfs-advisor.1.gz" || die "zfs-advisor man failed"
 "$APP/bin/node" "$APP/dist/cli.mjs" completion bash > "$ROOT/usr/share/bash-completion/completions/zfs-advisor" || die "zfs-advisor completion bash failed"
 "$APP/bin/node" "$APP/dist/cli.mjs" completion zsh > "$ROOT/usr/share/zsh/vendor-completions/_zfs-advisor" || die "zfs-advisor completion zsh failed"
 chmod 0644 "$ROOT/usr/share/man/man1/zfs-advisor.1.gz" "$ROOT/usr/share/bash-completion/completions/zfs-advisor" "$ROOT/usr/share/zsh/vendor-completions/_zfs-advisor"
-find "$APP/dist" -type f -name '*.mjs' -exec sed -i "s|$APP|/usr/lib/$PKG|g" {} +
-if grep -rqF "$STAGE" "$APP/dist"; then die "the server bundle still names the staging directory $STAGE"; fi
+if grep -rqF "$STAGE" "$APP/dist"; then die "the server bundle names the staging directory $STAGE: it would not run once installed"; fi
 
 SQLITE=$APP/node_modules/better-sqlite3
 if [ "$REBUILD" = yes ]; then

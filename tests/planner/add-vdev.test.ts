@@ -58,7 +58,7 @@ describe('plan add-special', () => {
     expect(plan.steps[0]!.argv.slice(0, 4)).toEqual(['zpool', 'add', '-n', '-f']);
     expect(plan.steps[1]!.argv).toEqual(['zpool', 'add', '-f', '-o', 'ashift=12', 'tank', 'special', 'mirror', ...ids(2)]);
     expect(plan.steps[1]!.reversible).toBe('no');
-    expect(plan.steps[1]!.why).toMatch(/^LOWER REDUNDANCY ACCEPTED \(-f\): 1 failure\(s\) tolerated instead of 2/);
+    expect(plan.steps[1]!.why).toMatch(/^LOWER REDUNDANCY ACCEPTED \(-f\): 1 failure tolerated instead of 2/);
     expect(plan.warnings[0]).toMatch(/^LOWER REDUNDANCY ACCEPTED.*WHOLE POOL is lost/);
   });
 

@@ -155,7 +155,7 @@ describe('unused disks of an inventory', () => {
     const hdd = unusedDisksForPlanning({ pools, drives }, 'hdd');
     if (!hdd.ok) throw new Error(hdd.message);
     expect(hdd.value).toMatchObject({ media: 'hdd', disks: 3, diskBytes: 3.84e12 });
-    expect(hdd.notes).toEqual(['1 unused drive(s) left out: size unknown', 'drive sizes differ: each vdev member counts as the smallest, 3840000000000 bytes']);
+    expect(hdd.notes).toEqual(['1 unused drive left out: size unknown', 'drive sizes differ: each vdev member counts as the smallest, 3.49 TiB']);
     expect(unusedDisksForPlanning({ pools, drives }, 'ssd')).toEqual({ ok: false, message: 'no unused ssd drives in the inventory (unused: 3 hdd, 1 nvme)' });
   });
 });

@@ -21,7 +21,7 @@ ruleTester(rule, {
       name: 'failing USB Hitachi: SMART FAILED, 1975 reallocated, 8 pending; in pool tank',
       artifacts: { Drives: [hitachi, exos], Pools: [tank] },
       findings: [{
-        severity: 'critical', subjectId: hitachi.id, mentions: ['FAILED', '1975 reallocated', '8 pending', 'pool tank'],
+        severity: 'critical', subjectId: hitachi.id, mentions: ['FAILED', '1,975 reallocated sectors', '8 pending', 'pool tank'],
         commandIncludes: ['smartctl -t long /dev/disk/by-id/usb-Hitachi_HDS721050DLE630', 'zpool replace tank sdc'],
         check: (f) => expect(f.subject.pool).toBe('tank'),
       }],

@@ -52,6 +52,21 @@ describe('default hosts', () => {
     });
   });
 
+  it('a host whose first assessment was cut short by a restart is assessed at the next start', async () => {
+    // The installed service is restarted right after apt starts it (the owner opens it to the LAN):
+    // the first start added the host but stored no assessment, so the next one must assess it.
+    const dataDir = tmp();
+    await withServer({ dataDir, zfs: false }, async (url) => {
+      expect((await hostsAt(url)).map((h) => h.kind)).toEqual(['demo']);
+    });
+    await withServer({ dataDir, zfs: false, assessOnStart: true }, async (url) => {
+      await expect.poll(async () => {
+        const res = await fetch(new URL('api/hosts', url));
+        return ((await res.json()) as { lastAssessment: unknown }[])[0]?.lastAssessment ?? null;
+      }, { timeout: 30_000, interval: 200 }).not.toBeNull();
+    });
+  });
+
   it('--demo on a machine with ZFS shows the demo as a host of its own, beside a stored "This machine"', async () => {
     // Asked for the demo on a fresh store: the demo alone.
     await withServer({ dataDir: tmp(), zfs: true, demo: true }, async (url) => {

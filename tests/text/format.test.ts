@@ -55,5 +55,10 @@ describe('the one formatter', () => {
     expect(plural(0, 'run')).toBe('0 runs');
     expect(plural(1, 'dataset or zvol', 'datasets and zvols')).toBe('1 dataset or zvol');
     expect(plural(3, 'dataset or zvol', 'datasets and zvols')).toBe('3 datasets and zvols');
+    // An evidence unit is a plural noun; one of it reads in the singular (a real capture said "1 devices").
+    expect(formatValue(1, 'devices')).toBe('1 device');
+    expect(formatValue(2, 'devices')).toBe('2 devices');
+    expect(formatValue(1, 'writes in flight per job')).toBe('1 write in flight per job');
+    expect(formatValue(1, 'IOPS')).toBe('1 IOPS');
   });
 });

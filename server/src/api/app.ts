@@ -137,6 +137,16 @@ export function createApp(deps: AppDeps) {
         return row;
       });
     },
+    /**
+     * The hosts a start assesses: the ones just added, and this machine or the demo when no assessment
+     * of them is stored — a first assessment interrupted by a restart (a service stopped while it ran,
+     * as `apt install` followed by a config change does) must not leave the overview empty for good.
+     */
+    hostsToAssessAtStart(created: HostRow[]): HostRow[] {
+      const ids = new Set(created.map((h) => h.id));
+      const unassessed = hosts.list().filter((h) => (h.kind === 'local' || h.kind === 'demo') && !ids.has(h.id) && ctx.hostView(h).lastAssessment === null);
+      return [...created, ...unassessed];
+    },
     runAssessment: (hostId: string, trigger: 'manual' | 'scheduled' | 'startup') => ctx.job.run(ctx.getHost(hostId), trigger),
     /** A one-time login code for `…/login?code=` (login.ts); only meaningful when the server has a token. */
     newLoginCode: () => logins.newCode(),

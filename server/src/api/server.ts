@@ -172,6 +172,7 @@ export async function startServer(opts: ServeOptions): Promise<{ ok: true; serve
     authFailuresPerMinute: opts.authFailuresPerMinute, boundAddress: opts.host, publicNames, trustedOrigins, sizesAllow: allow.dirs, benchAllow: benchPlaces.dirs, benchCeiling: opts.benchCeiling,
   } });
   const created = handle.ensureDefaultHosts();
+  let closing = false;
   handle.scheduler.start();
 
   const server: Server = createServer(handle.app);
@@ -191,7 +192,13 @@ export async function startServer(opts: ServeOptions): Promise<{ ok: true; serve
   logger.info('listening', { address: opts.host, port, url, demo, benchDir, auth: token !== null });
 
   if (opts.assessOnStart !== false && services.assess && services.loadInventory) {
-    for (const h of created) handle.runAssessment(h.id, 'startup').catch((err: unknown) => logger.warn('first assessment failed', { host: h.id, error: err instanceof Error ? err.message : String(err) }));
+    for (const h of handle.hostsToAssessAtStart(created)) {
+      handle.runAssessment(h.id, 'startup').catch((err: unknown) => {
+        // Stopped while it ran (the database is closed under it): the next start assesses the host again.
+        if (closing) logger.info('first assessment stopped by the shutdown; the next start runs it again', { host: h.id });
+        else logger.warn('first assessment failed', { host: h.id, error: err instanceof Error ? err.message : String(err) });
+      });
+    }
   }
 
   const announce = opts.announce ?? (() => {});
@@ -211,6 +218,7 @@ export async function startServer(opts: ServeOptions): Promise<{ ok: true; serve
       url, port, token, tokenCreated, demo, benchDir, handle, logger,
       close: () =>
         new Promise<void>((resolve) => {
+          closing = true;
           handle.close();
           server.closeAllConnections();
           server.close(() => {

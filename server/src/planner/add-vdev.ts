@@ -16,6 +16,7 @@ import { factLinks } from '../../../rules/lib/citations.ts';
 import { inlinePlain } from '../text/markdown.ts';
 import { nativeWayForAdd, truenasDiskName } from './native-way.ts';
 import type { NativeWay } from '../model/finding.ts';
+import { plural } from '../text/format.ts';
 
 /** One partition of each device: for the vdev being added, or kept for a later role (l2arc: `zpool add POOL cache …`). */
 export interface PartitionRole { role: 'slog' | 'special' | 'l2arc'; sizeBytes: number }
@@ -117,18 +118,18 @@ function redundancyWords(kind: 'slog' | 'special', r: { dataTolerance: number | 
       return { acceptable: true, reason, summary: `Single SLOG — ${reason}.` };
     }
     if (!r.matched) {
-      const reason = `the log mirror survives ${r.newTolerance} device failure(s), the data vdevs ${data}; a log vdev only holds in-flight sync writes, so fewer is acceptable (${factLinks('B14')})`;
+      const reason = `the log mirror survives ${plural(r.newTolerance, 'device failure')}, the data vdevs ${data}; a log vdev only holds in-flight sync writes, so fewer is acceptable (${factLinks('B14')})`;
       return { acceptable: true, reason, summary: `Mirrored SLOG, fewer failures tolerated than the data vdevs — ${reason}.` };
     }
-    const reason = `the log mirror survives ${r.newTolerance} device failure(s), as many as the data vdevs (${data})`;
+    const reason = `the log mirror survives ${plural(r.newTolerance, 'device failure')}, as many as the data vdevs (${data})`;
     return { acceptable: true, reason, summary: `Redundancy matched: ${reason}.` };
   }
   if (r.matched) {
-    const reason = `the special vdev survives ${r.newTolerance} device failure(s), as many as the data vdevs (${data}); losing it would lose the pool (${factLinks('B13')})`;
+    const reason = `the special vdev survives ${plural(r.newTolerance, 'device failure')}, as many as the data vdevs (${data}); losing it would lose the pool (${factLinks('B13')})`;
     return { acceptable: true, reason, summary: `Redundancy matched: ${reason}.` };
   }
   if (r.accepted) {
-    const reason = `LOWER REDUNDANCY ACCEPTED by the caller: the special vdev survives ${r.newTolerance} device failure(s), the data vdevs ${data}; if it fails the whole pool is lost (${factLinks('B13', 'B14')})`;
+    const reason = `LOWER REDUNDANCY ACCEPTED by the caller: the special vdev survives ${plural(r.newTolerance, 'device failure')}, the data vdevs ${data}; if it fails the whole pool is lost (${factLinks('B13', 'B14')})`;
     return { acceptable: true, reason, summary: `Not redundancy-matched — ${reason}.` };
   }
   const reason = `a special vdev needs ${r.requiredSides} devices (a ${r.requiredSides}-way mirror) to survive as many failures as the data vdevs (${data}); losing it loses the pool (${factLinks('B13')})`;
@@ -158,10 +159,10 @@ export function planAddVdev(req: AddVdevRequest): AddVdevPlan {
   const specialMatched = newTolerance >= requiredSides - 1;
   const lowerRedundancyAccepted = req.kind === 'special' && !specialMatched && req.acceptLowerRedundancy === true;
   if (req.kind === 'special' && !specialMatched && !lowerRedundancyAccepted) {
-    throw new PlanRefused('redundancy', `refused: the data vdevs of ${pool.name} survive ${dataTolerance} failure(s) each, so a special vdev needs ${requiredSides} devices (a ${requiredSides}-way mirror) to match; got ${devices.length}. Losing a special vdev loses the pool (${inlinePlain(factLinks('B13', 'B14'))}). Give ${requiredSides} devices, or accept lower redundancy explicitly (acceptLowerRedundancy / --accept-lower-redundancy)`);
+    throw new PlanRefused('redundancy', `refused: the data vdevs of ${pool.name} survive ${plural(requiredSides - 1, 'failure')} each, so a special vdev needs ${requiredSides} devices (a ${requiredSides}-way mirror) to match; got ${devices.length}. Losing a special vdev loses the pool (${inlinePlain(factLinks('B13', 'B14'))}). Give ${requiredSides} devices, or accept lower redundancy explicitly (acceptLowerRedundancy / --accept-lower-redundancy)`);
   }
   if (lowerRedundancyAccepted) {
-    warnings.unshift(`LOWER REDUNDANCY ACCEPTED: this special vdev survives ${newTolerance} failure(s) but the data vdevs ${dataTolerance}; ${requiredSides} devices would match. If it fails, the WHOLE POOL is lost (${factLinks('B13', 'B14')}). zpool add refuses this without -f, so the command carries -f, which also overrides its other safety checks`);
+    warnings.unshift(`LOWER REDUNDANCY ACCEPTED: this special vdev survives ${plural(newTolerance, 'failure')} but the data vdevs ${dataTolerance}; ${requiredSides} devices would match. If it fails, the WHOLE POOL is lost (${factLinks('B13', 'B14')}). zpool add refuses this without -f, so the command carries -f, which also overrides its other safety checks`);
   }
   if (req.kind === 'slog' && !mirrored) {
     warnings.push('a single-device SLOG: if it fails together with a crash, up to ~5 s of acknowledged sync writes are lost; mirror it if that is unacceptable (' + factLinks('A25') + ')');
@@ -211,7 +212,7 @@ export function planAddVdev(req: AddVdevRequest): AddVdevPlan {
   } else {
     if (req.openzfs && !atLeast(req.openzfs, '0.8.0')) warnings.push(`special vdevs need OpenZFS 0.8 or later; this host has ${req.openzfs}`);
     const r = specialRemovability(pool, req.openzfs);
-    const loud = lowerRedundancyAccepted ? `LOWER REDUNDANCY ACCEPTED (-f): ${newTolerance} failure(s) tolerated instead of ${dataTolerance}; ` : '';
+    const loud = lowerRedundancyAccepted ? `LOWER REDUNDANCY ACCEPTED (-f): ${plural(newTolerance, 'failure')} tolerated instead of ${dataTolerance}; ` : '';
     steps.push(step(addArgv, r.reversible, `${loud}${r.why}`));
   }
 

@@ -298,7 +298,7 @@ export function planLayouts(raw: PlanInput, now: Date = new Date()): LayoutPlan 
     blockSize,
     candidates,
     assumptions: [
-      `disks: ${input.disks} × ${input.diskBytes} bytes (${input.media})${input.spares ? `, ${input.spares} kept as hot spares` : ''}, ashift ${input.ashift}, workload ${input.workload} with ${fmtSize(blockSize)} blocks, incompressible`,
+      `disks: ${input.disks} × ${formatBytes(input.diskBytes)} (${input.media})${input.spares ? `, ${input.spares} kept as hot spares` : ''}, ashift ${input.ashift}, workload ${input.workload} with ${fmtSize(blockSize)} blocks, incompressible`,
       `findings: the rule catalog run on each layout as if built (an empty new pool of these disks, the workload's datasets with lz4, OpenZFS ${input.openzfs ?? 'version not given: version-limited rules run as for any version'})`,
       'ranking: redundant layouts before the stripe; layouts using every disk first, then those no rule warns about, then by score',
       'usable = AVAIL of the empty pool: labels (4.5 MiB/disk), metaslab rounding, 128K deflate ratio and slop (1/32, 128 MiB–128 GiB) removed (' + factLinks('C3', 'C23') + '); the embedded-log slop deduction is not modelled',

@@ -7,6 +7,7 @@
 import type { Drive, Inventory } from '../model/inventory.ts';
 import { unusedDrives as freeDrives } from '../../../rules/lib/slog-devices.ts';
 import { MediaKind } from './performance.ts';
+import { formatBytes, plural } from '../text/format.ts';
 
 export interface UnusedDisks {
   media: MediaKind;
@@ -30,9 +31,9 @@ export function unusedDisksForPlanning(inv: Pick<Inventory, 'pools' | 'drives'>,
   const unused = unusedDrives(inv);
   const notes: string[] = [];
   const sized = unused.filter((d): d is Drive & { sizeBytes: number } => d.sizeBytes !== null && d.sizeBytes > 0);
-  if (sized.length < unused.length) notes.push(`${unused.length - sized.length} unused drive(s) left out: size unknown`);
+  if (sized.length < unused.length) notes.push(`${plural(unused.length - sized.length, 'unused drive')} left out: size unknown`);
   const typed = sized.filter((d) => isMedia(d.media));
-  if (typed.length < sized.length) notes.push(`${sized.length - typed.length} unused drive(s) left out: media ${[...new Set(sized.filter((d) => !isMedia(d.media)).map((d) => d.media))].join('/')}`);
+  if (typed.length < sized.length) notes.push(`${plural(sized.length - typed.length, 'unused drive')} left out: media ${[...new Set(sized.filter((d) => !isMedia(d.media)).map((d) => d.media))].join('/')}`);
   const byMedia = new Map<MediaKind, typeof typed>();
   for (const d of typed) byMedia.set(d.media as MediaKind, [...(byMedia.get(d.media as MediaKind) ?? []), d]);
   const summary = [...byMedia].map(([m, ds]) => `${ds.length} ${m}`).join(', ') || 'none';
@@ -49,7 +50,7 @@ export function unusedDisksForPlanning(inv: Pick<Inventory, 'pools' | 'drives'>,
   }
   const drives = byMedia.get(chosen)!;
   const diskBytes = Math.min(...drives.map((d) => d.sizeBytes));
-  if (drives.some((d) => d.sizeBytes > diskBytes * 1.01)) notes.push(`drive sizes differ: each vdev member counts as the smallest, ${diskBytes} bytes`);
+  if (drives.some((d) => d.sizeBytes > diskBytes * 1.01)) notes.push(`drive sizes differ: each vdev member counts as the smallest, ${formatBytes(diskBytes)}`);
   return {
     ok: true,
     value: {

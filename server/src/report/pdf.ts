@@ -256,7 +256,9 @@ function body(doc: Doc, d: ReportDocument, opts: PdfOptions): void {
   w.heading(2, 'Drives');
   if (d.drives.length === 0) w.para('No drive details were read.');
   for (const x of d.drives) {
-    w.para(`${x.optane ?? x.model ?? 'unknown model'}, serial ${x.serial ?? 'unknown'}, ${bytes(x.sizeBytes)}, ${x.media}/${x.transport}, SMART ${x.smartPassed === null ? 'unknown' : x.smartPassed ? 'passed' : 'FAILED'}, wear ${pct(x.wearPct)}, ${x.temperatureC === null ? 'temperature unknown' : `${x.temperatureC} °C`}`, { bold: `${x.path ?? x.id}:`, size: 9 });
+    // The same absent mark as the Markdown and HTML tables, each value after its label.
+    const model = x.optane ?? x.model;
+    w.para(`${model ?? `model ${ABSENT}`}, serial ${x.serial ?? ABSENT}, ${bytes(x.sizeBytes)}, ${x.media}/${x.transport}, SMART ${x.smartPassed === null ? ABSENT : x.smartPassed ? 'passed' : 'FAILED'}, wear ${pct(x.wearPct)}, temperature ${x.temperatureC === null ? ABSENT : `${x.temperatureC} °C`}`, { bold: `${x.path ?? x.id}:`, size: 9 });
   }
 
   w.heading(2, 'Benchmarks');

@@ -115,7 +115,15 @@ export function formatValue(value: string | number | boolean | null | undefined,
   if (unit in LATENCY_UNITS) return formatLatencyNs(value * LATENCY_UNITS[unit]!);
   if (unit === '%') return formatPercent(value);
   if (unit === '×') return formatGain(value);
-  return `${formatCount(value)} ${unit}`;
+  return `${formatCount(value)} ${value === 1 ? singularUnit(unit) : unit}`;
+}
+
+/** Count units are written in the plural; one of them reads in the singular ("1 device", "1 write in flight per job"). */
+const SINGULAR: Record<string, string> = { devices: 'device', disks: 'disk', days: 'day', seconds: 'second', jobs: 'job', writes: 'write', drives: 'drive', vdevs: 'vdev', files: 'file', hours: 'hour', minutes: 'minute' };
+function singularUnit(unit: string): string {
+  const [first, ...rest] = unit.split(' ');
+  const one = SINGULAR[first!];
+  return one ? [one, ...rest].join(' ') : unit;
 }
 
 /** ISO time → "2026-11-22 07:31" in the viewer's zone; invalid → the input; absent → ABSENT. */

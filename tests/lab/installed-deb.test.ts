@@ -1,0 +1,141 @@
+/**
+ * The installed app on a real ZFS host (issue 26 §2): the .deb built from this checkout, installed
+ * with apt inside the OpenZFS 2.3 lab guest, its systemd service started by the package, and the
+ * UI reached from the host's Chromium through a forwarded port, the way an owner reaches a NAS.
+ * The guest's own pool must be on the overview (never the demo), with a finding, the Optane page
+ * must answer, and a report must download. Nothing here runs the app from the checkout: only what
+ * the package installed under /usr/lib/zfs-advisor.
+ *
+ * Cockpit inside the guest is not covered: the guest has no network to install cockpit-ws from,
+ * and the Cockpit page is tested on this host (tests/e2e/cockpit.test.ts).
+ */
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { runCommand } from '../../server/src/exec/runner.ts';
+import { bootLab, byId, hdd, labAvailable, nvme, REPO_ROOT, type LabVm } from '../../lab/vm.ts';
+import { chromiumAvailable, launchChromium, type BrowserHandle } from '../e2e/support/browser.ts';
+import { freePort } from '../e2e/support/server.ts';
+import { screenshot, settle } from '../e2e/support/ui-checks.ts';
+
+const DISKS = [hdd('DEB0001', '1G'), hdd('DEB0002', '1G')];
+const CANDIDATE = nvme('DEBNV01', '2G');
+const GUEST_PORT = 8077;
+const run = labAvailable() && chromiumAvailable();
+
+describe.runIf(run)('the installed .deb on a real OpenZFS 2.3 host, from the host\'s Chromium', () => {
+  let out = '';
+  let deb = '';
+  let vm: LabVm;
+  let b: BrowserHandle;
+  let page: Page;
+  let url = '';
+  let token = '';
+
+  beforeAll(async () => {
+    out = mkdtempSync(join(tmpdir(), 'zfs-advisor-lab-deb-'));
+    const built = await runCommand(join(REPO_ROOT, 'plugin', 'debian', 'build-deb.sh'), ['--fast', '--out', out], { timeoutMs: 600_000 });
+    expect(built.exitCode, built.stderr).toBe(0);
+    deb = /^built (.+\.deb)$/m.exec(built.stdout)![1]!;
+    const hostPort = await freePort();
+    vm = await bootLab({ zfs: '2.3', drives: [...DISKS, CANDIDATE], forward: { hostPort, guestPort: GUEST_PORT } });
+    url = `http://127.0.0.1:${hostPort}/`;
+    // The owner's pool, made before the package arrives (as on a NAS): a mirror, one dataset without
+    // compression (a finding), and an unused NVMe drive the Optane page can weigh as a log device.
+    await vm.must(`zpool create -f -o cachefile=none -O mountpoint=/tank tank mirror ${byId(DISKS[0]!)} ${byId(DISKS[1]!)}
+zfs create -o compression=off tank/nocomp`);
+    // The guest's NIC (user-mode networking; the image has no DHCP client): QEMU's fixed addresses.
+    await vm.must(`IF=$(ls /sys/class/net | grep -v '^lo$' | head -1); ip link set lo up; ip link set "$IF" up
+ip addr add 10.0.2.15/24 dev "$IF"; ip route add default via 10.0.2.2`);
+    copyFileSync(deb, join(vm.jobDir, basename(deb)));
+  }, 1_500_000);
+
+  afterAll(async () => {
+    await b?.close();
+    await vm?.stop();
+    if (out) rmSync(out, { recursive: true, force: true });
+  }, 120_000);
+
+  it('apt installs it, and the package starts its service on the loopback address', async () => {
+    // No network in the guest: every dependency (fio, libc, libstdc++) must already be there, as on a
+    // Proxmox VE host; apt resolves them from dpkg's status.
+    const inst = await vm.run(`DEBIAN_FRONTEND=noninteractive apt-get install -y /lab/job/${basename(deb)} 2>&1`, { timeoutMs: 600_000 });
+    expect(inst.code, inst.stdout).toBe(0);
+    expect(inst.stdout).toContain('ZFS Advisor is installed.');
+    expect(inst.stdout).toContain('zfs-advisor.service is running');
+    expect(inst.stdout).not.toMatch(/Token:\s+[A-Za-z0-9_-]{40,}/);
+    const files = await vm.must('dpkg -L zfs-advisor');
+    expect(files).toContain('/usr/lib/zfs-advisor/bin/node');
+    // Bound to loopback by default: the forwarded port (which reaches the guest's NIC) finds nothing yet.
+    const listen = await vm.must(`for i in $(seq 1 120); do ss -Hltn "sport = :${GUEST_PORT}" | grep -q . && break; sleep 1; done; ss -Hltn "sport = :${GUEST_PORT}"`);
+    expect(listen).toContain(`127.0.0.1:${GUEST_PORT}`);
+    const stat = await vm.must('stat -c "%a %U" /var/lib/zfs-advisor /var/lib/zfs-advisor/api-token');
+    expect(stat.trim().split('\n')).toEqual(['700 root', '600 root']);
+  }, 700_000);
+
+  it('opened to the network as its config file says, it asks the host\'s browser for the token', async () => {
+    await vm.must(`sed -i 's/^ZFS_ADVISOR_HOST=.*/ZFS_ADVISOR_HOST=0.0.0.0/' /etc/zfs-advisor/zfs-advisor.conf
+systemctl restart zfs-advisor
+for i in $(seq 1 120); do ss -Hltn "sport = :${GUEST_PORT}" | grep -q '0.0.0.0' && break; sleep 1; done
+systemctl is-active zfs-advisor`, { timeoutMs: 300_000 });
+    token = (await vm.must('cat /var/lib/zfs-advisor/api-token')).trim();
+    expect(token.length).toBeGreaterThan(30);
+    // Without the token the API refuses the host (not on the guest's loopback).
+    const anon = await fetch(`${url}api/hosts`);
+    expect(anon.status).toBe(401);
+    b = await launchChromium();
+    page = await (await b.browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    await page.goto(url);
+    await page.waitForSelector('#token-title', { timeout: 60_000 });
+    await page.locator('#token').fill(token);
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await page.waitForSelector('#token-title', { state: 'detached', timeout: 60_000 });
+  }, 400_000);
+
+  it('shows the guest\'s own pool on the overview, never the demo, and a finding about it', async () => {
+    // The service's first assessment runs after start; under emulation it takes a minute or two.
+    await expect.poll(async () => {
+      await page.goto(url);
+      await settle(page);
+      return page.locator('[data-testid="pool-card"]').count();
+    }, { timeout: 420_000, interval: 5000 }).toBeGreaterThan(0);
+    expect(await page.locator('[data-testid="demo-banner"]').count()).toBe(0);
+    const card = (await page.locator('[data-testid="pool-card"]').first().textContent()) ?? '';
+    expect(card).toContain('tank');
+    expect(card).toContain('1 × MIRROR | 2 wide');
+    expect(await page.locator('main').textContent()).not.toContain('DEMO');
+    await screenshot(page, 'lab-deb-overview-desktop');
+    await page.goto(`${url}recommendations`);
+    await settle(page);
+    await page.waitForSelector('[data-testid="finding"]', { timeout: 60_000 });
+    const findings = (await page.locator('[data-testid="finding"]').allTextContents()).join('\n');
+    expect(findings).toContain('tank/nocomp');
+    await screenshot(page, 'lab-deb-recommendations-desktop');
+  }, 600_000);
+
+  it('answers "Should I add Optane?" and weighs the guest\'s unused NVMe drive', async () => {
+    await page.goto(`${url}optane`);
+    await settle(page);
+    await page.click('[data-testid="ask-optane"]');
+    await page.waitForSelector('[data-testid="verdict-word"]', { timeout: 300_000 });
+    await page.waitForFunction(() => !document.querySelector('[data-testid="ask-optane"]')?.hasAttribute('disabled'), undefined, { timeout: 300_000 });
+    expect(['Yes', 'No', 'It depends', 'Replace the SLOG']).toContain((await page.locator('[data-testid="verdict-word"]').textContent())?.trim());
+    expect(await page.locator('main').textContent()).toContain(CANDIDATE.serial);
+    expect(await page.locator('main .state.error').allTextContents()).toEqual([]);
+    await screenshot(page, 'lab-deb-optane-desktop');
+  }, 400_000);
+
+  it('downloads a report of the guest\'s pool', async () => {
+    await page.goto(`${url}reports`);
+    await settle(page);
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 300_000 }), page.click('[data-testid="export-md"]')]);
+    const body = readFileSync((await download.path())!, 'utf8');
+    expect(body).toContain('tank');
+    expect(body).toContain('tank/nocomp');
+    expect(body).not.toMatch(/demo snapshot/i);
+    // Written by the installed service into its own data directory, never the checkout's.
+    expect(existsSync(join(REPO_ROOT, 'dist', 'reports'))).toBe(false);
+  }, 400_000);
+});
