@@ -6,7 +6,7 @@ import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
 import { chooseSlog } from '../server/src/forecast/slog-choice.ts';
 import { measuredNow } from '../server/src/forecast/measured-now.ts';
-import { confidenceReason, forecastConfidence } from '../server/src/forecast/confidence.ts';
+import { confidenceReason, forecastConfidence, withSourceOf } from '../server/src/forecast/confidence.ts';
 import { DOC_000, DOC_003, OPENZFS_CACHING_DOC, doc, fact, kb, man } from './lib/slog-citations.ts';
 import { NEEDS_OBSERVATION, syncEvidence } from './lib/slog-evidence.ts';
 import { NEW_DEVICE, dataLatency, drivePath, hasLog, hasSpecial, isSlowDataPool, slogCandidates } from './lib/slog-devices.ts';
@@ -54,13 +54,15 @@ export default defineRule({
       const measured = measuredNow({ Benchmarks, Workload, Drives, Datasets, Host }, pool);
       const observed = measured.observed;
       // The same forecast as the Optane verdict (server/src/forecast/slog-choice.ts).
-      const c = chooseSlog({ Pools, Drives, Datasets, Host }, pool, measured.device, measured.hostExtraUs);
+      const c = chooseSlog({ Pools, Drives, Datasets, Host, Benchmarks }, pool, measured.device, measured.hostExtraUs);
       const nowQd1 = measured.measuredQd1 !== null ? { ...c.qd1.now, iops: Math.round(measured.measuredQd1) } : c.qd1.now;
       const f = { qd1: { now: nowQd1, withOptane: c.qd1.with! }, qd16: { now: c.qd16.now, withOptane: c.qd16.with! } };
       const gain = measured.measuredQd1 !== null ? c.qd1.with!.latencyIops / measured.measuredQd1 : c.gain;
       if (gain < MIN_LATENCY_GAIN) continue;
       // One confidence with the Optane verdict (forecast/confidence.ts).
-      const confidence = forecastConfidence(measured.source, ev.level);
+      const withSource = withSourceOf(c.target.candidate.profile);
+      const confidence = forecastConfidence(measured.source, ev.level, withSource);
+      const confText = confidenceReason(measured.source, ev.level, withSource);
       const devs = cands.length >= 2 ? [drivePath(cands[0]!, Host), drivePath(cands[1]!, Host)] : cands.length === 1 ? [drivePath(cands[0]!, Host)] : [NEW_DEVICE(1, Host), NEW_DEVICE(2, Host)];
       const layout = devs.length === 2 ? `mirror ${devs.join(' ')}` : devs[0]!;
       findings.push({
@@ -83,6 +85,7 @@ export default defineRule({
           { label: 'expected QD1 sync IOPS with Optane SLOG', value: f.qd1.withOptane.iops, unit: 'IOPS' },
           { label: 'expected QD16 sync IOPS now → with SLOG', value: `${formatCount(f.qd16.now.iops)} → ${formatCount(f.qd16.withOptane.iops)}` },
           ...(cands.length > 0 ? [{ label: 'unused fast devices in this host', value: cands.map(productName).join(', ') }] : []),
+          ...(c.target.candidate.measurement ? [{ label: 'log device measured on this host', value: `${c.target.candidate.label}: run ${c.target.candidate.measurement.runId}, ${c.target.candidate.measurement.startedAt}` }] : []),
         ],
         explanation:
           `${pool.name} has no log vdev, so its ZIL is written to the data disks (${now.label}, ~${Math.round(now.typicalUs / 1000)} ms per flush). ` +
@@ -91,8 +94,9 @@ export default defineRule({
           `Every sync write waits for that flush; a SLOG takes the ZIL off the disks. The sync-write forecast (device catalog and pool model, calibrated on published measurements including the Optane SLOG test) for ${c.target.candidate.label} predicts ` +
           `${observed ? '(from the observed latency) ' : ''}${f.qd1.now.iops.toLocaleString('en-US')} → ${f.qd1.withOptane.iops.toLocaleString('en-US')} IOPS at QD1 (range ${f.qd1.withOptane.low.toLocaleString('en-US')}–${f.qd1.withOptane.high.toLocaleString('en-US')}) and ${f.qd16.now.iops.toLocaleString('en-US')} → ${f.qd16.withOptane.iops.toLocaleString('en-US')} at QD16. ` +
           `"Now": ${measured.basis.replace(/\.$/, '')}. ` +
+          (c.target.candidate.measurement ? `"With": ${c.target.candidate.profile.basis}. ` : '') +
           `A SLOG lowers latency; it does not raise sustained throughput above what the disks absorb at txg sync, and it does nothing for async writes. ` +
-          `${confidenceReason(measured.source, ev.level)[0]!.toUpperCase()}${confidenceReason(measured.source, ev.level).slice(1)}. ` +
+          `${confText[0]!.toUpperCase()}${confText.slice(1)}. ` +
           (ev.level === 'observed' ? '' : NEEDS_OBSERVATION) +
           (cands.length > 0 ? ` This host already has an unused ${productName(cands[0]!)} that would serve.` : ''),
         action: {

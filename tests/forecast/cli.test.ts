@@ -21,6 +21,13 @@ describe('zfs-advisor forecast', () => {
     expect(Object.keys(r).sort()).toEqual(['gain', 'now', 'pool', 'with', 'workload']);
   });
 
+  it('an unmeasured drive of the box: the text says the figure is the catalog\'s and how to measure the drive in one click', async () => {
+    const c = capture();
+    expect(await main(['forecast', '--demo', '--pool', 'bench-pool', '--slog', '/dev/nvd1'], c.io)).toBe(0);
+    expect(c.out()).toContain('This drive was not measured on this host: the figure is the device catalog\'s. Measure it in one click (blank-device test, destroys its contents): the "Measure this device" button on the Optane page');
+    expect(c.out()).toContain('zfs-advisor bench sync-write-4k-qd1 --device /dev/nvd1 --confirm-serial SERIAL --runtime 5 --size 256M');
+  });
+
   it('--slog-model for a device not in the box, text output', async () => {
     const c = capture();
     expect(await main(['forecast', '--demo', '--pool', 'bench-pool', '--slog-model', 'Micron 7450 PRO', '--bs', '16k'], c.io)).toBe(0);

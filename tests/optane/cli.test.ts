@@ -53,6 +53,13 @@ describe('zfs-advisor assess / optane', () => {
     expect(c.out()).toContain('39,200 at QD16');
     expect(c.out()).toContain('zpool add -n bench-pool log /dev/nvd1');
   });
+  it('optane human view offers the blank-device test of the unused candidate, with the command', async () => {
+    const c = capture();
+    expect(await main(['optane', '--inventory', file], c.io)).toBe(0);
+    expect(c.out()).toContain('Measure an unused device (blank-device test');
+    expect(c.out()).toMatch(/ {2}> Intel Optane SSD P1600X 58GB at \S+: zfs-advisor bench sync-write-4k-qd1 --device \S+ --confirm-serial SERIAL --runtime 5 --size 256M/);
+  });
+
   it('unreadable input: exit 2 and one line naming the file', async () => {
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, '{"schemaVersion": 1');

@@ -11,6 +11,8 @@ import { reportDocument } from '../../server/src/report/render.ts';
 import { REPORT_SCHEMA_FILE, reportJsonSchemaText } from '../../server/src/report/schema.ts';
 import { vdevTreeText } from '../../server/src/report/vdev-tree.ts';
 import { chartAxis, chartText } from '../../server/src/report/charts.ts';
+import { chartSvg } from '../../server/src/report/svg.ts';
+import { formatCount, formatRange } from '../../server/src/text/format.ts';
 import { GENERATED_AT, benchHistory, loadDemo, reportInput } from './support.ts';
 
 describe('report document from demo 000', async () => {
@@ -62,16 +64,27 @@ describe('report document from demo 000', async () => {
     expect(doc.benchmarks[0]!.methodology.syncModeText).toMatch(/ceiling/);
   });
 
-  it('draws the Optane chart on a log scale (75 vs 13 700 IOPS: the P1600X in the box, as measured in 000) and the benchmark chart linearly', () => {
+  it('draws the Optane chart on a linear axis from zero like the UI (75 vs 13 700 IOPS: the P1600X in the box, as measured in 000), each bar labelled with its number', () => {
     const optane = doc.charts.find((c) => c.id === 'chart-optane')!;
-    expect(optane.scale).toBe('log');
+    expect(optane.scale).toBe('linear');
     // QD16 with = the P1600X measured as SLOG (39.2k), not the sync=disabled ceiling (48.3k).
     // "Now" from the group-commit model (issue 27): 75 at QD1, 1,160 at QD16 (000 measured 894 at QD16).
     expect(optane.bars.map((b) => b.value)).toEqual([75, 13700, 1160, 39200]);
     const axis = chartAxis(optane);
-    // The QD16 "with" range reaches 68,359, so the axis runs 10 … 100,000.
-    expect(axis.ticks).toEqual([10, 100, 1000, 10000, 100000]);
-    expect(axis.frac(1000)).toBeCloseTo(0.5, 10);
+    // Linear from 0 to a round top above every range: bar lengths are the values.
+    const top = axis.ticks.at(-1)!;
+    expect(axis.ticks).toEqual([0, top / 4, top / 2, (3 * top) / 4, top]);
+    expect(top).toBeGreaterThanOrEqual(Math.max(...optane.bars.map((b) => b.high ?? b.value)));
+    expect(axis.frac(0)).toBe(0);
+    expect(axis.frac(top / 2)).toBeCloseTo(0.5, 10);
+    // The small "now" bar is short but present, and its number (the shared formatter's) sits at its end in every format.
+    const now = optane.bars[0]!;
+    const text = chartText(optane).split('\n');
+    expect(text[1]).toMatch(new RegExp(`│█ +${formatCount(now.value)} \\(${formatRange(now.low, now.high)}\\)$`));
+    const svg = chartSvg(optane);
+    for (const b of optane.bars) expect(svg).toContain(`class="bar-value">${formatCount(b.value)}</text>`);
+    expect(svg).toContain('class="bar-value">13,700</text>');
+    expect(svg).not.toContain('log scale');
     const bench = doc.charts.find((c) => c.id === 'chart-benchmarks')!;
     expect(bench.scale).toBe('linear');
     expect(bench.bars.map((b) => [b.series, b.value])).toEqual([['write', 4720], ['write', 1340]]);

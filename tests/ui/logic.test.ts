@@ -72,6 +72,15 @@ describe('Optane verdict view', () => {
     expect(v.purchase.length).toBe(1);
     expect(v.layout).toEqual({ commands: [], reversible: 'yes' });
     expect(v.confidence).toBe('low');
+    expect(v.deviceProbes).toEqual([]); // a verdict stored before the offers existed
+  });
+  it('keeps well-formed device-probe offers, measured or not, and drops broken ones', () => {
+    const ok = { driveId: 'd1', device: '/dev/nvme1n1', product: 'P1600X', sizeBytes: 268435456, measured: null, command: 'zfs-advisor bench …' };
+    const v = narrowVerdict({
+      verdict: 'yes', headline: 'h', reasons: [], evidence: [], expected: null, candidates: [], purchase: [], layout: null, unknowns: [],
+      deviceProbes: [ok, { ...ok, driveId: 'd2', measured: { runId: 'r1', startedAt: '2026-11-26T03:00:00Z', iops: 12500, latencyUs: 80 } }, { ...ok, driveId: 'd3', measured: { runId: 'r2' } }, { driveId: 'd4' }],
+    });
+    expect(v.deviceProbes.map((o) => [o.driveId, o.measured?.runId ?? null])).toEqual([['d1', null], ['d2', 'r1'], ['d3', null]]);
   });
 });
 

@@ -15,7 +15,7 @@ import {
   Ack, AckBody, AppInfo, AssessmentParams, AssessmentRecord, AssessmentSummary, BeforeAfterView, BenchHistoryQuery,
   BenchProgress, BenchRequestBody, BenchRunParams, BenchRunView, ConnectionTest, DryRunView, FindingParams, FindingsList,
   DatasetsPage, DatasetsQuery, FindingsQuery, Health, HostCreate, HostParams, HostUpdate, HostView, InventoryQuery, InventoryRecord, OptaneVerdictView, ReportFormat,
-  ReportQuery, RunRecord, Settings, SettingsPatch, StoredReportParams, StoredReportView,
+  ReportQuery, RunRecord, Settings, SettingsPatch, StoredReportParams, StoredReportView, DeviceProbeRequest,
 } from './schemas.ts';
 import { evidenceRoutes } from './contract-evidence.ts';
 import { ForecastRequest } from '../forecast/request.ts';
@@ -61,6 +61,11 @@ export const routes = {
   unackFinding: { method: 'delete', path: '/api/hosts/:hostId/findings/:fingerprint/ack', summary: 'Withdraw an acknowledgement or dismissal', tag: 'findings', auth: true, params: FindingParams, response: { kind: 'empty', status: 204 }, errors: [400, 404] },
 
   optane: { method: 'get', path: '/api/hosts/:hostId/optane', summary: '"Should I add Optane?": the verdict of the newest assessment', tag: 'optane', auth: true, params: HostParams, response: json(OptaneVerdictView), errors: [400, 404, 503] },
+  optaneDeviceProbe: {
+    method: 'post', path: '/api/hosts/:hostId/optane/device-probe',
+    summary: 'Measure an unused drive of the newest inventory: the blank-device test (QD1 4 KiB sync writes on the raw device, a few seconds; destroys its contents) through the guarded benchmark, after the serial typed to confirm; progress as for any run',
+    tag: 'optane', auth: true, params: HostParams, body: DeviceProbeRequest, response: json(BenchRunView, 202), errors: [400, 403, 404, 409, 413, 415, 429, 503],
+  },
   forecast: {
     method: 'post', path: '/api/hosts/:hostId/forecast', summary: 'Sync-write IOPS of a pool now and with a given log device (an unused drive or a model text), from the newest inventory',
     tag: 'optane', auth: true, params: HostParams, body: ForecastRequest, response: json(ForecastResult), errors: [400, 404, 413, 415],

@@ -343,6 +343,17 @@ export const BenchRequestBody = RunnerBenchRequest.extend({
 });
 export type BenchRequestBody = z.infer<typeof BenchRequestBody>;
 
+/**
+ * "Measure this device" (the blank-device test of an unused candidate): which drive of the newest
+ * inventory (its id, /dev path or by-id path) and what the user typed to confirm it — its serial
+ * (a device without one: its WWN, else NAME:BYTES), checked by the runner's device-serial guard.
+ */
+export const DeviceProbeRequest = z.object({
+  drive: z.string().min(1).max(512),
+  confirmSerial: z.string().min(1).max(256),
+}).strict();
+export type DeviceProbeRequest = z.infer<typeof DeviceProbeRequest>;
+
 export const GuardVerdict = RunnerGuardVerdict;
 export const DryRunView = z.object({
   profile: Profile,

@@ -7,7 +7,7 @@ import { publicKbUrl } from '../kb/catalog.ts';
 import { nativeWayLines } from '../planner/native-way-text.ts';
 import { reportCitations } from '../report/format.ts';
 import { terminalText } from '../text/markdown.ts';
-import { formatEstimate, formatSpeedup, formatValue, plural, severityCounts } from '../text/format.ts';
+import { formatCount, formatEstimate, formatLatencyUs, formatSpeedup, formatValue, plural, severityCounts } from '../text/format.ts';
 import { textTable as table } from '../text/table.ts';
 
 /** Finding text is Markdown (code spans, links): the terminal gets it plain, links as "text <address>". */
@@ -84,6 +84,15 @@ export function renderVerdict(v: OptaneVerdict, demoLabel: string | null): strin
   if (v.unknowns.length > 0) {
     out.push('', 'Unknowns:');
     for (const u of v.unknowns) out.push(`  ? ${u.what}: ${u.howToMeasure}`);
+  }
+  const probes = v.deviceProbes ?? [];
+  if (probes.length > 0) {
+    out.push('', 'Measure an unused device (blank-device test: QD1 4 KiB sync writes on the raw drive, destroys its contents; type its serial to confirm):');
+    for (const p of probes) {
+      out.push(p.measured
+        ? `  = ${p.product} at ${p.device}: measured ${formatLatencyUs(p.measured.latencyUs)} per write (${formatCount(p.measured.iops)} IOPS), run ${p.measured.runId}, ${p.measured.startedAt}; again: ${p.command}`
+        : `  > ${p.product} at ${p.device}: ${p.command}`);
+    }
   }
   return `${out.join('\n')}\n`;
 }

@@ -88,6 +88,7 @@ function summaryOf(
     syncOpLatency: syncOpLatency(job, syncMode),
     syncText: syncTextOf(syncMode, ctx.sync, req.target.kind, ctx.zfs, ctx.profile.writes),
     system: extra.system ?? null, suiteId: extra.suiteId ?? null,
+    ...(ctx.device ? { device: { serial: ctx.device.serial, wwn: ctx.device.wwn ?? null, sizeBytes: ctx.device.sizeBytes } } : {}),
   };
 }
 

@@ -11,6 +11,7 @@ import type { Artifacts } from '../model/artifacts.ts';
 import type { Pool } from '../model/inventory.ts';
 import { sourceUrl, type DeviceProfile, type SlogMeasurement } from './catalog.ts';
 import { factLink, mdLink } from './cite.ts';
+import type { DeviceMeasurement } from './measured-device.ts';
 import { DEFAULT_PARAMS, estimate, isAsync, writeState, type DataVdevs, type DatasetSide, type Estimate, type LogTarget, type ModelParams, type Workload } from './model.ts';
 import { currentLog, dataVdevs, datasetSide, slogTarget } from './pool-shape.ts';
 
@@ -45,6 +46,10 @@ export const ForecastResult = z.object({
     guess: z.string().nullable(),
     /** The whole "with" range lies below "now": this device would be slower than the current ZIL path. */
     slower: z.boolean(),
+    /** The blank-device test of this very drive on this host the range rests on (measured-device.ts), else null. */
+    deviceRun: z.object({ id: z.string(), startedAt: z.string() }).nullable().default(null),
+    /** A drive of the box forecast from its catalog figure: the sentence saying so and how to measure it in one click; else null. */
+    measure: z.string().nullable().default(null),
   }).nullable(),
   gain: z.number().nullable(),
 });
@@ -55,6 +60,10 @@ export interface Candidate {
   label: string;
   profile: DeviceProfile;
   mirrored: boolean;
+  /** A blank-device test of this drive on this host, when the profile rests on it (measured-device.ts). */
+  measurement?: DeviceMeasurement | null;
+  /** How to measure this device in one click, when it is a drive of the box (measured-device.ts deviceProbeHint). */
+  measureHint?: string;
 }
 
 export interface ForecastOptions {
@@ -123,7 +132,7 @@ export function forecastPool(a: Artifacts, pool: Pool, spec: WorkloadSpec, candi
   if (withE && isAsync(side, w)) withE.basis.push(`No sync writes: a SLOG changes nothing (${factLink('A1')}).`);
   const zil = log.kind === 'slog' ? 'log vdev' : log.kind === 'special' ? 'special vdev' : 'data vdevs';
   const guess = candidate && candidate.profile.matched === 'class'
-    ? `Not in the device catalog: the range ${Math.round(withE!.low).toLocaleString('en-US')}–${Math.round(withE!.high).toLocaleString('en-US')} IOPS is the "${candidate.profile.classLabel}" class's, a guess, so there is no point forecast and no gain. Measure the device itself (blank-device test, destroys its contents): \`zfs-advisor bench sync-write-4k-qd1 --device DEV --confirm-serial SERIAL\`.`
+    ? `Not in the device catalog: the range ${Math.round(withE!.low).toLocaleString('en-US')}–${Math.round(withE!.high).toLocaleString('en-US')} IOPS is the "${candidate.profile.classLabel}" class's, a guess, so there is no point forecast and no gain. Measure the device itself in one click (blank-device test, destroys its contents): ${candidate.measureHint ?? '`zfs-advisor bench sync-write-4k-qd1 --device DEV --confirm-serial SERIAL`'}.`
     : null;
   // Coherent ranges: a faster path never has a lower best case than now (the same ceilings cap
   // both); a range wholly below "now" is said to be slower.
@@ -136,6 +145,8 @@ export function forecastPool(a: Artifacts, pool: Pool, spec: WorkloadSpec, candi
     now: { iops: now.iops, low: now.low, high: now.high, latencyIops: now.latencyIops, basis: join(now), zil },
     with: withE && candidate ? {
       device: candidate.label, catalogId: candidate.profile.id, status: candidate.profile.status, measured: withE.measured ?? null, guess, slower,
+      deviceRun: candidate.measurement ? { id: candidate.measurement.runId, startedAt: candidate.measurement.startedAt } : null,
+      measure: candidate.measureHint && !candidate.measurement && !guess ? `This drive was not measured on this host: the figure is the device catalog's. Measure it in one click (blank-device test, destroys its contents): ${candidate.measureHint}.` : null,
       iops: withE.iops, low: withE.low, high: withE.high, latencyIops: withE.latencyIops, basis: join(withE),
     } : null,
     gain: withE && !guess ? Math.round((withE.iops / now.iops) * 100) / 100 : null,

@@ -7,8 +7,10 @@ import type { Artifacts } from '../model/artifacts.ts';
 import type { Drive } from '../model/inventory.ts';
 import { productName } from '../../../rules/lib/device-class.ts';
 import { drivePath, unusedDrives } from '../../../rules/lib/slog-devices.ts';
-import { profileForDrive, profileForText } from './catalog.ts';
-import { forecastPool, WorkloadSpec, type Candidate, type ForecastResult } from './forecast.ts';
+import { profileForText } from './catalog.ts';
+import { forecastPool, WorkloadSpec, type Candidate, type ForecastOptions, type ForecastResult } from './forecast.ts';
+import { candidateProfile, deviceProbeHint } from './measured-device.ts';
+import { measuredNow } from './measured-now.ts';
 
 export const BLOCK_SIZES: Record<string, number> = { '4k': 4096, '8k': 8192, '16k': 16_384, '32k': 32_768, '64k': 65_536, '128k': 131_072, '1m': 1_048_576 };
 
@@ -25,7 +27,8 @@ export type ForecastRequest = z.infer<typeof ForecastRequest>;
 
 export type ForecastOutcome = { ok: true; result: ForecastResult } | { ok: false; message: string };
 
-const matchesDrive = (d: Drive, name: string): boolean => {
+/** Whether `name` names this drive: its id, /dev path, by-id path or any alias (with or without /dev/). */
+export const matchesDrive = (d: Drive, name: string): boolean => {
   const n = name.replace(/^\/dev\//, '');
   return [d.id, d.devPath, d.byIdPath, ...d.aliases].some((x) => x && (x === name || x.replace(/^\/dev\//, '') === n));
 };
@@ -40,12 +43,17 @@ export function runForecast(a: Artifacts, req: ForecastRequest): ForecastOutcome
     const d = drives.find((x) => matchesDrive(x, req.slog!));
     if (!d) return { ok: false, message: `no drive "${req.slog}" in the inventory; use --slog-model "MODEL" for a device not in the box` };
     if (!unusedDrives(pools, drives).some((x) => x.id === d.id)) return { ok: false, message: `${req.slog} is already part of a pool; name an unused drive` };
-    candidate = { label: `${drivePath(d, a.Host)} (${productName(d)})`, profile: profileForDrive(d), mirrored: req.mirrored };
+    // Measure before forecasting: a blank-device test of this drive replaces its catalog figure.
+    const c = candidateProfile(d, a.Benchmarks);
+    candidate = { label: `${drivePath(d, a.Host)} (${productName(d)})`, profile: c.profile, measurement: c.measurement, measureHint: deviceProbeHint(d, a.Host), mirrored: req.mirrored };
   } else if (req.slogModel) {
     const profile = profileForText(req.slogModel);
     candidate = { label: profile.matched === 'catalog' ? profile.product : `${req.slogModel} (not in the catalog: ${profile.classLabel} estimate)`, profile, mirrored: req.mirrored };
   }
-  return { ok: true, result: forecastPool(a, pool, req.workload, candidate) };
+  // "Now" as the Optane verdict has it: this host's probe or observed latency, else the model.
+  const now = measuredNow(a, pool);
+  const opts: ForecastOptions = { ...(now.device ? { nowDevice: now.device } : {}), ...(now.hostExtraUs > 0 ? { hostExtraUs: now.hostExtraUs } : {}) };
+  return { ok: true, result: forecastPool(a, pool, req.workload, candidate, opts) };
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -66,6 +74,7 @@ export function renderForecast(r: ForecastResult): string {
         ? `  with ${r.with.device} as SLOG: no point forecast, class range ${fmt(r.with.low)}–${fmt(r.with.high)} IOPS (a guess)`
         : `  with ${r.with.device} as SLOG: ${fmt(r.with.iops)} IOPS (range ${fmt(r.with.low)}–${fmt(r.with.high)})${r.with.status === 'discontinued' ? ' — discontinued product' : ''}`,
       ...(r.with.guess ? [`    ${r.with.guess}`] : []),
+      ...(r.with.measure ? [`    ${r.with.measure}`] : []),
       `    basis: ${r.with.basis}`,
       ...(r.gain !== null ? [`  gain: ×${r.gain}`] : []),
     );

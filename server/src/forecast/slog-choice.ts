@@ -2,13 +2,15 @@
  * Which log device a pool's forecast is for: the unused candidate in the box with the highest
  * QD1 forecast on this pool (Optane or PLP NVMe: rules/lib/slog-devices.ts), else the one to buy
  * (a P1600X 118 GB). Shared by the Optane verdict and the slog-benefit rule, so both show the
- * same numbers.
+ * same numbers. A drive measured on this host (a blank-device test in `a.Benchmarks`) is
+ * forecast from that measurement (measured-device.ts).
  */
 import type { Artifacts } from '../model/artifacts.ts';
 import type { Drive, Pool } from '../model/inventory.ts';
 import { productName } from '../../../rules/lib/device-class.ts';
-import { drivePath, slogCandidates } from '../../../rules/lib/slog-devices.ts';
-import { profileForDrive, profileForText, type DeviceProfile } from './catalog.ts';
+import { drivePath, slogCandidates, unusedDrives } from '../../../rules/lib/slog-devices.ts';
+import { profileForText, type DeviceProfile } from './catalog.ts';
+import { candidateProfile, deviceMeasurement, deviceProbeHint } from './measured-device.ts';
 import { forecastPool, WorkloadSpec, type Candidate, type ForecastResult } from './forecast.ts';
 
 export const P1600X_MODEL = 'INTEL SSDPEK1A118GA';
@@ -32,8 +34,15 @@ export const purchaseTarget = (): SlogTarget => ({ drive: null, candidate: { lab
 export function chooseSlog(a: Artifacts, pool: Pool, nowDevice?: DeviceProfile, hostExtraUs = 0): SlogChoice {
   const drives = a.Drives ?? [];
   const opts = { ...(nowDevice ? { nowDevice } : {}), ...(hostExtraUs > 0 ? { hostExtraUs } : {}) };
-  const scored = slogCandidates(a.Pools ?? [], drives)
-    .map((d): SlogTarget => ({ drive: d, candidate: { label: `${drivePath(d, a.Host)} (${productName(d)})`, profile: profileForDrive(d), mirrored: false } }))
+  const listed = slogCandidates(a.Pools ?? [], drives);
+  // A drive its model does not mark as a log candidate still is one once this host measured it.
+  const measured = unusedDrives(a.Pools ?? [], drives).filter((d) => !listed.includes(d) && deviceMeasurement(a.Benchmarks, d) !== null);
+  const scored = [...listed, ...measured]
+    .map((d): SlogTarget => {
+      // Measure before forecasting: a blank-device test of the drive replaces its catalog figure.
+      const c = candidateProfile(d, a.Benchmarks);
+      return { drive: d, candidate: { label: `${drivePath(d, a.Host)} (${productName(d)})`, profile: c.profile, measurement: c.measurement, measureHint: deviceProbeHint(d, a.Host), mirrored: false } };
+    })
     .map((t) => ({ t, f: forecastPool(a, pool, QD1, t.candidate, opts) }))
     .sort((x, y) => y.f.with!.latencyIops - x.f.with!.latencyIops);
   const target = scored[0]?.t ?? purchaseTarget();

@@ -172,5 +172,11 @@ export const BenchmarkSummary = z.object({
   system: BenchSystemKpi.nullable().optional(),
   /** One server-authored sentence on how writes were made durable (or not) on this target. */
   syncText: z.string().nullable().optional(),
+  /**
+   * Raw-device runs: which device was measured (lsblk's serial and WWN at the time), so a forecast
+   * can use the measurement for the same drive wherever its path moved. Absent for other targets
+   * and for runs stored before it existed.
+   */
+  device: z.object({ serial: z.string().nullable(), wwn: z.string().nullable(), sizeBytes: z.number().nullable() }).nullable().optional(),
 });
 export type BenchmarkSummary = z.infer<typeof BenchmarkSummary>;

@@ -11,9 +11,9 @@ import { z } from 'zod';
 import type { Artifacts } from '../model/artifacts.ts';
 import type { Assessment } from '../model/finding.ts';
 import type { Drive, Pool, VdevNode } from '../model/inventory.ts';
-import { isOptane, productName } from '../../../rules/lib/device-class.ts';
+import { isHdd, isOptane, productName } from '../../../rules/lib/device-class.ts';
 import { MIN_SYNC_COMMITS_PER_SEC, syncEvidence, type SyncEvidence } from '../../../rules/lib/slog-evidence.ts';
-import { NEW_DEVICE, drivePath, zilPath, type ZilPath } from '../../../rules/lib/slog-devices.ts';
+import { NEW_DEVICE, drivePath, unusedDrives, zilPath, type ZilPath } from '../../../rules/lib/slog-devices.ts';
 import { commandPath, leaves, topLevel } from '../../../rules/lib/topology.ts';
 import { CATALOG, currentPlpNvme, profileForEntry, type DeviceProfile } from '../forecast/catalog.ts';
 import { forecastPool, type ForecastResult } from '../forecast/forecast.ts';
@@ -22,8 +22,9 @@ import type { ForecastOptions } from '../forecast/forecast.ts';
 import { factLink } from '../forecast/cite.ts';
 import { currentLog } from '../forecast/pool-shape.ts';
 import { measuredNow, probeCommand, type MeasuredNow } from '../forecast/measured-now.ts';
-import { confidenceReason, forecastConfidence } from '../forecast/confidence.ts';
+import { confidenceReason, forecastConfidence, withSourceOf } from '../forecast/confidence.ts';
 import type { ObservedSyncLatency } from './observed-latency.ts';
+import { deviceMeasurement, deviceProbeBytes, deviceProbeCommand, deviceProbeHint } from '../forecast/measured-device.ts';
 
 /** The candidate must beat the current ZIL path by at least this factor at QD1 to be worth adding [heuristic]. */
 export const MIN_QD1_GAIN = 3;
@@ -32,6 +33,20 @@ export const REPLACE_GAIN = 2;
 
 export const IopsRange = z.object({ iops: z.number(), low: z.number(), high: z.number() });
 export type IopsRange = z.infer<typeof IopsRange>;
+
+export const DeviceProbeOffer = z.object({
+  driveId: z.string(),
+  /** The path the test writes to (by-id where known). */
+  device: z.string(),
+  product: z.string(),
+  /** The test's size: 256 MiB, or the drive when smaller (measured-device.ts). */
+  sizeBytes: z.number(),
+  /** The newest blank-device test of this drive on this host, else null. */
+  measured: z.object({ runId: z.string(), startedAt: z.string(), iops: z.number(), latencyUs: z.number() }).nullable(),
+  /** The same test from the CLI (the serial stays for the user to type). */
+  command: z.string(),
+});
+export type DeviceProbeOffer = z.infer<typeof DeviceProbeOffer>;
 
 export const OptaneVerdict = z.object({
   verdict: z.enum(['yes', 'no', 'depends', 'replace']),
@@ -51,6 +66,12 @@ export const OptaneVerdict = z.object({
   /** Related findings from the assessment (rule id + title). */
   findings: z.array(z.object({ ruleId: z.string(), title: z.string(), severity: z.string() })),
   confidence: z.enum(['high', 'medium', 'low']),
+  /**
+   * Unused drives of the box the blank-device test can measure ("Measure this device"), log
+   * candidates first: each with what a run measured, if one did, and the CLI command. Absent in
+   * verdicts stored before it existed.
+   */
+  deviceProbes: z.array(DeviceProbeOffer).default([]),
 });
 export type OptaneVerdict = z.infer<typeof OptaneVerdict>;
 
@@ -154,6 +175,20 @@ function purchaseList(a: Artifacts, pool: Pool, buy: SlogTarget, p1600xQd1: numb
   ];
 }
 
+/** Unused flash (or unidentified) drives the blank-device test can measure, log candidates first. */
+function deviceProbeOffers(a: Artifacts, inBox: readonly SlogTarget[]): DeviceProbeOffer[] {
+  const drives = a.Drives ?? [];
+  const first = inBox.flatMap((t) => (t.drive ? [t.drive] : []));
+  const rest = unusedDrives(a.Pools ?? [], drives).filter((d) => !first.includes(d) && !isHdd(d));
+  return [...first, ...rest].map((d) => {
+    const m = deviceMeasurement(a.Benchmarks, d);
+    return {
+      driveId: d.id, device: drivePath(d, a.Host), product: productName(d), sizeBytes: deviceProbeBytes(d),
+      measured: m ? { runId: m.runId, startedAt: m.startedAt, iops: m.iops, latencyUs: m.latencyUs } : null, command: deviceProbeCommand(d, a.Host),
+    };
+  });
+}
+
 export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null): OptaneVerdict {
   const pools = a.Pools ?? [];
   const drives = a.Drives ?? [];
@@ -164,7 +199,7 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   if (pools.length === 0) {
     return {
       verdict: 'depends', headline: 'No pool found: nothing to decide yet.', pool: null, reasons: ['The inventory has no pools.'], evidence: [], expected: null,
-      candidates: [], purchase: [], layout: { commands: [], reversible: 'yes' }, unknowns, findings: related, confidence: 'low',
+      candidates: [], purchase: [], layout: { commands: [], reversible: 'yes' }, unknowns, findings: related, confidence: 'low', deviceProbes: [],
     };
   }
   const views = pools.map((p) => viewPool(p, a)).sort((x, y) => score(y) - score(x) || x.pool.name.localeCompare(y.pool.name));
@@ -211,18 +246,23 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   const limitReason = sameLimitReason(a, v.pool, compared, fopts);
   const gainText = `~${fmt(expected.qd1.now.iops)} → ~${fmt(expected.qd1.withOptane.iops)} sync IOPS at QD1, ${fmt(expected.qd16.now.iops)} → ${fmt(expected.qd16.withOptane.iops)} at QD16`;
   const capped = v.qd1.with!.latencyIops > v.qd1.with!.iops * 1.05;
-  const forecastReason = `Forecast (4 KiB sync writes; calibrated model): ${gainText}. Now: ${nowBasis.replace(/\.$/, '')}. With ${t.candidate.label}: ${withBasis.replace(/\.$/, '')}.` +
+  // A drive of the box forecast from its catalog or class figure: say how to measure it instead.
+  const unmeasured = t.drive !== null && !t.candidate.measurement;
+  const measureWith = unmeasured ? `; not measured on this host — measure it in one click: ${deviceProbeHint(t.drive!, a.Host)}` : '';
+  const forecastReason = `Forecast (4 KiB sync writes; calibrated model): ${gainText}. Now: ${nowBasis.replace(/\.$/, '')}. With ${t.candidate.label}: ${withBasis.replace(/\.$/, '')}${measureWith}.` +
     (limitReason ? ` ${limitReason}` : '') +
     (capped ? ` Per write, the ZIL path allows ~${fmt(v.qd1.now.latencyIops)} → ~${fmt(v.qd1.with!.latencyIops)} IOPS; sustained, ${name}'s data vdevs cap both (4 KiB writes into ${v.qd1.workload.blockSize / 1024} KiB blocks; ${factLink('A17')}).` : '');
   const nowUnknown = v.measuredQd1 === null && v.observed === null && currentLog(v.pool, drives, a.Host).device.cls === 'unknown';
-  const base = { pool: name, evidence, expected, candidates, purchase, findings: related };
+  const base = { pool: name, evidence, expected, candidates, purchase, findings: related, deviceProbes: deviceProbeOffers(a, v.inBox) };
   const none = { commands: [] as string[], reversible: 'yes' as const };
   const demand = syncDemand(v.ev);
   // One confidence for the verdict and the slog-benefit finding (forecast/confidence.ts).
-  const conf = forecastConfidence(v.now.source, v.ev.level);
-  const confReason = `${confidenceReason(v.now.source, v.ev.level)}.`;
+  const withSource = withSourceOf(t.candidate.profile);
+  const conf = forecastConfidence(v.now.source, v.ev.level, withSource);
+  const confReason = `${confidenceReason(v.now.source, v.ev.level, withSource)}.`;
   const zilOnLog = v.path.home === 'log';
   if (v.now.source === 'model') unknowns.push({ what: `Current sync-write latency of ${name} (the "now" figures are a model estimate)`, howToMeasure: probe });
+  if (unmeasured) unknowns.push({ what: `Sync-write latency of ${t.candidate.label} itself (the "with" figures are its ${t.candidate.profile.matched === 'catalog' ? 'catalog figure' : 'class estimate'}; the blank-device test destroys its contents)`, howToMeasure: deviceProbeCommand(t.drive!, a.Host) });
 
   // 1. No sync writes: a SLOG would sit idle.
   if (v.ev.level === 'none-observed' || (v.ev.level === 'counters' && !demand)) {

@@ -1,9 +1,11 @@
 /**
  * Chart data for the report, computed once so HTML (SVG) and PDF (vector paths) draw the same
- * bars. Scale is logarithmic when values span more than two orders of magnitude — an HDD pool's
- * 80 sync IOPS next to Optane's 20 000 would otherwise be an invisible bar.
+ * bars. The Optane chart is linear from zero, as in the UI: bar lengths are the values, so a slow
+ * pool's small "now" bar looks small (a log axis started near the smallest bar made it look like
+ * nothing), and every bar carries its number at its end. The benchmark chart turns logarithmic
+ * when its runs span more than two orders of magnitude.
  */
-import { formatCount, plural } from '../text/format.ts';
+import { formatCount, formatRange, plural } from '../text/format.ts';
 import type { OptaneVerdict } from '../optane/verdict.ts';
 import type { Chart, ChartBar, ReportBenchmark } from './document.ts';
 
@@ -26,7 +28,7 @@ export function optaneChart(v: OptaneVerdict | null): Chart | null {
     id: 'chart-optane',
     title: `Expected 4K sync-write IOPS on ${v.pool ?? 'the pool'}`,
     unit: 'IOPS',
-    scale: scaleFor(bars),
+    scale: 'linear',
     bars,
     description: `4K sync-write IOPS now and with an Optane SLOG: QD1 ${formatCount(e.qd1.now.iops)} → ${formatCount(e.qd1.withOptane.iops)}, QD16 ${formatCount(e.qd16.now.iops)} → ${formatCount(e.qd16.withOptane.iops)} (ranges from the latency model).`,
   };
@@ -88,8 +90,15 @@ export function chartText(chart: Chart, width = 40): string {
   const pad = Math.max(...names.map((n) => n.length));
   const lines = chart.bars.map((b, i) => {
     const n = Math.round(axis.frac(b.value) * width);
-    const range = b.low !== null && b.high !== null ? ` (${Math.round(b.low).toLocaleString('en-US')}–${Math.round(b.high).toLocaleString('en-US')})` : '';
-    return `${names[i]!.padEnd(pad)} │${'█'.repeat(n)}${' '.repeat(width - n)} ${Math.round(b.value).toLocaleString('en-US')}${range}`;
+    const range = b.low !== null && b.high !== null ? ` (${formatRange(b.low, b.high)})` : '';
+    // A value above zero always gets a mark, so a small bar never reads as an empty one.
+    const bar = b.value > 0 ? Math.max(1, n) : 0;
+    return `${names[i]!.padEnd(pad)} │${'█'.repeat(bar)}${' '.repeat(width - bar)} ${formatCount(b.value)}${range}`;
   });
   return [`${chart.title} (${chart.unit}${chart.scale === 'log' ? ', log scale' : ''})`, ...lines].join('\n');
+}
+
+/** Where a bar's number is written: just past the bar or its range whisker, whichever ends later (0..1 of the plot). */
+export function valueLabelFrac(axis: ChartAxis, b: ChartBar): number {
+  return Math.max(axis.frac(b.value), b.high !== null ? axis.frac(b.high) : 0);
 }

@@ -10,7 +10,7 @@
  */
 import PDFDocument from 'pdfkit';
 import type { Finding } from '../model/finding.ts';
-import { chartAxis } from './charts.ts';
+import { chartAxis, valueLabelFrac } from './charts.ts';
 import type { Chart, ReportBenchmark, ReportDocument } from './document.ts';
 import {
   ABSENT, REVERSIBLE_TEXT, gapLine, SEVERITY_LABEL, VERDICT_TEXT, bytes, gain, plural, countsLine, evidenceValue, findingsBySeverity, hostLine, int,
@@ -140,7 +140,8 @@ function writer(doc: Doc) {
           doc.lineWidth(1).strokeColor('#111').moveTo(x(b.low), cy).lineTo(x(b.high), cy).stroke();
           for (const e of [b.low, b.high]) doc.moveTo(x(e), cy - 4).lineTo(x(e), cy + 4).stroke();
         }
-        doc.font(SANS).fontSize(8).fillColor('#222').text(int(b.value), MARGIN + labelW + plotW + 6, y + 4, { width: valueW - 6, lineBreak: false });
+        // The number at the bar's (or its whisker's) end: a small bar is plainly small, not missing.
+        doc.font(SANS).fontSize(8).fillColor('#222').text(int(b.value), MARGIN + labelW + valueLabelFrac(axis, b) * plotW + 4, y + 4, { width: valueW - 4, lineBreak: false });
       });
       doc.y = axisY + 16;
       doc.x = MARGIN;

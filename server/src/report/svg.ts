@@ -3,8 +3,9 @@
  * stylesheet. Horizontal bars (labels can be long), value labels at the bar ends, whiskers for
  * the low–high range, tick lines for the axis.
  */
-import { chartAxis } from './charts.ts';
+import { chartAxis, valueLabelFrac } from './charts.ts';
 import type { Chart } from './document.ts';
+import { formatCount } from '../text/format.ts';
 
 export const SERIES_COLOURS: Record<string, string> = {
   now: '#8a5a00', 'with Optane': '#1f6f43', write: '#2b5ea7', read: '#7a3e9d',
@@ -13,8 +14,6 @@ const FALLBACK = '#555555';
 
 export const escapeXml = (s: string): string =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-
-const fmt = (v: number): string => (v >= 10_000 ? `${Math.round(v / 1000)}k` : Math.round(v).toLocaleString('en-US'));
 
 export function chartSvg(chart: Chart): string {
   const axis = chartAxis(chart);
@@ -37,7 +36,7 @@ export function chartSvg(chart: Chart): string {
   for (const t of axis.ticks) {
     const tx = x(t).toFixed(1);
     parts.push(`<line x1="${tx}" y1="${top}" x2="${tx}" y2="${axisY}" stroke="#d0d0d0" stroke-width="1"/>`);
-    parts.push(`<text x="${tx}" y="${axisY + 14}" font-size="11" text-anchor="middle" fill="#444">${escapeXml(fmt(t))}</text>`);
+    parts.push(`<text x="${tx}" y="${axisY + 14}" font-size="11" text-anchor="middle" fill="#444">${escapeXml(formatCount(t))}</text>`);
   }
   chart.bars.forEach((b, i) => {
     const y = top + i * rowH;
@@ -50,7 +49,8 @@ export function chartSvg(chart: Chart): string {
       parts.push(`<line x1="${x(b.low).toFixed(1)}" y1="${cy}" x2="${x(b.high).toFixed(1)}" y2="${cy}" stroke="#111" stroke-width="1.5"/>`);
       for (const e of [b.low, b.high]) parts.push(`<line x1="${x(e).toFixed(1)}" y1="${cy - 5}" x2="${x(e).toFixed(1)}" y2="${cy + 5}" stroke="#111" stroke-width="1.5"/>`);
     }
-    parts.push(`<text x="${width - valueW + 6}" y="${y + 16}" font-size="12" fill="#222">${escapeXml(Math.round(b.value).toLocaleString('en-US'))}</text>`);
+    // The number at the bar's (or its whisker's) end: a small bar is plainly small, not missing.
+    parts.push(`<text x="${(labelW + valueLabelFrac(axis, b) * plotW + 6).toFixed(1)}" y="${y + 16}" font-size="12" fill="#222" class="bar-value">${escapeXml(formatCount(b.value))}</text>`);
   });
   parts.push(`<text x="${labelW + plotW / 2}" y="${height - 4}" font-size="11" text-anchor="middle" fill="#444">${escapeXml(`${chart.unit}${chart.scale === 'log' ? ' (log scale)' : ''}`)}</text>`);
   parts.push('</svg>');

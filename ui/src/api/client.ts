@@ -25,6 +25,7 @@ export const ROUTES = {
   unackFinding: { method: 'delete', path: '/api/hosts/:hostId/findings/:fingerprint/ack' },
   optane: { method: 'get', path: '/api/hosts/:hostId/optane' },
   forecast: { method: 'post', path: '/api/hosts/:hostId/forecast' },
+  optaneDeviceProbe: { method: 'post', path: '/api/hosts/:hostId/optane/device-probe' },
   benchProfiles: { method: 'get', path: '/api/bench/profiles' },
   benchDryRun: { method: 'post', path: '/api/hosts/:hostId/bench/dry-run' },
   benchStart: { method: 'post', path: '/api/hosts/:hostId/bench/runs' },

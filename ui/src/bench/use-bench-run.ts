@@ -1,15 +1,19 @@
 /**
  * Starts a guarded benchmark and follows its SSE stream into a `LiveRun`. Used by the
- * Benchmarks view and by the Optane probe (one code path). When the stream breaks off before
- * `done`, the run's final state is fetched once.
+ * Benchmarks view, the Optane probe and the Optane page's blank-device test (one code path; the
+ * last starts through its own route, `startVia`). When the stream breaks off before `done`, the
+ * run's final state is fetched once.
  */
 import { shallowRef, type ShallowRef } from 'vue';
-import type { ApiClient } from '../api/client.ts';
+import type { ApiClient, ApiResult } from '../api/client.ts';
+import type { BenchRunView } from '../../../server/src/api/contract.ts';
 import { applyEvent, idleRun, type BenchBody, type LiveRun } from './bench-view.ts';
 
 export interface BenchRunner {
   run: ShallowRef<LiveRun>;
   start(hostId: string, request: BenchBody): Promise<LiveRun>;
+  /** Starts a run through another route that answers with the run (e.g. the Optane device probe), then follows it. */
+  startVia(begin: () => Promise<ApiResult<BenchRunView>>): Promise<LiveRun>;
   cancel(): Promise<void>;
   reset(): void;
 }
@@ -18,11 +22,11 @@ export function useBenchRun(api: ApiClient): BenchRunner {
   const run = shallowRef<LiveRun>(idleRun());
   let controller: AbortController | null = null;
 
-  const start = async (hostId: string, request: BenchBody): Promise<LiveRun> => {
+  const startVia = async (begin: () => Promise<ApiResult<BenchRunView>>): Promise<LiveRun> => {
     controller?.abort();
     controller = new AbortController();
     run.value = { ...idleRun(), phase: 'running' };
-    const started = await api.call('benchStart', { params: { hostId }, body: request });
+    const started = await begin();
     if (!started.ok) {
       run.value = { ...idleRun(), phase: 'error', message: started.message };
       return run.value;
@@ -43,10 +47,12 @@ export function useBenchRun(api: ApiClient): BenchRunner {
     }
     return run.value;
   };
+  const start = (hostId: string, request: BenchBody): Promise<LiveRun> => startVia(() => api.call('benchStart', { params: { hostId }, body: request }));
 
   return {
     run,
     start,
+    startVia,
     async cancel() {
       const id = run.value.runId;
       if (!id) return;

@@ -73,6 +73,13 @@ export function narrowVerdict(v: OptaneVerdictView): OptaneVerdict {
       return ruleId && title && severity ? { ruleId, title, severity } : null;
     }),
     confidence: conf === 'high' || conf === 'medium' || conf === 'low' ? conf : 'low',
+    deviceProbes: pairs(v.deviceProbes, (o) => {
+      const driveId = str(o.driveId); const device = str(o.device); const product = str(o.product); const sizeBytes = num(o.sizeBytes); const command = str(o.command);
+      const m = isObj(o.measured) ? o.measured : null;
+      const runId = m ? str(m.runId) : null; const startedAt = m ? str(m.startedAt) : null; const iops = m ? num(m.iops) : null; const latencyUs = m ? num(m.latencyUs) : null;
+      const measured = runId && startedAt && iops !== null && latencyUs !== null ? { runId, startedAt, iops, latencyUs } : null;
+      return driveId && device && product && sizeBytes !== null && command ? { driveId, device, product, sizeBytes, measured, command } : null;
+    }),
   };
 }
 

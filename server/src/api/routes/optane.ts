@@ -1,9 +1,19 @@
-/** "Should I add Optane?": the verdict of the newest assessment. */
+/**
+ * "Should I add Optane?": the verdict of the newest assessment, and "Measure this device" — the
+ * blank-device test of an unused drive of the newest inventory, started through the same guarded
+ * benchmark as every other run (bench policy, confinement, rate limit, one run per host, and the
+ * runner's guards: the device must be blank and the typed serial must match it).
+ */
 import type { AppContext } from '../context.ts';
 import { routes } from '../contract.ts';
 import { HttpError } from '../errors.ts';
 import { OptaneVerdictView } from '../schemas.ts';
 import { apiRouter, bindRoute } from '../route.ts';
+import { applyBenchPolicy, benchPolicy } from '../bench-policy.ts';
+import { artifactsFromInventory } from '../../model/artifacts.ts';
+import { matchesDrive } from '../../forecast/request.ts';
+import { DEVICE_PROBE_RUNTIME_S, deviceProbeBytes } from '../../forecast/measured-device.ts';
+import { unusedDrives } from '../../../../rules/lib/slog-devices.ts';
 
 export function optaneRoutes(ctx: AppContext) {
   const r = apiRouter();
@@ -14,6 +24,44 @@ export function optaneRoutes(ctx: AppContext) {
     const v = OptaneVerdictView.safeParse(a.optane);
     if (!v.success) throw new HttpError('unavailable', 'this assessment has no Optane verdict (the verdict module is missing from this build)');
     return v.data;
+  });
+  bindRoute(r, routes.optaneDeviceProbe, async ({ params, body, req, res }) => {
+    const h = ctx.getHost(params.hostId);
+    ctx.requireLocal(h);
+    const { bench, runs } = ctx.requireBench();
+    const snap = ctx.history.latestSnapshot(h.id);
+    if (!snap) throw new HttpError('not-found', `no inventory of host "${h.id}" yet: run an assessment first (POST ${routes.runAssessment.path})`);
+    const a = artifactsFromInventory(snap.inventory);
+    const drives = a.Drives ?? [];
+    const d = drives.find((x) => matchesDrive(x, body.drive));
+    if (!d) throw new HttpError('not-found', `no drive "${body.drive}" in the newest inventory of host "${h.id}"`);
+    const device = d.byIdPath ?? d.devPath;
+    if (!device) throw new HttpError('conflict', `drive "${body.drive}" has no device path in the inventory`);
+    // Only a drive the inventory shows unused; the runner's device-blank guard then checks it live.
+    if (!unusedDrives(a.Pools ?? [], drives).includes(d)) {
+      const uses = (d.uses ?? []).map((u) => `${u.kind} (${u.detail})`);
+      throw new HttpError('conflict', `refused: ${device} is not unused — ${uses.length > 0 ? uses.join('; ') : 'it is part of a pool'}. The blank-device test writes to the raw device and would destroy that`);
+    }
+    const policy = applyBenchPolicy({
+      profile: 'sync-write-4k-qd1', target: { kind: 'device', device, confirmSerial: body.confirmSerial },
+      runtimeS: DEVICE_PROBE_RUNTIME_S, sizeBytes: deviceProbeBytes(d),
+    }, benchPolicy(ctx.settings.get().benchmark, ctx.benchCeiling));
+    if (!policy.ok) throw new HttpError('bad-request', policy.message);
+    const request = ctx.confine(policy.request);
+    // Counted before the guards run, so typed confirmations cannot be tried faster than runs start.
+    const client = req.socket.remoteAddress ?? 'unknown';
+    if (!ctx.benchLimiter.hit(client)) {
+      res.setHeader('Retry-After', String(ctx.benchLimiter.retryAfterSeconds(client)));
+      throw new HttpError('rate-limited', 'too many benchmark starts; try again later');
+    }
+    if (ctx.benchSuites.busy(h.id)) throw new HttpError('conflict', `a benchmark suite is running on host "${h.id}"`);
+    // The guards first, so a refusal answers with its reasons instead of a refused run.
+    const refused = (await bench.dryRun(request)).guards.filter((g) => !g.ok);
+    if (refused.length > 0) {
+      const serialOnly = refused.every((g) => g.id === 'device-serial');
+      throw new HttpError(serialOnly ? 'bad-request' : 'conflict', refused.map((g) => g.message).join(' '));
+    }
+    return runs.start(h.id, request);
   });
   return r;
 }

@@ -10,6 +10,9 @@ import { artifactsFromInventory } from '../../model/artifacts.ts';
 import { publicKbUrl } from '../../kb/catalog.ts';
 import { terminalText } from '../../text/markdown.ts';
 import { BLOCK_SIZES, ForecastRequest, renderForecast, runForecast } from '../../forecast/request.ts';
+import { benchmarksFromStore } from '../../assess/load-benchmarks.ts';
+import { reportBenchmarks } from '../../report/benchmarks.ts';
+import { defaultDataDir } from '../../data-dir.ts';
 
 export const run: Handler<typeof options> = async ({ values: v }, io) => {
   if ([v.snapshot, v.demo, v.inventory].filter((x) => x !== undefined).length > 1) throw usageError('--snapshot, --demo and --inventory exclude each other', 'choose one');
@@ -35,7 +38,11 @@ export const run: Handler<typeof options> = async ({ values: v }, io) => {
   }
   const loaded = await loadForAssessment(load);
   if (!loaded.ok) throw inputError(loaded.message, 'check the snapshot directory or inventory file named');
-  const r = runForecast(artifactsFromInventory(loaded.inventory), req.data);
+  // Measure before forecasting: this machine's probes and blank-device tests (none for a snapshot or the demo).
+  // An unreadable store is not an error (as for `optane`): the forecast then says what it did not measure.
+  const bench = await benchmarksFromStore(v['data-dir'] ?? defaultDataDir(), loaded.inventory);
+  const runs = bench.ok ? reportBenchmarks(bench.value).benchmarks.map((b) => b.summary) : [];
+  const r = runForecast({ ...artifactsFromInventory(loaded.inventory), ...(runs.length > 0 ? { Benchmarks: runs } : {}) }, req.data);
   if (!r.ok) throw inputError(r.message, 'check --pool and --slog against `zfs-advisor inventory`');
   io.stdout(v.json ? `${JSON.stringify(r.result, null, 2)}\n` : terminalText(renderForecast(r.result), publicKbUrl));
   return EXIT.ok;
