@@ -92,7 +92,7 @@ export default defineRule({
           (observed ? `Measured: sync writes waited p50 ${observed.p50Ms} ms, p99 ${observed.p99Ms ?? '?'} ms on the data vdevs${observed.syncWriteIops !== null ? ` at ${Math.round(observed.syncWriteIops * 10) / 10} sync writes/s` : ''} (${Math.round(observed.windowSeconds)} s observation, zpool iostat -w); the forecast's "now" uses that. ` : '') +
           `${ev.reasons.join(' ')} ` +
           `Every sync write waits for that flush; a SLOG takes the ZIL off the disks. The sync-write forecast (device catalog and pool model, calibrated on published measurements including the Optane SLOG test) for ${c.target.candidate.label} predicts ` +
-          `${observed ? '(from the observed latency) ' : ''}${f.qd1.now.iops.toLocaleString('en-US')} → ${f.qd1.withOptane.iops.toLocaleString('en-US')} IOPS at QD1 (range ${f.qd1.withOptane.low.toLocaleString('en-US')}–${f.qd1.withOptane.high.toLocaleString('en-US')}) and ${f.qd16.now.iops.toLocaleString('en-US')} → ${f.qd16.withOptane.iops.toLocaleString('en-US')} at QD16. ` +
+          `${observed ? '(from the observed latency) ' : ''}${formatCount(f.qd1.now.iops)} → ${formatCount(f.qd1.withOptane.iops)} IOPS at QD1 (range ${formatCount(f.qd1.withOptane.low)}–${formatCount(f.qd1.withOptane.high)}) and ${formatCount(f.qd16.now.iops)} → ${formatCount(f.qd16.withOptane.iops)} at QD16. ` +
           `"Now": ${measured.basis.replace(/\.$/, '')}. ` +
           (c.target.candidate.measurement ? `"With": ${c.target.candidate.profile.basis}. ` : '') +
           `A SLOG lowers latency; it does not raise sustained throughput above what the disks absorb at txg sync, and it does nothing for async writes. ` +

@@ -14,6 +14,7 @@ import { factLink, mdLink } from './cite.ts';
 import type { DeviceMeasurement } from './measured-device.ts';
 import { DEFAULT_PARAMS, estimate, isAsync, writeState, type DataVdevs, type DatasetSide, type Estimate, type LogTarget, type ModelParams, type Workload } from './model.ts';
 import { currentLog, dataVdevs, datasetSide, slogTarget } from './pool-shape.ts';
+import { formatCount } from '../text/format.ts';
 
 export const WorkloadSpec = z.object({
   rw: z.enum(['randwrite', 'write']).default('randwrite'),
@@ -102,11 +103,11 @@ export function estimateWith(data: DataVdevs, log: LogTarget, ds: DatasetSide, w
   const capped = e.iops < e.latencyIops * 0.95 && m.iops > e.high;
   const iops = capped ? e.iops : m.iops;
   if (iops < m.iops) {
-    return { ...e, measured: `Measured: this device as SLOG on the same pool shape did ${m.iops.toLocaleString('en-US')} IOPS (${mdLink('published test', sourceUrl(m.source))}: "${m.quote}"), with smaller records than here; this pool's sustained ceiling caps it at ~${iops.toLocaleString('en-US')}.` };
+    return { ...e, measured: `Measured: this device as SLOG on the same pool shape did ${formatCount(m.iops)} IOPS (${mdLink('published test', sourceUrl(m.source))}: "${m.quote}"), with smaller records than here; this pool's sustained ceiling caps it at ~${formatCount(iops)}.` };
   }
   return {
     iops: m.iops, latencyIops: m.iodepth === 1 ? m.iops : Math.max(m.iops, e.latencyIops), low: Math.min(e.low, Math.round(m.iops * 0.9)), high: Math.max(e.high, Math.round(m.iops * 1.1)),
-    measured: `Measured: this device as SLOG on the same pool shape and workload did ${m.iops.toLocaleString('en-US')} IOPS (${mdLink('published test', sourceUrl(m.source))}: "${m.quote}"); the range is the model's.`,
+    measured: `Measured: this device as SLOG on the same pool shape and workload did ${formatCount(m.iops)} IOPS (${mdLink('published test', sourceUrl(m.source))}: "${m.quote}"); the range is the model's.`,
     basis: e.basis,
   };
 }
@@ -132,7 +133,7 @@ export function forecastPool(a: Artifacts, pool: Pool, spec: WorkloadSpec, candi
   if (withE && isAsync(side, w)) withE.basis.push(`No sync writes: a SLOG changes nothing (${factLink('A1')}).`);
   const zil = log.kind === 'slog' ? 'log vdev' : log.kind === 'special' ? 'special vdev' : 'data vdevs';
   const guess = candidate && candidate.profile.matched === 'class'
-    ? `Not in the device catalog: the range ${Math.round(withE!.low).toLocaleString('en-US')}–${Math.round(withE!.high).toLocaleString('en-US')} IOPS is the "${candidate.profile.classLabel}" class's, a guess, so there is no point forecast and no gain. Measure the device itself in one click (blank-device test, destroys its contents): ${candidate.measureHint ?? '`zfs-advisor bench sync-write-4k-qd1 --device DEV --confirm-serial SERIAL`'}.`
+    ? `Not in the device catalog: the range ${formatCount(Math.round(withE!.low))}–${formatCount(Math.round(withE!.high))} IOPS is the "${candidate.profile.classLabel}" class's, a guess, so there is no point forecast and no gain. Measure the device itself in one click (blank-device test, destroys its contents): ${candidate.measureHint ?? '`zfs-advisor bench sync-write-4k-qd1 --device DEV --confirm-serial SERIAL`'}.`
     : null;
   // Coherent ranges: a faster path never has a lower best case than now (the same ceilings cap
   // both); a range wholly below "now" is said to be slower.

@@ -13,6 +13,7 @@ import { observedSyncLatency, type ObservedSyncLatency } from '../optane/observe
 import type { DeviceProfile } from './catalog.ts';
 import { DEFAULT_PARAMS, estimate, latencyForMeasured } from './model.ts';
 import { currentLog, dataVdevs, datasetSide } from './pool-shape.ts';
+import { formatCount } from '../text/format.ts';
 
 export type NowSource = 'benchmark' | 'observed' | 'model';
 
@@ -67,7 +68,7 @@ export function measuredNow(
   const probe = newestQd1Probe(a.Benchmarks, pool.name);
   if (probe) {
     const m = probe.writeIops;
-    const basis = `measured on this host: ${Math.round(m).toLocaleString('en-US')} sync IOPS at QD1, 4 KiB (benchmark ${probe.id}, ${probe.startedAt})`;
+    const basis = `measured on this host: ${formatCount(Math.round(m))} sync IOPS at QD1, 4 KiB (benchmark ${probe.id}, ${probe.startedAt})`;
     const { side } = datasetSide(pool, a.Datasets ? [...a.Datasets] : undefined, a.Host);
     const w = { rw: 'randwrite' as const, bs: 4096, iodepth: 1, numjobs: 1, sync: 'always' as const };
     const data = dataVdevs(pool, drives);

@@ -8,6 +8,7 @@ import { classProfile, profileForDrive, type DeviceProfile } from './catalog.ts'
 import { forecastPool, type ForecastResult } from './forecast.ts';
 import { slowest } from './pool-shape.ts';
 import { QD1, QD16 } from './slog-choice.ts';
+import { formatCount } from '../text/format.ts';
 
 export interface PlanForecast {
   qd1: ForecastResult;
@@ -16,7 +17,7 @@ export interface PlanForecast {
   summary: string[];
 }
 
-const n = (x: number) => x.toLocaleString('en-US');
+const n = (x: number) => formatCount(x);
 
 export function planSlogForecast(input: {
   pool: Pool; host?: Host | null; pools?: readonly Pool[]; drives?: readonly Drive[]; datasets?: readonly Dataset[];

@@ -11,6 +11,7 @@ import { profileForText } from './catalog.ts';
 import { forecastPool, WorkloadSpec, type Candidate, type ForecastOptions, type ForecastResult } from './forecast.ts';
 import { candidateProfile, deviceProbeHint } from './measured-device.ts';
 import { measuredNow } from './measured-now.ts';
+import { formatCount } from '../text/format.ts';
 
 export const BLOCK_SIZES: Record<string, number> = { '4k': 4096, '8k': 8192, '16k': 16_384, '32k': 32_768, '64k': 65_536, '128k': 131_072, '1m': 1_048_576 };
 
@@ -56,7 +57,7 @@ export function runForecast(a: Artifacts, req: ForecastRequest): ForecastOutcome
   return { ok: true, result: forecastPool(a, pool, req.workload, candidate, opts) };
 }
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = (n: number) => formatCount(n);
 
 /** Plain-text rendering for the CLI (the JSON is the same object). */
 export function renderForecast(r: ForecastResult): string {

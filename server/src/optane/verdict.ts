@@ -25,6 +25,7 @@ import { measuredNow, probeCommand, type MeasuredNow } from '../forecast/measure
 import { confidenceReason, forecastConfidence, withSourceOf } from '../forecast/confidence.ts';
 import type { ObservedSyncLatency } from './observed-latency.ts';
 import { deviceMeasurement, deviceProbeBytes, deviceProbeCommand, deviceProbeHint } from '../forecast/measured-device.ts';
+import { formatCount } from '../text/format.ts';
 
 /** The candidate must beat the current ZIL path by at least this factor at QD1 to be worth adding [heuristic]. */
 export const MIN_QD1_GAIN = 3;
@@ -126,7 +127,7 @@ function score(v: PoolView): number {
   return demand * 1e6 + v.gain;
 }
 
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const fmt = (n: number) => formatCount(Math.round(n));
 const observedText = (o: ObservedSyncLatency | null): string => {
   if (!o) return '';
   const rate = o.syncWriteIops !== null ? `${o.syncWriteIops >= 100 ? Math.round(o.syncWriteIops) : o.syncWriteIops.toFixed(1)}/s, ` : '';
