@@ -10,6 +10,7 @@ import { runForecast, renderForecast } from '../../server/src/forecast/request.t
 import { slogTarget } from '../../server/src/forecast/pool-shape.ts';
 import { forecastConfidence } from '../../server/src/forecast/confidence.ts';
 import { artifacts000 } from '../fixtures/rules/slog-fixtures.ts';
+import { formatGain } from '../../server/src/text/format.ts';
 
 const hdd = profileForText('WDC WD40EFRX-68N32N0');
 const mirror2: DataVdevs = { layout: 'mirror', vdevs: 1, width: 2, parity: 0, media: hdd };
@@ -89,6 +90,14 @@ describe('honest numbers on a live pool', () => {
     const text = renderForecast(r);
     expect(text).toContain('no point forecast');
     expect(text).not.toMatch(/gain: ×/);
+  });
+
+  it('a known model\'s gain reads as every view writes a gain ("83×", never "×83.33")', () => {
+    const r = fc('Micron 7450 PRO');
+    expect(r.gain).not.toBeNull();
+    const text = renderForecast(r);
+    expect(text).toContain(`gain: ${formatGain(r.gain)}`);
+    expect(text).not.toMatch(/×\d/);
   });
 
   it('Optane and a PLP NVMe differ where their latency differs; the three PLP NVMe share one class figure and one forecast', () => {

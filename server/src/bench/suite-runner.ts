@@ -25,6 +25,7 @@ import type { BenchExec } from './exec.ts';
 import type { SystemSources } from './kpi.ts';
 import type { CacheBound } from './read-honesty.ts';
 import type { GuardVerdict } from './types.ts';
+import { formatGain } from '../text/format.ts';
 
 export interface PlanOptions { db?: Database | null; exec?: BenchExec; readLoad?: () => number; cacheBound?: CacheBound }
 
@@ -185,9 +186,9 @@ export async function runSuite(plan: SuitePlan, deps: SuiteDeps): Promise<SuiteR
       const ratio = s.wallSeconds !== null && s.fioRuntimeSeconds ? s.wallSeconds / s.fioRuntimeSeconds : null;
       const load = s.system?.load1Max ?? null;
       const maxLoad = p.request.maxLoad1 ?? defaultMaxLoad1();
-      notes.push(`${p.label}: wall/runtime ${ratio === null ? 'unknown' : `${ratio.toFixed(2)}×`}, peak load1 ${load === null ? 'unknown' : load.toFixed(2)}`);
+      notes.push(`${p.label}: wall/runtime ${ratio === null ? 'unknown' : formatGain(ratio)}, peak load1 ${load === null ? 'unknown' : load.toFixed(2)}`);
       const why = ratio !== null && ratio > plan.maxWallRatio
-        ? `wall time was ${ratio.toFixed(2)}× fio's runtime (limit ${plan.maxWallRatio}×)`
+        ? `wall time was ${formatGain(ratio)} fio's runtime (limit ${plan.maxWallRatio}×)`
         : load !== null && load > maxLoad ? `the 1-minute load reached ${load.toFixed(2)} (limit ${maxLoad})` : null;
       if (why) {
         status = 'stopped';

@@ -8,7 +8,7 @@ import { classProfile, profileForDrive, type DeviceProfile } from './catalog.ts'
 import { forecastPool, type ForecastResult } from './forecast.ts';
 import { slowest } from './pool-shape.ts';
 import { QD1, QD16 } from './slog-choice.ts';
-import { formatCount } from '../text/format.ts';
+import { formatCount, formatGain } from '../text/format.ts';
 
 export interface PlanForecast {
   qd1: ForecastResult;
@@ -33,7 +33,7 @@ export function planSlogForecast(input: {
   const qd16 = forecastPool(a, input.pool, QD16, candidate);
   const line = (qd: string, f: ForecastResult) => f.with!.guess
     ? `${qd}: now ${n(f.now.iops)} (${n(f.now.low)}–${n(f.now.high)}) → with this SLOG ${n(f.with!.low)}–${n(f.with!.high)} sync IOPS (its class's range, a guess: no point forecast)`
-    : `${qd}: now ${n(f.now.iops)} (${n(f.now.low)}–${n(f.now.high)}) → with this SLOG ${n(f.with!.iops)} (${n(f.with!.low)}–${n(f.with!.high)}) sync IOPS, ×${f.gain}`;
+    : `${qd}: now ${n(f.now.iops)} (${n(f.now.low)}–${n(f.now.high)}) → with this SLOG ${n(f.with!.iops)} (${n(f.with!.low)}–${n(f.with!.high)}) sync IOPS, ${formatGain(f.gain)}`;
   return {
     qd1, qd16,
     summary: [
