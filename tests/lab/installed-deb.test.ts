@@ -76,7 +76,9 @@ ip addr add 10.0.2.15/24 dev "$IF"; ip route add default via 10.0.2.2`);
   }, 700_000);
 
   it('opened to the network as its config file says, it asks the host\'s browser for the token', async () => {
-    await vm.must(`sed -i 's/^ZFS_ADVISOR_HOST=.*/ZFS_ADVISOR_HOST=0.0.0.0/' /etc/zfs-advisor/zfs-advisor.conf
+    // Also the benchmark load ceiling: an emulated guest's load average says nothing about a real
+    // host, and only root raises it, on the service's command line (the API may only tighten it).
+    await vm.must(`sed -i -e 's/^ZFS_ADVISOR_HOST=.*/ZFS_ADVISOR_HOST=0.0.0.0/' -e 's/^ZFS_ADVISOR_EXTRA_ARGS=.*/ZFS_ADVISOR_EXTRA_ARGS=--bench-max-load 100/' /etc/zfs-advisor/zfs-advisor.conf
 systemctl restart zfs-advisor
 for i in $(seq 1 120); do ss -Hltn "sport = :${GUEST_PORT}" | grep -q '0.0.0.0' && break; sleep 1; done
 systemctl is-active zfs-advisor`, { timeoutMs: 300_000 });
@@ -115,17 +117,40 @@ systemctl is-active zfs-advisor`, { timeoutMs: 300_000 });
     await screenshot(page, 'lab-deb-recommendations-desktop');
   }, 600_000);
 
-  it('answers "Should I add Optane?" and weighs the guest\'s unused NVMe drive', async () => {
+  it('answers "Should I add Optane?"', async () => {
     await page.goto(`${url}optane`);
     await settle(page);
     await page.click('[data-testid="ask-optane"]');
     await page.waitForSelector('[data-testid="verdict-word"]', { timeout: 300_000 });
     await page.waitForFunction(() => !document.querySelector('[data-testid="ask-optane"]')?.hasAttribute('disabled'), undefined, { timeout: 300_000 });
     expect(['Yes', 'No', 'It depends', 'Replace the SLOG']).toContain((await page.locator('[data-testid="verdict-word"]').textContent())?.trim());
-    expect(await page.locator('main').textContent()).toContain(CANDIDATE.serial);
     expect(await page.locator('main .state.error').allTextContents()).toEqual([]);
     await screenshot(page, 'lab-deb-optane-desktop');
   }, 400_000);
+
+  it('measures the unused NVMe drive with the blank-device test, through the installed service, and the verdict uses it', async () => {
+    // Above the ceiling root set in the config file the API refuses; up to it, the owner may raise the limit.
+    const patch = (maxLoad1: number) => fetch(`${url}api/settings`, { method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ benchmark: { maxLoad1 } }) });
+    expect((await patch(1000)).status).toBe(403);
+    const policy = await patch(100);
+    expect(policy.status, await policy.text()).toBe(200);
+    const offer = page.locator('[data-testid="device-probe-offer"]', { hasText: /nvme0n1|DEBNV01/ });
+    await expect.poll(() => offer.count(), { timeout: 60_000 }).toBe(1);
+    expect(await offer.textContent()).toContain('not measured on this host');
+    await offer.locator('[data-testid="measure-device"]').click();
+    // Its serial, typed by the owner, confirms which device is erased.
+    await offer.locator('[data-testid="confirm-serial"]').fill(CANDIDATE.serial);
+    await offer.locator('[data-testid="start-device-probe"]').click();
+    await expect.poll(() => offer.locator('[data-testid="device-measured"]').count(), { timeout: 300_000, interval: 2000 }).toBe(1);
+    expect(await page.locator('[data-testid="device-probe-error"]').count()).toBe(0);
+    expect(await offer.locator('[data-testid="device-measured"]').textContent()).toMatch(/measured .* per write \([\d,.]+ IOPS\) · run [0-9a-f]{12} ·/);
+    await page.waitForFunction(() => !document.querySelector('[data-testid="ask-optane"]')?.hasAttribute('disabled'), undefined, { timeout: 300_000 });
+    await expect.poll(async () => (await page.locator('[data-testid="verdict-card"]').textContent()) ?? '', { timeout: 300_000, interval: 3000 }).toContain('measured on this host, run');
+    await screenshot(page, 'lab-deb-optane-measured-desktop');
+    // Nothing of the test is left on the device or in the guest: no fio, the drive still blank.
+    const left = await vm.run(`pgrep -a -x fio; wipefs -n ${byId(CANDIDATE)}`);
+    expect(left.stdout.trim()).toBe('');
+  }, 900_000);
 
   it('downloads a report of the guest\'s pool', async () => {
     await page.goto(`${url}reports`);
