@@ -168,7 +168,7 @@ export function profileForDrive(d: Drive): DeviceProfile {
   const kept = profileByDrive.get(d);
   if (kept) return kept;
   const e = findEntry(d.model);
-  const p = e ? profileForEntry(e) : classProfile(classForDrive(d), `${d.model ?? d.id}: not in the catalog; ${syncWriteLatency(d).basis}`);
+  const p = e ? profileForEntry(e) : classProfile(classForDrive(d), `${d.model ?? `${d.devPath ?? d.id} (no model reported)`}: not in the catalog; ${syncWriteLatency(d).basis}`);
   profileByDrive.set(d, p);
   return p;
 }
