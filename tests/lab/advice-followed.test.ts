@@ -19,6 +19,7 @@ import { bootLab, byId, labAvailable, REPO_ROOT, type LabDrive, type LabVm } fro
 import { execFileSync } from 'node:child_process';
 import { artifactsFromInventory } from '../../server/src/model/artifacts.ts';
 import { BLOCK_SIZES, ForecastRequest, runForecast } from '../../server/src/forecast/request.ts';
+import { reportBenchmarks } from '../../server/src/report/benchmarks.ts';
 import { capture, inventoryOf } from './lab-support.ts';
 import { ADVICE_WORKLOADS, adviceSection, adviceTable, gainError, layoutScript, measure, writeBenchmarksSection, type AdviceRow } from './bench-lab.ts';
 
@@ -57,8 +58,17 @@ describe('advice followed: the SLOG forecast against what adding the SLOG measur
     // again, minutes apiece under TCG); the plan's printed steps are then run in the guest.
     const probe = await vm.cli('bench sync-write-4k-qd1 --pool tank --runtime 5 --size 16M --max-load 100 --json', { timeoutMs: 12 * MIN });
     expect(probe.code, probe.stderr).toBe(0);
+    // Measure before forecasting (issue 27 §2): the blank-device test of each unused candidate, as the
+    // Optane page's "Measure this device" runs it; the forecast then rests on these measurements.
+    for (const c of CANDIDATES) {
+      const r = await vm.cli(`bench sync-write-4k-qd1 --device ${byId(c.drive)} --confirm-serial ${c.drive.serial} --runtime 5 --size 256M --max-load 100 --json`, { timeoutMs: 12 * MIN });
+      expect(r.code, r.stderr || r.stdout).toBe(0);
+    }
     const snap = await capture(vm, 'advice-before');
-    const artifacts = artifactsFromInventory(await inventoryOf(snap));
+    const history = await vm.cli('bench --history --json');
+    expect(history.code, history.stderr).toBe(0);
+    const runs = reportBenchmarks(JSON.parse(history.stdout) as unknown[]).benchmarks.map((b) => b.summary);
+    const artifacts = { ...artifactsFromInventory(await inventoryOf(snap)), Benchmarks: runs };
     const optane = hostCli(['optane', '--snapshot', snap, '--json']);
     const forecast = (i: number, j: number): Forecast => {
       const w = ADVICE_WORKLOADS[i]!;
