@@ -85,7 +85,27 @@ async function recoverStore(db: Database, p: LivenessProbe): Promise<Recovered[]
   }
   const holder = lockHolder(db);
   if (holder && isStaleHolder(holder, p)) releaseLock(db, holder.runId);
+  // Its runs are cleaned up above; the suite row itself would otherwise say `running` until the next
+  // `bench suite` command (the server and `bench PROFILE` never closed it).
+  closeAbandonedSuites(db, p);
   return out;
+}
+
+/** Suites left `running` by a process that is gone become `aborted`, saying so (a store older than suites has none). */
+export function closeAbandonedSuites(db: Database, probe: LivenessProbe): string[] {
+  const closed: string[] = [];
+  if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'bench_suites'").get()) return closed;
+  const rows = db.prepare("SELECT id, pid, host, boot_id, proc_start FROM bench_suites WHERE status = 'running'").all() as
+    { id: string; pid: number; host: string; boot_id: string | null; proc_start: string | null }[];
+  for (const r of rows) {
+    if (r.host !== hostname()) continue;
+    const live = holderLiveness({ pid: r.pid, host: r.host, bootId: r.boot_id, procStart: r.proc_start }, probe);
+    if (live.alive) continue;
+    db.prepare("UPDATE bench_suites SET status = 'aborted', ended_at = ?, message = ? WHERE id = ?")
+      .run(new Date().toISOString(), `abandoned: process ${r.pid} ended during the suite (${live.why}); its runs were cleaned up through their journals`, r.id);
+    closed.push(r.id);
+  }
+  return closed;
 }
 
 /**

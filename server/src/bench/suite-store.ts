@@ -6,8 +6,7 @@
 import { hostname } from 'node:os';
 import type { Database } from 'better-sqlite3';
 import { SuiteResult, type SuitePlan } from './suite-types.ts';
-import { holderLiveness } from './recover.ts';
-import type { LivenessProbe, ProcessIdentity } from './process-identity.ts';
+import type { ProcessIdentity } from './process-identity.ts';
 
 export type SuiteStatus = SuiteResult['status'] | 'running' | 'aborted';
 
@@ -63,16 +62,5 @@ export function latestSuite(db: Database): SuiteResult | null {
   return null;
 }
 
-/** Suites left `running` by a process that is gone become `aborted`, saying so. */
-export function closeAbandonedSuites(db: Database, probe: LivenessProbe): string[] {
-  const closed: string[] = [];
-  for (const r of db.prepare("SELECT * FROM bench_suites WHERE status = 'running'").all() as Raw[]) {
-    if (r.host !== hostname()) continue;
-    const live = holderLiveness({ pid: r.pid, host: r.host, bootId: r.boot_id, procStart: r.proc_start }, probe);
-    if (live.alive) continue;
-    db.prepare("UPDATE bench_suites SET status = 'aborted', ended_at = ?, message = ? WHERE id = ?")
-      .run(new Date().toISOString(), `abandoned: process ${r.pid} ended during the suite (${live.why}); its runs were cleaned up through their journals`, r.id);
-    closed.push(r.id);
-  }
-  return closed;
-}
+/** Closing dead suites is part of every recovery (recover.ts), so any bench command or a server start does it. */
+export { closeAbandonedSuites } from './recover.ts';

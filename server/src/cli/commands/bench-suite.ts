@@ -25,15 +25,16 @@ import { comparisonCsv, compareSuites, suiteCsv, suiteExport } from '../../bench
 import { recoverAbandoned } from '../../bench/recover.ts';
 import { liveProbe } from '../../bench/process-identity.ts';
 import { defaultDataDir } from '../../data-dir.ts';
-import { comparisonText, planText, progressLine, seconds, suiteText, table } from './bench-format.ts';
+import { comparisonText, planText, progressLine, recoveredLine, seconds, suiteText, table } from './bench-format.ts';
 
 async function withStore(dataDir: string, io: CliIO, fn: (s: Store) => Promise<number>): Promise<number> {
   const opened = await openStore(dataDir);
   if (!opened.ok) throw inputError(opened.error.message, 'check --data-dir (zfs-advisor info prints the default)');
   try {
-    // Every invocation first cleans up after a killed run and closes a suite left running by a dead process.
+    // Every invocation first cleans up after a killed run and closes a suite left running by a dead
+    // process, and says so, as `bench` does.
     const probe = await liveProbe();
-    await recoverAbandoned(opened.store.db, probe);
+    for (const r of await recoverAbandoned(opened.store.db, probe)) io.stderr(recoveredLine(r));
     closeAbandonedSuites(opened.store.db, probe);
     return await fn(opened.store);
   } finally { opened.store.close(); }
