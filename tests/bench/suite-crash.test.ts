@@ -39,6 +39,8 @@ describe('kill -9 during a suite', () => {
     const first = await runCommand(process.execPath, [CLI, 'bench', '--history', '--json', '--data-dir', dataDir], { timeoutMs: 60_000 });
     expect(first.exitCode, first.stderr).toBe(0);
     expect(first.stderr).toMatch(/^recovered abandoned run [0-9a-f]{12} \(pid \d+\): /m);
+    // The dead run's host-wide lock is freed too; its files were removed just now, not "later".
+    expect(first.stderr).toMatch(/^recovered abandoned run [0-9a-f]{12} \(pid \d+\): freed the host-wide lock it held$/m);
     expect(readdirSync(dir)).toEqual([]);
     expect(fioProcessesFor(dir)).toEqual([]);
     // It closed the suite too (read straight from the store, before any `bench suite` command could).

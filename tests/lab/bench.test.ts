@@ -198,6 +198,7 @@ done; exit 1`, { timeoutMs: 6 * MIN })).trim();
     const r = await vm.cli(`bench sync-write-4k-qd1 --pool tank ${SMALL} --json`, { timeoutMs: 3 * MIN });
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
     expect(r.stderr).toMatch(recovered(zvol2, cli2, fio2, zvolDevice));
+    expect(r.stderr).toMatch(new RegExp(`^recovered abandoned run ${runIdOf(zvol2)} \\(pid ${cli2}\\): freed the host-wide lock it held$`, 'm'));
     expect(json<{ summary: Summary }>(r.stdout).summary.status).toBe('completed');
     expect(await alive(fio2)).toBe(false);
     expect((await vm.must(LEFTOVERS)).trim()).toBe('');

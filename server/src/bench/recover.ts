@@ -42,7 +42,7 @@ export function isStaleHolder(h: Recorded, probe: LivenessProbe): boolean {
 export async function recoverAbandoned(db: Database, probe?: LivenessProbe): Promise<Recovered[]> {
   const p = probe ?? await liveProbe();
   const out = await recoverStore(db, p);
-  out.push(...await recoverHostLock(p));
+  out.push(...await recoverHostLock(p, new Set(out.map((r) => r.runId))));
   return out;
 }
 
@@ -50,7 +50,7 @@ export async function recoverAbandoned(db: Database, probe?: LivenessProbe): Pro
  * Breaks stale host-wide locks after stopping their owners' orphaned fio. Also what
  * `bench --dry-run` runs when it has no store of its own.
  */
-export async function recoverHostLock(probe?: LivenessProbe): Promise<Recovered[]> {
+export async function recoverHostLock(probe?: LivenessProbe, cleanedHere: ReadonlySet<string> = new Set()): Promise<Recovered[]> {
   const p = probe ?? await liveProbe();
   const out: Recovered[] = [];
   for (const stale of staleHostLocks(p)) {
@@ -59,7 +59,9 @@ export async function recoverHostLock(probe?: LivenessProbe): Promise<Recovered[
     if (!breakHostLock(stale.file, stale.owner) || !o) continue;
     out.push({ runId: o.runId, pid: o.pid, clean: false, messages: [
       ...(killed.length > 0 ? [`stopped its orphaned fio (pid ${killed.join(', ')})`] : []),
-      `freed the host-wide lock it held; its files are removed when its own data directory is next used`,
+      // Its files were just removed from this store, or belong to another data directory.
+      cleanedHere.has(o.runId) ? 'freed the host-wide lock it held'
+        : 'freed the host-wide lock it held; its files are removed when its own data directory is next used',
     ] });
   }
   return out;
