@@ -3,8 +3,8 @@
  * 4 MiB files: this is about what the app does, not about speed) so the file stays within CI's
  * budget (about 8–12 minutes here, BENCHMARKS.md):
  * - every profile in one suite, on a temporary dataset and on a real zvol, direct and buffered;
- * - the built-in sync-vs-async suite, whose table says what fio did and what the dataset's sync was
- *   as two columns (the CLI's table, and the JSON export);
+ * - the built-in sync-vs-async suite on a dataset and a zvol, whose table says what fio did and what
+ *   the dataset's sync was as two columns (the CLI's table, and the JSON export);
  * - the guards refusing on a real scrub in progress, a nearly full pool and a degraded pool, each
  *   with its own guard and reason;
  * - `kill -9` of the CLI in the middle of a dataset run and of a zvol run: the next start removes
@@ -85,8 +85,8 @@ ${create('tank', `mirror ${byId(D.a)} ${byId(D.b)}`)}`);
     expect((await vm.must(LEFTOVERS)).trim()).toBe('');
   }, 12 * MIN);
 
-  it.runIf(live)('the sync-vs-async suite: fio sync and dataset sync are two columns, in the CLI table and the export', async () => {
-    const r = await vm.cli(`bench suite sync-vs-async --pool tank ${SUITE}`, { timeoutMs: 6 * MIN });
+  it.runIf(live)('the sync-vs-async suite on a dataset and a zvol: fio sync and dataset sync are two columns, in the CLI table and the export', async () => {
+    const r = await vm.cli(`bench suite sync-vs-async --pool tank --zvol ${SUITE}`, { timeoutMs: 6 * MIN });
     expect(r.code, `${r.stderr.slice(-2000)}\n${r.stdout.slice(-2000)}`).toBe(0);
     const id = /^suite sync-vs-async \(([0-9a-f]{12})\): completed$/m.exec(r.stdout)?.[1];
     expect(id, r.stdout).toBeDefined();
@@ -95,10 +95,12 @@ ${create('tank', `mirror ${byId(D.a)} ${byId(D.b)}`)}`);
     expect(r.stdout).toMatch(/ · sync=always · dataset +plain writes +sync=always +completed /);
     // The issue's case: a sync profile at sync=standard is asynchronous writes with one fsync at the end, and says so.
     expect(r.stdout).toMatch(/^sync-write-4k-qd1 · 4k · QD1 · buffered · sync=standard · dataset +end_fsync only +sync=standard +completed /m);
+    expect(r.stdout).toMatch(/^sync-write-4k-qd1 · 4k · QD1 · direct · sync=standard · zvol +end_fsync only +sync=standard +completed /m);
     const show = await vm.cli(`bench suite --show ${id} --json`);
     expect(show.code, show.stderr).toBe(0);
     const table = json<{ table: Row[] }>(show.stdout).table;
-    expect(table.map((x) => `${x.bs} ${x.sync}`).sort()).toEqual(['128k always', '128k standard', '1m always', '1m standard', '4k always', '4k standard']);
+    expect(table.map((x) => `${x.targetKind} ${x.bs} ${x.sync}`).sort()).toEqual(['dataset', 'zvol'].flatMap((kind) =>
+      ['128k always', '128k standard', '1m always', '1m standard', '4k always', '4k standard'].map((cell) => `${kind} ${cell}`)));
     for (const x of table) {
       expect(x.status, x.label).toBe('completed');
       expect(x.iops ?? 0, x.label).toBeGreaterThan(0);
