@@ -94,9 +94,8 @@ async function recoverStore(db: Database, p: LivenessProbe): Promise<Recovered[]
 }
 
 /** Suites left `running` by a process that is gone become `aborted`, saying so (a store older than suites has none). */
-export function closeAbandonedSuites(db: Database, probe: LivenessProbe): string[] {
-  const closed: string[] = [];
-  if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'bench_suites'").get()) return closed;
+function closeAbandonedSuites(db: Database, probe: LivenessProbe): void {
+  if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'bench_suites'").get()) return;
   const rows = db.prepare("SELECT id, pid, host, boot_id, proc_start FROM bench_suites WHERE status = 'running'").all() as
     { id: string; pid: number; host: string; boot_id: string | null; proc_start: string | null }[];
   for (const r of rows) {
@@ -105,9 +104,7 @@ export function closeAbandonedSuites(db: Database, probe: LivenessProbe): string
     if (live.alive) continue;
     db.prepare("UPDATE bench_suites SET status = 'aborted', ended_at = ?, message = ? WHERE id = ?")
       .run(new Date().toISOString(), `abandoned: process ${r.pid} ended during the suite (${live.why}); its runs were cleaned up through their journals`, r.id);
-    closed.push(r.id);
   }
-  return closed;
 }
 
 /**

@@ -19,7 +19,7 @@ import { CELL_GUARD_IDS, evaluateSuiteGuards, refusals } from './guards.ts';
 import { recoverAbandoned } from './recover.ts';
 import { liveProbe, selfIdentity } from './process-identity.ts';
 import { cellLabel, cellSeconds, expandCells, getSuite, resolveSuite, type SuiteRequest } from './suites.ts';
-import { closeAbandonedSuites, finishSuite, insertSuite } from './suite-store.ts';
+import { finishSuite, insertSuite } from './suite-store.ts';
 import type { PlannedRun, SkippedCell, SuitePlan, SuiteProgress, SuiteResult, SuiteRunResult } from './suite-types.ts';
 import { realExec, type BenchExec } from './exec.ts';
 import type { SystemSources } from './kpi.ts';
@@ -132,8 +132,7 @@ function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
 export async function runSuite(plan: SuitePlan, deps: SuiteDeps): Promise<SuiteResult> {
   const { db } = deps;
   const probe = await liveProbe();
-  await recoverAbandoned(db, probe);
-  closeAbandonedSuites(db, probe);
+  await recoverAbandoned(db, probe); // also closes suites whose process died
   const id = randomBytes(6).toString('hex');
   const t0 = Date.now();
   const startedAt = new Date(t0).toISOString();

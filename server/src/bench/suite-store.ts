@@ -1,7 +1,6 @@
 /**
- * Suite rows (migration 0006): the plan when a suite starts, the result when it ends, and the
- * closing of suites whose process died (kill -9, crash) at the next start — their runs' leftovers
- * are removed by recover.ts through the runs' own journals.
+ * Suite rows (migration 0006): the plan when a suite starts, the result when it ends. A suite whose
+ * process died (kill -9, crash) is closed by every recovery (recover.ts), beside its runs' leftovers.
  */
 import { hostname } from 'node:os';
 import type { Database } from 'better-sqlite3';
@@ -61,6 +60,3 @@ export function latestSuite(db: Database): SuiteResult | null {
   }
   return null;
 }
-
-/** Closing dead suites is part of every recovery (recover.ts), so any bench command or a server start does it. */
-export { closeAbandonedSuites } from './recover.ts';

@@ -20,7 +20,7 @@ import { inputError, usageError } from '../framework/errors.ts';
 import { openStore, DB_FILE_NAME, type Store } from '../../store/db.ts';
 import { parseMatrix, SuiteRequest, SUITES } from '../../bench/suites.ts';
 import { planJson, planSuite, runSuite } from '../../bench/suite-runner.ts';
-import { getSuiteRow, listSuites, closeAbandonedSuites } from '../../bench/suite-store.ts';
+import { getSuiteRow, listSuites } from '../../bench/suite-store.ts';
 import { comparisonCsv, compareSuites, suiteCsv, suiteExport } from '../../bench/compare.ts';
 import { recoverAbandoned } from '../../bench/recover.ts';
 import { liveProbe } from '../../bench/process-identity.ts';
@@ -35,7 +35,6 @@ async function withStore(dataDir: string, io: CliIO, fn: (s: Store) => Promise<n
     // process, and says so, as `bench` does.
     const probe = await liveProbe();
     for (const r of await recoverAbandoned(opened.store.db, probe)) io.stderr(recoveredLine(r));
-    closeAbandonedSuites(opened.store.db, probe);
     return await fn(opened.store);
   } finally { opened.store.close(); }
 }
