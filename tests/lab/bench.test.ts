@@ -1,7 +1,7 @@
 /**
  * The app's benchmarks on real OpenZFS (issue 27 §1), inside the lab guest, kept small (1 s runs,
  * 4 MiB files: this is about what the app does, not about speed) so the file stays within CI's
- * budget (388 s here at load 3–8, BENCHMARKS.md):
+ * budget (360–401 s here at load 1–8, BENCHMARKS.md):
  * - every profile in one suite, on a temporary dataset and on a real zvol, direct and buffered;
  * - the built-in sync-vs-async suite on a dataset and a zvol, whose table says what fio did and what
  *   the dataset's sync was as two columns (the CLI's table, and the JSON export);
