@@ -5,7 +5,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { runCommand, runStreaming } from '../../server/src/exec/runner.ts';
+import { DB_FILE_NAME } from '../../server/src/store/db.ts';
 import { fioAvailable, fioProcessesFor, removeTempDirs, tmpDir } from './support.ts';
 
 afterAll(() => removeTempDirs(), 60_000);
@@ -32,7 +34,20 @@ describe('kill -9 during a suite', () => {
     });
     expect(r.signal).toBe('SIGKILL');
     expect(killedAt).toMatchObject({ runIndex: 1, step: 'run' });
-    // The kill left the run's directory (and possibly its fio) behind; the next start removes them.
+    // The kill left the run's directory (and possibly its fio) behind; the next start removes them —
+    // any bench command, here one that is not about suites, and says so.
+    const first = await runCommand(process.execPath, [CLI, 'bench', '--history', '--json', '--data-dir', dataDir], { timeoutMs: 60_000 });
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(first.stderr).toMatch(/^recovered abandoned run [0-9a-f]{12} \(pid \d+\): /m);
+    // The dead run's host-wide lock is freed too; its files were removed just now, not "later".
+    expect(first.stderr).toMatch(/^recovered abandoned run [0-9a-f]{12} \(pid \d+\): freed the host-wide lock it held$/m);
+    expect(readdirSync(dir)).toEqual([]);
+    expect(fioProcessesFor(dir)).toEqual([]);
+    // It closed the suite too (read straight from the store, before any `bench suite` command could).
+    const db = new Database(join(dataDir, DB_FILE_NAME), { readonly: true });
+    try {
+      expect(db.prepare('SELECT status FROM bench_suites').all()).toEqual([{ status: 'aborted' }]);
+    } finally { db.close(); }
     const h = await runCommand(process.execPath, [CLI, 'bench', 'suite', '--history', '--json', '--data-dir', dataDir], { timeoutMs: 60_000 });
     expect(h.exitCode, h.stderr).toBe(0);
     const suites = JSON.parse(h.stdout) as { status: string; message: string | null }[];

@@ -9,6 +9,7 @@ import { parseMatrix, SuiteRequest, resolveSuite, expandCells, SUITES } from '..
 import { planJson, planSuite, runSuite } from '../../server/src/bench/suite-runner.ts';
 import { compareSuites, suiteCsv, suitePairs, suiteTable, suiteExport } from '../../server/src/bench/compare.ts';
 import { demoSuites } from '../../server/src/bench/demo-suite.ts';
+import { suiteText } from '../../server/src/cli/commands/bench-format.ts';
 import { getSuiteRow, latestSuite, listSuites } from '../../server/src/bench/suite-store.ts';
 import type { SuiteProgress } from '../../server/src/bench/suite-types.ts';
 import { fioAvailable, fioProcessesFor, freshStore, removeTempDirs, tmpDir } from './support.ts';
@@ -96,9 +97,14 @@ describe('demo example suite (reference 000, published numbers)', () => {
     expect(rows.map((r) => [r.sync, r.iops, r.p50Us])).toEqual([['always', 894, 12000], ['disabled', 48300, 400]]);
     // Two separate things (issue 27): what fio did, and the dataset's sync property.
     expect(rows.map((r) => [r.fioSync, r.datasetSync])).toEqual([
-      ['plain writes (sync=always made each one synchronous)', 'always'],
-      ['end_fsync only (one fsync at the end)', 'disabled'],
+      ['plain writes', 'sync=always'],
+      ['end_fsync only', 'sync=disabled'],
     ]);
+    // The CLI's table shows both, as two columns side by side (the lab found them missing there).
+    const text = suiteText(before);
+    expect(text).toMatch(/^run +fio sync +dataset sync +status /m);
+    expect(text).toMatch(/ · sync=always · dataset +plain writes +sync=always +completed /);
+    expect(text).toMatch(/ · sync=disabled · dataset +end_fsync only +sync=disabled +completed /);
     const pair = suitePairs(before, 'sync')[0]!;
     expect(pair.ratio).toBeCloseTo(894 / 48300, 2);
     const c = compareSuites(before, after);
@@ -150,8 +156,8 @@ describe('suites with real fio on a directory', () => {
       // A directory target: fio's own durability is named, and no ZFS property is claimed.
       for (const row of suiteTable(r)) {
         expect(row.datasetSync).toBe('not set by the run (a directory: its dataset\'s own setting applies)');
-        if (row.sync === 'standard') expect(row.fioSync).toBe('end_fsync only (one fsync at the end)');
-        else expect(row.fioSync).toMatch(/^(O_SYNC|fsync per write)/);
+        if (row.sync === 'standard') expect(row.fioSync).toBe('end_fsync only');
+        else expect(row.fioSync).toMatch(/^(O_SYNC|fsync per write)$/);
       }
       expect(suiteExport(r).table).toHaveLength(4);
     } finally { s.close(); }
@@ -201,6 +207,9 @@ describe('zvol targets (fake OpenZFS platform, real fio command lines)', () => {
       const req = SuiteRequest.parse({ profiles: ['async-write-4k'], matrix: { io: ['direct', 'buffered'], sync: ['always', 'standard'] }, target: { kind: 'dataset', pool: 'vx' }, zvol: true, volblocksize: 8192, ...small, maxWallRatio: 1 });
       const p = await planSuite(req, { db: s.db, exec: zfs });
       if (!p.ok) throw new Error(p.message);
+      // The plan asked the pool once for all eight cells (each run asks again when it starts).
+      expect(zfs.calls.filter((c) => c[0] === 'zpool' && c[1] === 'list')).toHaveLength(1);
+      expect(zfs.calls.filter((c) => c[0] === 'zfs' && c[1] === 'get')).toHaveLength(2);
       expect(p.plan.skipped).toEqual([]);
       expect(p.plan.runs.map((r) => `${r.targetKind}/${r.io}/${r.sync}`)).toEqual([
         'dataset/direct/always', 'dataset/direct/standard', 'dataset/buffered/always', 'dataset/buffered/standard',
@@ -228,6 +237,7 @@ describe('zvol targets (fake OpenZFS platform, real fio command lines)', () => {
       expect(zfs.existing()).toEqual([]);
       const creates = zfs.calls.filter((c) => c[1] === 'create');
       const destroys = zfs.calls.filter((c) => c[1] === 'destroy');
+      expect(zfs.calls.filter((c) => c[0] === 'zpool' && c[1] === 'list')).toHaveLength(1 + 8);
       expect(creates).toHaveLength(8);
       expect(destroys.map((c) => c.at(-1)).sort()).toEqual(creates.map((c) => c.at(-1)).sort());
       const fioRuns = zfs.calls.filter((c) => c[0] === 'fio' && c.includes('--time_based=1'));

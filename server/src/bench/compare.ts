@@ -21,17 +21,21 @@ export function headlineLatency(s: BenchmarkSummary): { of: string; p50Us: numbe
   return null;
 }
 
-/** What fio itself did for durability (fio-args.ts): one of four, never the ZFS property's words. */
+/**
+ * What fio itself did for durability (fio-args.ts): one of four, never the ZFS property's words —
+ * "plain writes" under sync=always says fio asked for nothing; the dataset sync column says why
+ * they were durable anyway (issue 27: two separate things).
+ */
 const FIO_SYNC: Record<BenchmarkSummary['syncMode'], string> = {
-  property: 'plain writes (sync=always made each one synchronous)',
-  'fio-sync': 'O_SYNC (--sync=1)',
-  'fio-fsync': 'fsync per write (--fsync=1)',
-  async: 'end_fsync only (one fsync at the end)',
+  property: 'plain writes',
+  'fio-sync': 'O_SYNC',
+  'fio-fsync': 'fsync per write',
+  async: 'end_fsync only',
 };
 
-/** The `sync` property the run's writes met: the temporary dataset's or zvol's; a directory keeps its dataset's own, unknown here. */
+/** The `sync` property the run's writes met, as ZFS spells it: the temporary dataset's or zvol's; a directory keeps its dataset's own, unknown here. */
 const datasetSyncOf = (r: SuiteRunResult): string =>
-  r.targetKind === 'dataset' || r.targetKind === 'zvol' ? (r.result?.sync ?? r.sync) : 'not set by the run (a directory: its dataset\'s own setting applies)';
+  r.targetKind === 'dataset' || r.targetKind === 'zvol' ? `sync=${r.result?.sync ?? r.sync}` : 'not set by the run (a directory: its dataset\'s own setting applies)';
 
 export function rowOf(r: SuiteRunResult): SuiteRow {
   const s = r.result;

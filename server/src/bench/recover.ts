@@ -42,7 +42,7 @@ export function isStaleHolder(h: Recorded, probe: LivenessProbe): boolean {
 export async function recoverAbandoned(db: Database, probe?: LivenessProbe): Promise<Recovered[]> {
   const p = probe ?? await liveProbe();
   const out = await recoverStore(db, p);
-  out.push(...await recoverHostLock(p));
+  out.push(...await recoverHostLock(p, new Set(out.map((r) => r.runId))));
   return out;
 }
 
@@ -50,7 +50,7 @@ export async function recoverAbandoned(db: Database, probe?: LivenessProbe): Pro
  * Breaks stale host-wide locks after stopping their owners' orphaned fio. Also what
  * `bench --dry-run` runs when it has no store of its own.
  */
-export async function recoverHostLock(probe?: LivenessProbe): Promise<Recovered[]> {
+export async function recoverHostLock(probe?: LivenessProbe, cleanedHere: ReadonlySet<string> = new Set()): Promise<Recovered[]> {
   const p = probe ?? await liveProbe();
   const out: Recovered[] = [];
   for (const stale of staleHostLocks(p)) {
@@ -59,7 +59,9 @@ export async function recoverHostLock(probe?: LivenessProbe): Promise<Recovered[
     if (!breakHostLock(stale.file, stale.owner) || !o) continue;
     out.push({ runId: o.runId, pid: o.pid, clean: false, messages: [
       ...(killed.length > 0 ? [`stopped its orphaned fio (pid ${killed.join(', ')})`] : []),
-      `freed the host-wide lock it held; its files are removed when its own data directory is next used`,
+      // Its files were just removed from this store, or belong to another data directory.
+      cleanedHere.has(o.runId) ? 'freed the host-wide lock it held'
+        : 'freed the host-wide lock it held; its files are removed when its own data directory is next used',
     ] });
   }
   return out;
@@ -85,7 +87,24 @@ async function recoverStore(db: Database, p: LivenessProbe): Promise<Recovered[]
   }
   const holder = lockHolder(db);
   if (holder && isStaleHolder(holder, p)) releaseLock(db, holder.runId);
+  // Its runs are cleaned up above; the suite row itself would otherwise say `running` until the next
+  // `bench suite` command (the server and `bench PROFILE` never closed it).
+  closeAbandonedSuites(db, p);
   return out;
+}
+
+/** Suites left `running` by a process that is gone become `aborted`, saying so (a store older than suites has none). */
+function closeAbandonedSuites(db: Database, probe: LivenessProbe): void {
+  if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'bench_suites'").get()) return;
+  const rows = db.prepare("SELECT id, pid, host, boot_id, proc_start FROM bench_suites WHERE status = 'running'").all() as
+    { id: string; pid: number; host: string; boot_id: string | null; proc_start: string | null }[];
+  for (const r of rows) {
+    if (r.host !== hostname()) continue;
+    const live = holderLiveness({ pid: r.pid, host: r.host, bootId: r.boot_id, procStart: r.proc_start }, probe);
+    if (live.alive) continue;
+    db.prepare("UPDATE bench_suites SET status = 'aborted', ended_at = ?, message = ? WHERE id = ?")
+      .run(new Date().toISOString(), `abandoned: process ${r.pid} ended during the suite (${live.why}); its runs were cleaned up through their journals`, r.id);
+  }
 }
 
 /**

@@ -19,15 +19,33 @@ import { CELL_GUARD_IDS, evaluateSuiteGuards, refusals } from './guards.ts';
 import { recoverAbandoned } from './recover.ts';
 import { liveProbe, selfIdentity } from './process-identity.ts';
 import { cellLabel, cellSeconds, expandCells, getSuite, resolveSuite, type SuiteRequest } from './suites.ts';
-import { closeAbandonedSuites, finishSuite, insertSuite } from './suite-store.ts';
+import { finishSuite, insertSuite } from './suite-store.ts';
 import type { PlannedRun, SkippedCell, SuitePlan, SuiteProgress, SuiteResult, SuiteRunResult } from './suite-types.ts';
-import type { BenchExec } from './exec.ts';
+import { realExec, type BenchExec } from './exec.ts';
 import type { SystemSources } from './kpi.ts';
 import type { CacheBound } from './read-honesty.ts';
 import type { GuardVerdict } from './types.ts';
 import { formatGain } from '../text/format.ts';
 
 export interface PlanOptions { db?: Database | null; exec?: BenchExec; readLoad?: () => number; cacheBound?: CacheBound }
+
+/**
+ * The plan asks the pool once, not once per cell: every cell's dry run asks the same read-only
+ * zpool/zfs questions (a 22-cell suite asked 88 times, half a minute on the lab guest). Each run
+ * still reads fresh facts for its own guards when it starts (single-run.ts).
+ */
+export function askingOnce(exec: BenchExec): BenchExec {
+  const answers = new Map<string, ReturnType<BenchExec['run']>>();
+  return {
+    ...exec,
+    run: (program, args, opts) => {
+      const key = JSON.stringify([program, args]);
+      let answer = answers.get(key);
+      if (!answer) { answer = exec.run(program, args, opts); answers.set(key, answer); }
+      return answer;
+    },
+  };
+}
 
 export async function planSuite(req: SuiteRequest, o: PlanOptions = {}): Promise<{ ok: true; plan: SuitePlan } | { ok: false; message: string }> {
   const r = resolveSuite(req);
@@ -36,8 +54,9 @@ export async function planSuite(req: SuiteRequest, o: PlanOptions = {}): Promise
   const runs: PlannedRun[] = [];
   const skipped: SkippedCell[] = [];
   const suiteWide = new Map<string, GuardVerdict>();
+  const planning = { ...o, exec: askingOnce(o.exec ?? realExec) };
   for (const cell of expandCells(req, s)) {
-    const d = await dryRun(cell.request, o);
+    const d = await dryRun(cell.request, planning);
     const coords = { profile: cell.profile, sync: d.sync, io: d.io, iodepth: cell.iodepth, bs: cell.bs, targetKind: cell.targetKind };
     const label = cellLabel(coords);
     const cellRefusals = refusals(d.guards).filter((g) => CELL_GUARD_IDS.includes(g.id));
@@ -114,8 +133,7 @@ function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
 export async function runSuite(plan: SuitePlan, deps: SuiteDeps): Promise<SuiteResult> {
   const { db } = deps;
   const probe = await liveProbe();
-  await recoverAbandoned(db, probe);
-  closeAbandonedSuites(db, probe);
+  await recoverAbandoned(db, probe); // also closes suites whose process died
   const id = randomBytes(6).toString('hex');
   const t0 = Date.now();
   const startedAt = new Date(t0).toISOString();

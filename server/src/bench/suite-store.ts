@@ -1,13 +1,11 @@
 /**
- * Suite rows (migration 0006): the plan when a suite starts, the result when it ends, and the
- * closing of suites whose process died (kill -9, crash) at the next start — their runs' leftovers
- * are removed by recover.ts through the runs' own journals.
+ * Suite rows (migration 0006): the plan when a suite starts, the result when it ends. A suite whose
+ * process died (kill -9, crash) is closed by every recovery (recover.ts), beside its runs' leftovers.
  */
 import { hostname } from 'node:os';
 import type { Database } from 'better-sqlite3';
 import { SuiteResult, type SuitePlan } from './suite-types.ts';
-import { holderLiveness } from './recover.ts';
-import type { LivenessProbe, ProcessIdentity } from './process-identity.ts';
+import type { ProcessIdentity } from './process-identity.ts';
 
 export type SuiteStatus = SuiteResult['status'] | 'running' | 'aborted';
 
@@ -61,18 +59,4 @@ export function latestSuite(db: Database): SuiteResult | null {
     if (r.result && r.result.runs.some((x) => x.result?.status === 'completed')) return r.result;
   }
   return null;
-}
-
-/** Suites left `running` by a process that is gone become `aborted`, saying so. */
-export function closeAbandonedSuites(db: Database, probe: LivenessProbe): string[] {
-  const closed: string[] = [];
-  for (const r of db.prepare("SELECT * FROM bench_suites WHERE status = 'running'").all() as Raw[]) {
-    if (r.host !== hostname()) continue;
-    const live = holderLiveness({ pid: r.pid, host: r.host, bootId: r.boot_id, procStart: r.proc_start }, probe);
-    if (live.alive) continue;
-    db.prepare("UPDATE bench_suites SET status = 'aborted', ended_at = ?, message = ? WHERE id = ?")
-      .run(new Date().toISOString(), `abandoned: process ${r.pid} ended during the suite (${live.why}); its runs were cleaned up through their journals`, r.id);
-    closed.push(r.id);
-  }
-  return closed;
 }

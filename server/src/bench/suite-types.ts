@@ -103,7 +103,7 @@ export const SuiteRow = z.object({
   label: z.string(), profile: z.string(), targetKind: z.string(), bs: z.string(), iodepth: z.number(), io: z.string(), sync: z.string(),
   /** What fio did to make writes durable: "O_SYNC", "fsync per write", "end_fsync only", "plain writes" (the dataset's sync=always did it); null for a run that did not happen or only reads. */
   fioSync: z.string().nullable(),
-  /** The temporary dataset's or zvol's `sync` property during the run ("always", "standard", "disabled"); for a directory, that the run did not set one. */
+  /** The temporary dataset's or zvol's `sync` property during the run ("sync=always", "sync=standard", "sync=disabled"); for a directory, that the run did not set one. */
   datasetSync: z.string(),
   status: z.string(), iops: z.number().nullable(), mibPerSec: z.number().nullable(),
   /** Which latency p50/p99 are: the sync operation's (fsync, or the write's clat when the write itself was synchronous) or, for async runs, the write's. */

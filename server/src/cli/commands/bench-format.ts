@@ -7,6 +7,12 @@ import { headlineLatency, suitePairs, suiteTable, compareSuites } from '../../be
 import type { PairRow, SuitePlan, SuiteProgress, SuiteResult } from '../../bench/suite-types.ts';
 import { sizeLabel } from '../../bench/suites.ts';
 import { ABSENT, formatCount, formatGain, formatLatencyUs, formatPercent, plural } from '../../text/format.ts';
+import type { Recovered } from '../../bench/recover.ts';
+
+/** The stderr line every bench command prints for a dead run it cleaned up before doing anything else. */
+export function recoveredLine(r: Recovered): string {
+  return `recovered abandoned run ${r.runId} (pid ${r.pid}): ${r.messages.join('; ') || 'nothing left behind'}\n`;
+}
 
 export function table(headers: string[], rows: (string | number | null)[][]): string {
   const cells = rows.map((r) => r.map((c) => (c === null ? ABSENT : String(c))));
@@ -77,8 +83,9 @@ export function suiteText(r: SuiteResult): string {
   const out = [`suite ${r.suite} (${r.id}): ${r.status}${r.demo ? ' — DEMO DATA' : ''}`, `${r.title}; on ${r.on}; ${seconds(r.wallSeconds)}`];
   if (r.stopReason) out.push(r.stopReason);
   out.push('');
-  out.push(table(['run', 'status', 'IOPS', 'MiB/s', 'latency of', 'p50', 'p99', 'wall', 'fio', 'wall÷fio', 'load1', 'iowait %', 'ARC hit %'],
-    suiteTable(r).map((x) => [x.label, x.status, count(x.iops), x.mibPerSec, x.latencyOf, micros(x.p50Us), micros(x.p99Us), seconds(x.wallS), seconds(x.fioRuntimeS), x.wallRatio, x.load1Max, x.iowaitPct, x.arcHitPct])));
+  // What fio did and the dataset's sync property side by side, never merged into one word (issue 27).
+  out.push(table(['run', 'fio sync', 'dataset sync', 'status', 'IOPS', 'MiB/s', 'latency of', 'p50', 'p99', 'wall', 'fio', 'wall÷fio', 'load1', 'iowait %', 'ARC hit %'],
+    suiteTable(r).map((x) => [x.label, x.fioSync, x.datasetSync, x.status, count(x.iops), x.mibPerSec, x.latencyOf, micros(x.p50Us), micros(x.p99Us), seconds(x.wallS), seconds(x.fioRuntimeS), x.wallRatio, x.load1Max, x.iowaitPct, x.arcHitPct])));
   out.push(pairsText('sync vs async (same block size, queue depth, I/O mode and target):', suitePairs(r, 'sync'), 'sync', 'async'));
   out.push(pairsText('direct vs buffered:', suitePairs(r, 'io'), 'direct', 'buffered'));
   out.push(pairsText('dataset vs zvol:', suitePairs(r, 'target'), 'dataset', 'zvol'));

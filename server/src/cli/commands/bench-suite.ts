@@ -20,21 +20,21 @@ import { inputError, usageError } from '../framework/errors.ts';
 import { openStore, DB_FILE_NAME, type Store } from '../../store/db.ts';
 import { parseMatrix, SuiteRequest, SUITES } from '../../bench/suites.ts';
 import { planJson, planSuite, runSuite } from '../../bench/suite-runner.ts';
-import { getSuiteRow, listSuites, closeAbandonedSuites } from '../../bench/suite-store.ts';
+import { getSuiteRow, listSuites } from '../../bench/suite-store.ts';
 import { comparisonCsv, compareSuites, suiteCsv, suiteExport } from '../../bench/compare.ts';
 import { recoverAbandoned } from '../../bench/recover.ts';
 import { liveProbe } from '../../bench/process-identity.ts';
 import { defaultDataDir } from '../../data-dir.ts';
-import { comparisonText, planText, progressLine, seconds, suiteText, table } from './bench-format.ts';
+import { comparisonText, planText, progressLine, recoveredLine, seconds, suiteText, table } from './bench-format.ts';
 
 async function withStore(dataDir: string, io: CliIO, fn: (s: Store) => Promise<number>): Promise<number> {
   const opened = await openStore(dataDir);
   if (!opened.ok) throw inputError(opened.error.message, 'check --data-dir (zfs-advisor info prints the default)');
   try {
-    // Every invocation first cleans up after a killed run and closes a suite left running by a dead process.
+    // Every invocation first cleans up after a killed run and closes a suite left running by a dead
+    // process, and says so, as `bench` does.
     const probe = await liveProbe();
-    await recoverAbandoned(opened.store.db, probe);
-    closeAbandonedSuites(opened.store.db, probe);
+    for (const r of await recoverAbandoned(opened.store.db, probe)) io.stderr(recoveredLine(r));
     return await fn(opened.store);
   } finally { opened.store.close(); }
 }

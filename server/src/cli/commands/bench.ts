@@ -24,7 +24,7 @@ import type { BenchmarkSummary } from '../../model/workload.ts';
 import { beforeAfter, dryRun, history, listProfiles, recoverAbandoned, startBenchmark, type BeforeAfter } from '../../bench/run.ts';
 import { recoverForInvocation } from '../../bench/recover.ts';
 import { SUITES, sizeLabel } from '../../bench/suites.ts';
-import { runText, seconds, table } from './bench-format.ts';
+import { recoveredLine, runText, seconds, table } from './bench-format.ts';
 import { formatCount, formatLatencyNs, formatLatencyUs, plural } from '../../text/format.ts';
 
 export { defaultDataDir } from '../../data-dir.ts';
@@ -67,7 +67,7 @@ export const run: Handler<typeof options> = async ({ values: o, positionals }, i
     const json = o.json === true;
     const dataDir = o['data-dir'] ?? defaultDataDir();
     // Every invocation first cleans up after dead runs (orphaned fio, files) and stale host-wide locks.
-    for (const r of await recoverForInvocation(join(dataDir, DB_FILE_NAME))) io.stderr(`recovered abandoned run ${r.runId} (pid ${r.pid}): ${r.messages.join('; ') || 'nothing left behind'}\n`);
+    for (const r of await recoverForInvocation(join(dataDir, DB_FILE_NAME))) io.stderr(recoveredLine(r));
 
     if (o.list) {
       const profiles = listProfiles();
