@@ -251,6 +251,9 @@ export async function startBenchmark(req: BenchRequest, deps: RunDeps): Promise<
       const r = await runFio(lay);
       if (r.exitCode !== 0 || r.error) throw new RunFailure(failureOf(r, 'laying out the test file'), abortReason !== null);
       detail.layoutSeconds = round(r.durationMs / 1000, 2);
+      // The layout's dirty data reaches the disks before the measurement starts (context.ts,
+      // commandsFor). Best effort: a platform without `zpool sync` (zfs-fuse) measures as before.
+      if (req.target.kind === 'dataset') await exec.run('zpool', ['sync', req.target.pool], { timeoutMs: 120_000 });
     }
 
     // Watchers: load and iowait every second, pool latency where `zpool iostat -l` exists.
