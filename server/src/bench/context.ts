@@ -211,8 +211,8 @@ export function commandsFor(req: BenchRequest, ctx: Context, runId: string, exec
   const layout = layoutArgs(ctx.profile, plan);
   if (layout) cmds.push(['fio', ...layout]);
   // The laid-out file is still dirty in RAM: its transaction group would be written out during the
-  // first seconds of the measured run and compete with it (the lab's probe measured a quarter of the
-  // steady rate, p99 250 ms). `zpool sync` writes it out first; it changes nothing in the pool.
+  // first seconds of the measured run and compete with it. `zpool sync` writes it out first; it
+  // changes nothing in the pool.
   if (layout && t.kind === 'dataset') cmds.push(['zpool', 'sync', t.pool]);
   cmds.push(['fio', ...runArgs(ctx.profile, plan)]);
   if (t.kind === 'dataset' || t.kind === 'zvol') cmds.push(['zfs', 'destroy', '-r', benchDatasetName(t.pool, runId)]);
