@@ -109,7 +109,7 @@ describe('planner', () => {
     expect(rows[0]).toMatchObject({ label: '2 × mirror (3-way)', usableBytes: 31851477467136, effectiveBytes: 31851477467136, tolerancePerVdev: 2, worstCaseLoss: 3, randomWriteIops: 400, recommended: true });
     expect(rows[0]!.resilverHours!.map(Math.round)).toEqual([24, 71]);
     const s = chartSeries(rows.slice(0, 1));
-    expect(s).toEqual({ labels: ['2 × mirror (3-way)'], usableTB: [31.85], randomWriteIops: [400] });
+    expect(s).toEqual({ labels: ['2 × mirror (3-way)'], usableTiB: [28.97], randomWriteIops: [400] });
     expect(parseDiskSize('16T')).toBe(16e12);
     expect(parseDiskSize('14.5TiB')).toBe(Math.round(14.5 * 1024 ** 4));
     expect(parseDiskSize('lots')).toBeNull();

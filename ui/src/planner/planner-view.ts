@@ -126,10 +126,10 @@ export function layoutRows(plan: LayoutPlanView): LayoutRow[] {
 }
 
 /** Series for the comparison chart: usable TB for the workload, and random-write IOPS. */
-export function chartSeries(rows: readonly LayoutRow[]): { labels: string[]; usableTB: number[]; randomWriteIops: (number | null)[] } {
+export function chartSeries(rows: readonly LayoutRow[]): { labels: string[]; usableTiB: number[]; randomWriteIops: (number | null)[] } {
   return {
     labels: rows.map((r) => r.label),
-    usableTB: rows.map((r) => Math.round(((r.effectiveBytes ?? r.usableBytes) / 1e12) * 100) / 100),
+    usableTiB: rows.map((r) => Math.round(((r.effectiveBytes ?? r.usableBytes) / 2 ** 40) * 100) / 100),
     randomWriteIops: rows.map((r) => r.randomWriteIops),
   };
 }
