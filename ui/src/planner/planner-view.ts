@@ -125,7 +125,7 @@ export function layoutRows(plan: LayoutPlanView): LayoutRow[] {
   return plan.candidates.map(layoutRow).sort((a, b) => a.rank - b.rank);
 }
 
-/** Series for the comparison chart: usable TB for the workload, and random-write IOPS. */
+/** Series for the comparison chart: usable TiB for the workload (the table's unit), and random-write IOPS. */
 export function chartSeries(rows: readonly LayoutRow[]): { labels: string[]; usableTiB: number[]; randomWriteIops: (number | null)[] } {
   return {
     labels: rows.map((r) => r.label),
