@@ -4,11 +4,11 @@
  * (blkid/wipefs probes), as is a wrong confirmation.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSync, writeSync, closeSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { writeSync } from 'node:fs';
+import { basename } from 'node:path';
 import { runCommand } from '../../server/src/exec/runner.ts';
 import { dryRun, startBenchmark } from '../../server/src/bench/run.ts';
-import { fioAvailable, freshStore, losetupAvailable, req, tmpDir } from './support.ts';
+import { fioAvailable, freshStore, loopDevice, losetupAvailable, req, tmpDir } from './support.ts';
 import { removeTempDirs } from './support.ts';
 
 afterAll(() => removeTempDirs(), 60_000);
@@ -17,13 +17,7 @@ const loops: string[] = [];
 const dir = live ? tmpDir('zfs-advisor-bench-loops-') : '';
 
 async function loopWith(name: string, write?: (fd: number) => void): Promise<string> {
-  const file = join(dir, `${name}.img`);
-  const t = await runCommand('truncate', ['-s', '64M', file]);
-  if (t.exitCode !== 0) throw new Error(t.stderr);
-  if (write) { const fd = openSync(file, 'r+'); write(fd); closeSync(fd); }
-  const l = await runCommand('losetup', ['-f', '--show', file]);
-  const dev = l.stdout.trim();
-  if (l.exitCode !== 0 || !/^\/dev\/loop\d+$/.test(dev)) throw new Error(`losetup: ${l.stderr}`);
+  const dev = await loopDevice(dir, name, write);
   loops.push(dev);
   return dev;
 }

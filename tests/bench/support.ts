@@ -1,9 +1,10 @@
 /** Helpers for the live benchmark tests: fio availability, a fresh store, request building. */
-import { accessSync, constants, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { accessSync, closeSync, constants, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, type Store } from '../../server/src/store/db.ts';
 import { BenchRequest, type BenchRequestInput } from '../../server/src/bench/types.ts';
+import { runCommand } from '../../server/src/exec/runner.ts';
 
 function onPath(p: string): boolean {
   for (const d of (process.env.PATH ?? '').split(':').concat(['/usr/bin', '/usr/sbin'])) {
@@ -23,6 +24,21 @@ export function losetupAvailable(): boolean {
   const ok = process.getuid?.() === 0 && onPath('losetup') && onPath('blkid') && onPath('wipefs');
   if (!ok && process.env.CI === 'true') throw new Error('loop-device tests need root, losetup, blkid and wipefs under CI');
   return ok;
+}
+
+/**
+ * A 64 MiB loop device over a sparse file `<name>.img` in `dir`, the file written first by `write`
+ * when given (a signature, a partition table). The caller detaches it (`losetup -d`).
+ */
+export async function loopDevice(dir: string, name: string, write?: (fd: number) => void): Promise<string> {
+  const file = join(dir, `${name}.img`);
+  const t = await runCommand('truncate', ['-s', '64M', file]);
+  if (t.exitCode !== 0) throw new Error(t.stderr);
+  if (write) { const fd = openSync(file, 'r+'); write(fd); closeSync(fd); }
+  const l = await runCommand('losetup', ['-f', '--show', file]);
+  const dev = l.stdout.trim();
+  if (l.exitCode !== 0 || !/^\/dev\/loop\d+$/.test(dev)) throw new Error(`losetup: ${l.stderr}`);
+  return dev;
 }
 
 /** Temporary directories made by these helpers; each test file removes them in afterAll. */

@@ -11,7 +11,7 @@
  * (what lsblk shows for a drive without a pool).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -24,7 +24,7 @@ import { openStore, type Store } from '../../server/src/store/db.ts';
 import { openSecretStore } from '../../server/src/store/secrets.ts';
 import { runCommand } from '../../server/src/exec/runner.ts';
 import type { Drive } from '../../server/src/model/inventory.ts';
-import { fioAvailable, fioProcessesFor, losetupAvailable } from '../bench/support.ts';
+import { fioAvailable, fioProcessesFor, loopDevice, losetupAvailable } from '../bench/support.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const SNAPSHOT_000 = join(ROOT, 'server/demo/000-hdd-mirror-optane');
@@ -36,13 +36,7 @@ const tmp = (p: string) => { const d = mkdtempSync(join(tmpdir(), p)); dirs.push
 const loops: string[] = [];
 
 async function loopWith(dir: string, name: string, write?: (fd: number) => void): Promise<string> {
-  const file = join(dir, `${name}.img`);
-  const t = await runCommand('truncate', ['-s', '64M', file]);
-  if (t.exitCode !== 0) throw new Error(t.stderr);
-  if (write) { const fd = openSync(file, 'r+'); write(fd); closeSync(fd); }
-  const l = await runCommand('losetup', ['-f', '--show', file]);
-  const dev = l.stdout.trim();
-  if (l.exitCode !== 0 || !/^\/dev\/loop\d+$/.test(dev)) throw new Error(`losetup: ${l.stderr}`);
+  const dev = await loopDevice(dir, name, write);
   loops.push(dev);
   return dev;
 }
