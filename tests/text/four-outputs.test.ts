@@ -7,6 +7,7 @@
  * never typed in, so the test fails when any output formats on its own.
  */
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mount, RouterLinkStub } from '@vue/test-utils';
 import DrivesTable from '../../ui/src/overview/DrivesTable.vue';
@@ -23,7 +24,8 @@ import { runText } from '../../server/src/cli/commands/bench-format.ts';
 import { renderAssessment, renderVerdict } from '../../server/src/assess/render-text.ts';
 import { renderReport, reportDocument } from '../../server/src/report/render.ts';
 import { reportBenchmarks } from '../../server/src/report/benchmarks.ts';
-import { ABSENT, formatBytes, formatCount, formatEstimate, formatLatencyNs, formatSpeedup, severityCount } from '../../server/src/text/format.ts';
+import { ABSENT, formatBytes, formatCount, formatEstimate, formatLatencyNs, formatSpeedup, formatValue, severityCount } from '../../server/src/text/format.ts';
+import { loadSnapshotInventory } from '../../server/src/gather/load.ts';
 import { popplerAvailable, writeTemp } from '../report/pdf-tools.ts';
 import { runCommand } from '../../server/src/exec/runner.ts';
 import { benchHistory, loadDemo, reportInput } from '../report/support.ts';
@@ -36,6 +38,19 @@ const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Text with its layout flattened: table bars and all runs of white space (incl. no-break) become one space. */
 const flat = (s: string): string => s.replace(/\|/g, ' ').replace(/\s+/g, ' ').trim();
+
+/** The app's own words: quotations of sources and addresses keep their spelling and are left out. */
+const ownWords = (text: string): string => text.replace(/"[^"]*"/g, '').replace(/https?:\/\/[^\s)>]+/g, '');
+
+/** The report as a PDF, as pdftotext reads it (-layout keeps a label and its value, two columns of one row, on one line). */
+async function pdfText(input: Parameters<typeof renderReport>[0], name: string): Promise<string> {
+  const out = await renderReport(input, { format: 'pdf' });
+  const { dir, file } = writeTemp(name, out.body as Buffer);
+  dirs.push(dir);
+  const r = await runCommand('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], { timeoutMs: 60_000 });
+  expect(r.exitCode).toBe(0);
+  return flat(r.stdout);
+}
 
 /** Text of a mounted component with a space between elements (dt/dd and table cells would otherwise run together). */
 function domText(el: Element): string {
@@ -95,7 +110,7 @@ describe('every output writes a fact the same way (demo 000)', async () => {
     it(`${name} writes each fact the one way`, () => {
       for (const f of facts) expect(text, f.what).toMatch(f.near ?? new RegExp(esc(f.text)));
       // …and never one of the other spellings the issue found (a quotation of a source keeps its own words).
-      const own = text.replace(/"[^"]*"/g, '').replace(/https?:\/\/[^\s)>]+/g, '');
+      const own = ownWords(text);
       expect(own).not.toMatch(/\d\.\d+k\b|\b\d{2,}k\b/); // "13.7k", "10k" (a profile's "4k" block size is a name)
       expect(own).not.toMatch(/\d{4,} µs|\b\d{5,}\b/); // "12000 µs", "39200"
       expect(own).not.toMatch(/=null|=false|=true|inherited by unknown|commits\/s:? unknown/);
@@ -104,15 +119,9 @@ describe('every output writes a fact the same way (demo 000)', async () => {
   }
 
   it.runIf(poppler)('the PDF (as pdftotext reads it) writes each fact the one way', async () => {
-    const out = await renderReport(input, { format: 'pdf' });
-    const { dir, file } = writeTemp('four-outputs.pdf', out.body as Buffer);
-    dirs.push(dir);
-    // -layout keeps a label and its value (two columns of one row) on one line, as a reader sees them.
-    const r = await runCommand('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], { timeoutMs: 60_000 });
-    expect(r.exitCode).toBe(0);
-    const text = flat(r.stdout);
+    const text = await pdfText(input, 'four-outputs.pdf');
     for (const f of facts) expect(text, f.what).toMatch(f.near ?? new RegExp(esc(f.text)));
-    const own = text.replace(/"[^"]*"/g, '').replace(/https?:\/\/[^\s)>]+/g, '');
+    const own = ownWords(text);
     expect(own).not.toMatch(/\d\.\d+k\b|\b\d{2,}k\b|\d{4,} µs|=null|\brun\(s\)|\b[02-9] suggestion\b/);
   });
 });
@@ -123,9 +132,6 @@ describe('every output writes a fact the same way (demo 000)', async () => {
  * drives without a model, smartctl that cannot read virtual disks, a one-device tolerance.
  */
 describe('every output writes a fact the same way (a real OpenZFS 2.3 host from the lab)', async () => {
-  const { loadSnapshotInventory } = await import('../../server/src/gather/load.ts');
-  const { formatValue } = await import('../../server/src/text/format.ts');
-  const { join } = await import('node:path');
   const loaded = await loadSnapshotInventory(join(import.meta.dirname, '..', 'fixtures', 'lab', '2.3', 'all-classes'));
   const input = reportInput(loaded);
   const inv = input.inventory;
@@ -164,7 +170,7 @@ describe('every output writes a fact the same way (a real OpenZFS 2.3 host from 
         if (f.what.startsWith('a plural') && name === 'the web UI') continue;
         expect(text, f.what).toMatch(f.near ?? new RegExp(esc(f.text)));
       }
-      const own = text.replace(/"[^"]*"/g, '').replace(/https?:\/\/[^\s)>]+/g, '');
+      const own = ownWords(text);
       expect(own).not.toMatch(/\b1 (devices|disks|days|seconds|jobs|writes|datasets|suggestions|warnings)\b/);
       expect(own).not.toMatch(/=null|=false|=true|inherited by unknown|\brun\(s\)/);
       expect(own).not.toMatch(/\d{4,} µs|\d\.\d+k\b/);
@@ -172,12 +178,7 @@ describe('every output writes a fact the same way (a real OpenZFS 2.3 host from 
   }
 
   it.runIf(poppler)('the PDF (as pdftotext reads it) writes each fact the one way', async () => {
-    const out = await renderReport(input, { format: 'pdf' });
-    const { dir, file } = writeTemp('four-outputs-lab.pdf', out.body as Buffer);
-    dirs.push(dir);
-    const r = await runCommand('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], { timeoutMs: 60_000 });
-    expect(r.exitCode).toBe(0);
-    const text = flat(r.stdout);
+    const text = await pdfText(input, 'four-outputs-lab.pdf');
     // pdftotext -layout wraps a long evidence label around its value, so the PDF is checked for the value alone.
     for (const f of facts.filter((x) => !x.what.startsWith('an absent'))) expect(text, f.what).toMatch(new RegExp(`${esc(f.text)}\\b`));
     expect(text).not.toMatch(/\b1 (devices|disks|days|seconds|jobs|writes|datasets|suggestions|warnings)\b/);
