@@ -13,6 +13,7 @@ import { evaluateGuards, refusals, type GuardFacts } from '../../server/src/benc
 import { checkPath, checkPoolName, checkDevicePath, isBenchDatasetName, benchDatasetName } from '../../server/src/bench/names.ts';
 import { PROFILES, getProfile } from '../../server/src/bench/profiles.ts';
 import { chooseSyncMode, layoutArgs, runArgs } from '../../server/src/bench/fio-args.ts';
+import { datasetCreateArgs } from '../../server/src/bench/targets.ts';
 import { parseIostatLatencyLine } from '../../server/src/bench/pool-latency.ts';
 import { confirmationFor, signaturesFromBlkid } from '../../server/src/bench/device-facts.ts';
 import type { PoolFacts } from '../../server/src/bench/pool-facts.ts';
@@ -224,6 +225,22 @@ describe('names', () => {
 });
 
 describe('profiles and fio arguments', () => {
+  it('gives each profile a temporary dataset shaped for what it measures: caching off only for reads, one-write records for random writes', () => {
+    const shape = (id: string) => {
+      const a = datasetCreateArgs('tank', 'r1', 64 * 1024 * 1024, 'always', getProfile(id)!);
+      return [a.find((x) => x.startsWith('recordsize=')), a.find((x) => x.startsWith('primarycache='))];
+    };
+    expect(Object.fromEntries(PROFILES.map((p) => [p.id, shape(p.id).join(' ')]))).toEqual({
+      'sync-write-4k-qd1': 'recordsize=4K primarycache=all',
+      'sync-write-4k-qd16': 'recordsize=4K primarycache=all',
+      'async-write-4k': 'recordsize=4K primarycache=all',
+      'seq-write-1m': 'recordsize=128K primarycache=all',
+      'seq-read-1m': 'recordsize=128K primarycache=metadata',
+      'rand-read-4k': 'recordsize=128K primarycache=metadata',
+      'mixed-70-30-4k': 'recordsize=128K primarycache=metadata',
+    });
+  });
+
   it('has the seven profiles, each with a question and a reference', () => {
     expect(PROFILES.map((p) => p.id)).toEqual(['sync-write-4k-qd1', 'sync-write-4k-qd16', 'async-write-4k', 'seq-write-1m', 'seq-read-1m', 'rand-read-4k', 'mixed-70-30-4k']);
     for (const p of PROFILES) {

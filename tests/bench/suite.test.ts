@@ -217,7 +217,10 @@ describe('zvol targets (fake OpenZFS platform, real fio command lines)', () => {
       ]);
       expect(p.plan.notes.join(' ')).toMatch(/zvol with buffered async writes: .*limit 1×/);
       const zv = p.plan.runs[4]!.commands;
-      expect(zv[0]).toEqual(['zfs', 'create', '-V', String(8 * MiB), '-o', 'volblocksize=8192', '-o', 'compression=off', '-o', 'primarycache=metadata', '-o', 'sync=always', 'vx/zfs-advisor-bench-<id>']);
+      expect(zv[0]).toEqual(['zfs', 'create', '-V', String(8 * MiB), '-o', 'volblocksize=8192', '-o', 'compression=off', '-o', 'primarycache=all', '-o', 'sync=always', 'vx/zfs-advisor-bench-<id>']);
+      // A random-write profile's dataset: records of one write (000's method), data cached (no read-modify-write).
+      expect(p.plan.runs[0]!.commands[0]!.slice(0, 7)).toEqual(['zfs', 'create', '-o', 'recordsize=4K', '-o', 'compression=off', '-o']);
+      expect(p.plan.runs[0]!.commands[0]).toContain('primarycache=all');
       expect(zv[1]).toContain('--direct=1');
       expect(zv[1]).toContain('--allow_mounted_write=0');
       expect(p.plan.runs[6]!.commands[1]).not.toContain('--direct=1'); // buffered on the zvol's block device

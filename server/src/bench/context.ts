@@ -194,10 +194,10 @@ export function commandsFor(req: BenchRequest, ctx: Context, runId: string, exec
   const cmds: string[][] = [];
   let filename: string;
   if (t.kind === 'dataset') {
-    cmds.push(['zfs', ...datasetCreateArgs(t.pool, runId, req.sizeBytes, datasetSyncValue(ctx))]);
+    cmds.push(['zfs', ...datasetCreateArgs(t.pool, runId, req.sizeBytes, datasetSyncValue(ctx), ctx.profile)]);
     filename = `<mountpoint of ${benchDatasetName(t.pool, runId)}>/zfs-advisor-bench.dat`;
   } else if (t.kind === 'zvol') {
-    cmds.push(['zfs', ...zvolCreateArgs(t.pool, runId, req.sizeBytes, t.volblocksize, datasetSyncValue(ctx))]);
+    cmds.push(['zfs', ...zvolCreateArgs(t.pool, runId, req.sizeBytes, t.volblocksize, datasetSyncValue(ctx), ctx.profile)]);
     filename = zvolLink(exec, t.pool, runId);
   } else if (t.kind === 'path') {
     const dir = join(ctx.realDir ?? t.dir, `${BENCH_DIR_PREFIX}${runId}`);

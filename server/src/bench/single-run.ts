@@ -178,11 +178,11 @@ export async function startBenchmark(req: BenchRequest, deps: RunDeps): Promise<
     emit({ phase: 'prepare', pct: 2, iops: null, latencyUs: null, elapsedS: elapsed() });
     const t = req.target;
     if (t.kind === 'dataset') {
-      const p = await prepareDataset(db, id, t.pool, req.sizeBytes, datasetSyncValue(ctx), exec);
+      const p = await prepareDataset(db, id, t.pool, req.sizeBytes, datasetSyncValue(ctx), ctx.profile, exec);
       if (!p.ok) throw new RunFailure(p.message);
       prepared = p.target;
     } else if (t.kind === 'zvol') {
-      const p = await prepareZvol(db, exec, id, t.pool, req.sizeBytes, t.volblocksize, datasetSyncValue(ctx));
+      const p = await prepareZvol(db, exec, id, t.pool, req.sizeBytes, t.volblocksize, datasetSyncValue(ctx), ctx.profile);
       if (!p.ok) throw new RunFailure(p.message);
       prepared = p.target;
     } else if (t.kind === 'path') {
@@ -193,6 +193,10 @@ export async function startBenchmark(req: BenchRequest, deps: RunDeps): Promise<
       prepared = { workDir: null, filename: ctx.device!.realPath, dataset: null, datasetProperties: {}, commands: [] };
     }
     detail.datasetProperties = prepared.datasetProperties;
+    const rs = Number(prepared.datasetProperties.recordsize);
+    if (t.kind === 'dataset' && ctx.profile.rw === 'randwrite' && rs === ctx.profile.blockSize) {
+      notes.push(`records one write long (recordsize ${rs / 1024}K on the test dataset, 000's method): no record was read back or rewritten around a write; datasets with larger records (the 128K default) add that work`);
+    }
 
     const runFio = (args: string[], onLine?: (l: string) => void, file: string = prepared!.filename): Promise<CommandResult> => {
       // Journaled before the process exists: a crash between spawn and any later write still

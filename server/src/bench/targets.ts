@@ -13,6 +13,7 @@ import { journalAdd, journalRemoved, type JournalEntry } from './store.ts';
 import { pidAlive } from './process-identity.ts';
 import { realExec, type BenchExec } from './exec.ts';
 import { createRunDirectory, removeRunDirectory } from './run-directory.ts';
+import type { Profile } from './profiles.ts';
 
 export const DATASET_PROPERTIES_KEPT = ['recordsize', 'compression', 'sync', 'primarycache', 'logbias', 'quota', 'atime', 'checksum', 'dedup', 'copies'];
 
@@ -27,19 +28,39 @@ export interface PreparedTarget {
 
 export type Prepared = { ok: true; target: PreparedTarget } | { ok: false; message: string; commands: string[][] };
 
+/** What of a profile decides the temporary dataset's record size and caching. */
+export type DatasetShape = Pick<Profile, 'rw' | 'blockSize' | 'readsFromDisk'>;
+
+/**
+ * The ARC keeps data only where a profile must not read it back from RAM (read profiles). A write
+ * profile on primarycache=metadata would read every partly overwritten record from the disks first
+ * (read-modify-write): on hard disks that doubled a sync write's cost and measured the reads, not
+ * the ZIL (issue 27, lab: 41 against 142 IOPS).
+ */
+export const primarycacheFor = (p: Pick<Profile, 'readsFromDisk'>): 'metadata' | 'all' => (p.readsFromDisk ? 'metadata' : 'all');
+
+/**
+ * Random writes only: records the size of one write, as 000 measured (`zfs set recordsize=4k`), so
+ * a write replaces a whole record and no record is read or rewritten around it. Everything else
+ * keeps the 128K default a user's datasets have.
+ */
+export const recordsizeFor = (p: Pick<Profile, 'rw' | 'blockSize'>): number => (p.rw === 'randwrite' ? Math.min(Math.max(p.blockSize, 4096), 1024 * 1024) : 128 * 1024);
+
+const sizeWord = (bytes: number): string => (bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)}M` : `${bytes / 1024}K`);
+
 /** `zfs create` arguments for the temporary dataset. */
-export function datasetCreateArgs(pool: string, runId: string, sizeBytes: number, sync: 'always' | 'standard' | 'disabled' | null): string[] {
-  const args = ['create', '-o', 'recordsize=128K', '-o', 'compression=off', '-o', 'primarycache=metadata', '-o', 'atime=off',
+export function datasetCreateArgs(pool: string, runId: string, sizeBytes: number, sync: 'always' | 'standard' | 'disabled' | null, shape: DatasetShape): string[] {
+  const args = ['create', '-o', `recordsize=${sizeWord(recordsizeFor(shape))}`, '-o', 'compression=off', '-o', `primarycache=${primarycacheFor(shape)}`, '-o', 'atime=off',
     '-o', `quota=${Math.max(2 * sizeBytes, 64 * 1024 * 1024)}`];
   if (sync) args.push('-o', `sync=${sync}`);
   args.push(benchDatasetName(pool, runId));
   return args;
 }
 
-export async function prepareDataset(db: Database, runId: string, pool: string, sizeBytes: number, sync: 'always' | 'standard' | 'disabled' | null, exec: BenchExec = realExec): Promise<Prepared> {
+export async function prepareDataset(db: Database, runId: string, pool: string, sizeBytes: number, sync: 'always' | 'standard' | 'disabled' | null, shape: DatasetShape, exec: BenchExec = realExec): Promise<Prepared> {
   const runCommand = exec.run;
   const name = benchDatasetName(pool, runId);
-  const create = datasetCreateArgs(pool, runId, sizeBytes, sync);
+  const create = datasetCreateArgs(pool, runId, sizeBytes, sync, shape);
   const commands: string[][] = [['zfs', ...create]];
   journalAdd(db, runId, 'dataset', name);
   const r = await runCommand('zfs', create, { timeoutMs: 60_000 });

@@ -12,7 +12,8 @@ import { describeFailure } from '../exec/runner.ts';
 import { benchDatasetName } from './names.ts';
 import { journalAdd } from './store.ts';
 import type { BenchExec } from './exec.ts';
-import type { Prepared } from './targets.ts';
+import { primarycacheFor, type Prepared } from './targets.ts';
+import type { Profile } from './profiles.ts';
 
 export const DEFAULT_VOLBLOCKSIZE = 16 * 1024;
 /** How long udev may take to create /dev/zvol/POOL/NAME after `zfs create -V` returns. */
@@ -23,9 +24,10 @@ export function volSizeOf(sizeBytes: number, volblocksize: number): number {
 }
 
 /** `zfs create -V` arguments for the temporary zvol. */
-export function zvolCreateArgs(pool: string, runId: string, sizeBytes: number, volblocksize: number, sync: 'always' | 'standard' | 'disabled' | null): string[] {
+export function zvolCreateArgs(pool: string, runId: string, sizeBytes: number, volblocksize: number, sync: 'always' | 'standard' | 'disabled' | null, shape: Pick<Profile, 'readsFromDisk'>): string[] {
+  // The block size is the comparison's own (002), so only the caching follows the profile.
   const args = ['create', '-V', String(volSizeOf(sizeBytes, volblocksize)), '-o', `volblocksize=${volblocksize}`,
-    '-o', 'compression=off', '-o', 'primarycache=metadata'];
+    '-o', 'compression=off', '-o', `primarycache=${primarycacheFor(shape)}`];
   if (sync) args.push('-o', `sync=${sync}`);
   args.push(benchDatasetName(pool, runId));
   return args;
@@ -40,10 +42,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function prepareZvol(
   db: Database, exec: BenchExec, runId: string, pool: string, sizeBytes: number, volblocksize: number,
-  sync: 'always' | 'standard' | 'disabled' | null,
+  sync: 'always' | 'standard' | 'disabled' | null, shape: Pick<Profile, 'readsFromDisk'>,
 ): Promise<Prepared> {
   const name = benchDatasetName(pool, runId);
-  const create = zvolCreateArgs(pool, runId, sizeBytes, volblocksize, sync);
+  const create = zvolCreateArgs(pool, runId, sizeBytes, volblocksize, sync, shape);
   const commands: string[][] = [['zfs', ...create]];
   journalAdd(db, runId, 'dataset', name); // a zvol is a dataset of type volume: destroyed the same way
   const r = await exec.run('zfs', create, { timeoutMs: 60_000 });
