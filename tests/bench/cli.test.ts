@@ -92,7 +92,7 @@ describe('zfs-advisor bench', () => {
     expect(r.wouldRun).toBe(typeof r.guards.find((g) => !g.ok) === 'undefined');
     expect(r.guards.map((g) => g.id)).toEqual(expect.arrayContaining(['names', 'lock', 'load', 'wall-cap', 'path-exists', 'path-symlink', 'free-space']));
     expect(r.commands.map((c) => c[0])).toEqual(['mkdir', 'fio', 'fio', 'rm']);
-    expect(r.commands[2]).toEqual(expect.arrayContaining(['--sync=1', '--iodepth=16', '--size=16777216']));
+    expect(r.commands[2]).toEqual(expect.arrayContaining(['--sync=1', '--ioengine=psync', '--numjobs=16', '--iodepth=1', '--group_reporting=1', '--size=16777216']));
     expect(r.syncMode).toBe('fio-sync');
     expect(readdirSync(target)).toEqual([]);
     expect(existsSync(dataDir)).toBe(false);

@@ -76,6 +76,15 @@ describe('fio final result', () => {
     expect(j.sync).toEqual({ totalIos: 6702, meanNs: 564275.613697, p50Ns: 552960, p99Ns: 962560, p999Ns: 2867200 });
     expect(j.runtimeMs).toBe(5000);
   });
+
+  it('takes the wall clock of four threads reported as one group, not the sum of their runtimes', () => {
+    const doc = JSON.parse(fixture('fio-rootfs-randwrite-4jobs-group-reporting.json')) as Record<string, unknown>;
+    const r = fioResultOf(doc)!;
+    expect(r.jobs).toHaveLength(1);
+    expect(r.jobs[0]!.runtimeMs).toBe(2004); // job_runtime in the same document: 8007
+    expect(totals(r).runtimeS).toBe(2.004);
+    expect(fioResultFromText(fixture('fio-rootfs-randwrite-4jobs-group-reporting.json'))!.jobs[0]!.runtimeMs).toBe(2004);
+  });
 });
 
 describe('pool status facts', () => {

@@ -56,7 +56,7 @@ describe('benchmarks on zfs-fuse datasets', () => {
         // zfs-fuse has no sync property: the fio fallback, and the result says so.
         expect(x.syncMode).toBe(p.sync ? (p.iodepth === 1 ? 'fio-fsync' : 'fio-sync') : 'async');
         if (p.sync) expect(x.syncText).toMatch(/sync property cannot be set on this platform/);
-        expect(run.detail.datasetProperties).toMatchObject({ primarycache: 'metadata', compression: 'off', recordsize: '131072' });
+        expect(run.detail.datasetProperties).toMatchObject({ primarycache: p.readsFromDisk ? 'metadata' : 'all', compression: 'off', recordsize: p.rw === 'randwrite' ? '4096' : '131072' });
         expect(run.detail.poolLatency.available).toBe(false);
         expect(run.detail.poolLatency.note).toMatch(/zpool iostat -l/);
         expect(await benchDatasets(), p.id).toEqual([]);
@@ -166,7 +166,10 @@ describe('benchmarks on zfs-fuse datasets', () => {
       expect(run.summary.status, run.message ?? '').toBe('completed');
       expect(run.detail.readHonesty).toMatchObject({ method: 'size-above-cache', fileBytes: 20 * 1024 * 1024 });
       expect(run.summary.notes.join(' ')).toMatch(/reads kept honest by size: the directory is on a FUSE file system .* so the test file is 0\.02 GiB \(4 × a test cache, 0\.00 GiB; enlarged from the requested 0\.01 GiB\)/);
-      for (const c of run.detail.commands.filter((x) => x[0] === 'fio')) expect(c).toContain('--size=20971520');
+      // Four readers, each streaming its own quarter of the 20 MiB file; the layout writes it whole.
+      const [layout, measured] = run.detail.commands.filter((x) => x[0] === 'fio');
+      expect(layout).toEqual(expect.arrayContaining(['--numjobs=1', '--size=20971520']));
+      expect(measured).toEqual(expect.arrayContaining(['--numjobs=4', '--size=5242880', '--offset_increment=5242880']));
       expect(run.summary.readIops).toBeGreaterThan(0);
     } finally { s.close(); }
   }, 180_000);
