@@ -5,7 +5,7 @@
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
 import { chooseSlog } from '../server/src/forecast/slog-choice.ts';
-import { measuredNow } from '../server/src/forecast/measured-now.ts';
+import { forecastOptionsOf, measuredNow } from '../server/src/forecast/measured-now.ts';
 import { confidenceReason, forecastConfidence, withSourceOf } from '../server/src/forecast/confidence.ts';
 import { DOC_000, DOC_003, OPENZFS_CACHING_DOC, doc, fact, kb, man } from './lib/slog-citations.ts';
 import { NEEDS_OBSERVATION, syncEvidence } from './lib/slog-evidence.ts';
@@ -54,7 +54,7 @@ export default defineRule({
       const measured = measuredNow({ Benchmarks, Workload, Drives, Datasets, Host }, pool);
       const observed = measured.observed;
       // The same forecast as the Optane verdict (server/src/forecast/slog-choice.ts).
-      const c = chooseSlog({ Pools, Drives, Datasets, Host, Benchmarks }, pool, measured.device, measured.hostExtraUs);
+      const c = chooseSlog({ Pools, Drives, Datasets, Host, Benchmarks }, pool, forecastOptionsOf(measured));
       const nowQd1 = measured.measuredQd1 !== null ? { ...c.qd1.now, iops: Math.round(measured.measuredQd1) } : c.qd1.now;
       const f = { qd1: { now: nowQd1, withOptane: c.qd1.with! }, qd16: { now: c.qd16.now, withOptane: c.qd16.with! } };
       const gain = measured.measuredQd1 !== null ? c.qd1.with!.latencyIops / measured.measuredQd1 : c.gain;

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildOptaneVerdict } from '../../server/src/optane/verdict.ts';
 import slogBenefit from '../../rules/slog-benefit.ts';
-import { newestQd1Probe } from '../../server/src/forecast/measured-now.ts';
+import { measuredNow, newestQd1Probe } from '../../server/src/forecast/measured-now.ts';
+import { ForecastRequest, runForecast } from '../../server/src/forecast/request.ts';
 import type { BenchmarkSummary } from '../../server/src/model/workload.ts';
 import { artifacts000 } from '../fixtures/rules/slog-fixtures.ts';
 import { dataset, drive, group, host, leaf, pool } from '../support/builders.ts';
@@ -68,5 +69,37 @@ describe('the same binding limit for every candidate', () => {
     expect(r).toContain('endurance unknown');
     expect(r).not.toContain('? DWPD');
     expect(v.purchase.map((x) => x.why).join(' ')).not.toContain('? DWPD');
+  });
+});
+
+describe('a measured many-writer limit (the QD16 probe)', () => {
+  // The lab's numbers (BENCHMARKS.md, "Advice followed"): 142 sync IOPS at QD1 and 292 with 16
+  // writers on a hard-disk mirror, where group commit on 7 ms would allow ~2,000: the host bound them.
+  const runs = (qd16: number): BenchmarkSummary[] => [probe({ writeIops: 142 }), probe({ id: 'b16', profile: 'sync-write-4k-qd16', iodepth: 16, writeIops: qd16, startedAt: '2026-11-26T01:01:00Z' })];
+  const at = (a: ReturnType<typeof artifacts000>, numjobs: number) => {
+    const r = runForecast(a, ForecastRequest.parse({ pool: 'bench-pool', slog: '/dev/nvd1', workload: { rw: 'randwrite', bs: 4096, iodepth: 1, numjobs, sync: 'always' } }));
+    if (!r.ok) throw new Error(r.message);
+    return r.result;
+  };
+
+  it('holds "now" and "with" at what 16 writers measured, for 16 and more writers of that size; fewer writers keep the model', () => {
+    const a = artifacts000({ Benchmarks: runs(292) });
+    expect(measuredNow(a, a.Pools![0]!).ceiling).toMatchObject({ iops: 292, writers: 16, relief: 1, runId: 'b16' });
+    const f16 = at(a, 16);
+    expect(f16.now.iops).toBe(292);
+    expect(f16.with!.iops).toBe(292);
+    expect(f16.with!.high).toBeLessThanOrEqual(Math.round(292 * 1.1));
+    expect(f16.with!.basis).toMatch(/measured on this host: 292 sync IOPS with 16 writers \(benchmark b16, .*no log device lifts it for 16 or more writers/);
+    const f64 = at(a, 64);
+    expect([f64.now.iops, f64.with!.iops]).toEqual([292, 292]);
+    const f4 = at(a, 4);
+    expect(f4.with!.iops).toBeGreaterThan(292);
+    expect(f4.with!.basis).not.toContain('16 writers');
+  });
+
+  it('a 16-writer run near what group commit allows is no limit, and async runs never are', () => {
+    expect(measuredNow(artifacts000({ Benchmarks: runs(2_000) }), artifacts000().Pools![0]!).ceiling).toBeNull();
+    const asyncRun = runs(292).map((r) => (r.iodepth === 16 ? { ...r, syncMode: 'async' as const } : r));
+    expect(measuredNow(artifacts000({ Benchmarks: asyncRun }), artifacts000().Pools![0]!).ceiling).toBeNull();
   });
 });

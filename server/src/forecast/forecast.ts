@@ -12,6 +12,7 @@ import type { Pool } from '../model/inventory.ts';
 import { sourceUrl, type DeviceProfile, type SlogMeasurement } from './catalog.ts';
 import { factLink, mdLink } from './cite.ts';
 import type { DeviceMeasurement } from './measured-device.ts';
+import type { MeasuredCeiling } from './measured-ceiling.ts';
 import { DEFAULT_PARAMS, estimate, isAsync, writeState, type DataVdevs, type DatasetSide, type Estimate, type LogTarget, type ModelParams, type Workload } from './model.ts';
 import { currentLog, dataVdevs, datasetSide, slogTarget } from './pool-shape.ts';
 import { formatCount } from '../text/format.ts';
@@ -79,6 +80,8 @@ export interface ForecastOptions {
    * side carries all of it at its slow end, half typically, none at its fast end (withHostExtra).
    */
   hostExtraUs?: number;
+  /** A limit a many-writer sync run measured on this pool beyond the ZIL device (measured-ceiling.ts). */
+  ceiling?: MeasuredCeiling;
 }
 
 /** Parameters for the "with" side when a measurement showed `extraUs` the model cannot attribute. */
@@ -112,6 +115,24 @@ export function estimateWith(data: DataVdevs, log: LogTarget, ds: DatasetSide, w
   };
 }
 
+/**
+ * A measured many-writer limit (measured-ceiling.ts) holds both sides for at least as many writers
+ * of the same size: "now" at what was measured (exactly, at the measured count), "with" at that
+ * times the share a SLOG takes off the data disks.
+ */
+function applyCeiling(c: MeasuredCeiling, w: Workload, now: Estimate, withE: Estimate | null): void {
+  const T = Math.max(1, w.iodepth * w.numjobs);
+  if (w.sync === 'none' || w.bs !== c.blockSize || T < c.writers) return;
+  const hold = (e: Estimate, cap: number, exact: boolean) => {
+    if (!exact && e.iops <= cap) return;
+    e.iops = Math.round(cap); e.latencyIops = Math.min(e.latencyIops, e.iops);
+    e.low = Math.min(e.low, Math.round(cap * 0.9)); e.high = Math.min(Math.max(e.high, e.iops), Math.round(cap * 1.1));
+    e.basis.push(`Held by a measurement: ${c.basis}`);
+  };
+  hold(now, c.iops, T === c.writers);
+  if (withE) hold(withE, c.iops * c.relief, false);
+}
+
 const join = (e: Estimate): string => [...(e.measured ? [e.measured] : []), ...e.basis].join(' ');
 
 export function workloadOf(spec: WorkloadSpec): Workload {
@@ -129,6 +150,7 @@ export function forecastPool(a: Artifacts, pool: Pool, spec: WorkloadSpec, candi
   const now = estimateWith(data, log, side, w, opts);
   const withOpts = { ...opts, params: withHostExtra(opts.params ?? DEFAULT_PARAMS, opts.hostExtraUs) };
   const withE = candidate ? estimateWith(data, slogTarget(candidate.profile, candidate.mirrored), side, w, withOpts) : null;
+  if (opts.ceiling) applyCeiling(opts.ceiling, w, now, withE);
   if (withE && side.logbias === 'throughput') withE.basis.push(`logbias=throughput keeps data off the SLOG: little or no gain (${factLink('A9')}).`);
   if (withE && isAsync(side, w)) withE.basis.push(`No sync writes: a SLOG changes nothing (${factLink('A1')}).`);
   const zil = log.kind === 'slog' ? 'log vdev' : log.kind === 'special' ? 'special vdev' : 'data vdevs';

@@ -14,6 +14,8 @@ import type { DeviceProfile } from './catalog.ts';
 import { DEFAULT_PARAMS, estimate, latencyForMeasured } from './model.ts';
 import { currentLog, dataVdevs, datasetSide } from './pool-shape.ts';
 import { formatCount } from '../text/format.ts';
+import type { ForecastOptions } from './forecast.ts';
+import { measuredCeiling, type MeasuredCeiling } from './measured-ceiling.ts';
 
 export type NowSource = 'benchmark' | 'observed' | 'model';
 
@@ -30,6 +32,21 @@ export interface MeasuredNow {
   basis: string;
   /** µs per QD1 write the probe measured beyond the model's estimate for the same device (possibly host overhead), else 0. */
   hostExtraUs: number;
+  /** A many-writer sync run on the pool that measured a limit other than the ZIL device (measured-ceiling.ts), else null. */
+  ceiling: MeasuredCeiling | null;
+}
+
+/** The newest completed sync-write run with several writers outstanding on a dataset of `pool`. */
+export function newestManyWriterRun(runs: readonly BenchmarkSummary[] | undefined, pool: string): BenchmarkSummary | null {
+  return (runs ?? [])
+    .filter((x) => x.pool === pool && x.status === 'completed' && x.iodepth > 1 && x.writeIops > 0
+      && x.syncMode !== 'async' && x.sync !== 'disabled' && (x.targetKind === undefined || x.targetKind === 'dataset'))
+    .sort((x, y) => y.startedAt.localeCompare(x.startedAt))[0] ?? null;
+}
+
+/** The options every forecast of this pool takes from what was measured on it. */
+export function forecastOptionsOf(now: MeasuredNow): ForecastOptions {
+  return { ...(now.device ? { nowDevice: now.device } : {}), ...(now.hostExtraUs > 0 ? { hostExtraUs: now.hostExtraUs } : {}), ...(now.ceiling ? { ceiling: now.ceiling } : {}) };
 }
 
 /** The one-click measurement that replaces a model estimate of "now". */
@@ -74,19 +91,22 @@ export function measuredNow(
     const data = dataVdevs(pool, drives);
     const us = (iops: number) => latencyForMeasured(data, log, { ...side, sync: 'always' }, w, iops, DEFAULT_PARAMS) ?? 1;
     const modelled = estimate(data, log, { ...side, sync: 'always' }, w, DEFAULT_PARAMS).latencyIops;
+    const device = withLatency(log.device, us(m), us(m * 1.1), us(m * 0.9), basis);
+    const many = newestManyWriterRun(a.Benchmarks, pool.name);
     return {
+      ceiling: many ? measuredCeiling(many, data, { ...log, device }, { ...side, sync: 'always' }) : null,
       hostExtraUs: hostExtraOf(log.device, m, modelled, 1),
       source: 'benchmark', measuredQd1: m, benchmark: { id: probe.id, startedAt: probe.startedAt, target: probe.target }, observed: null,
-      device: withLatency(log.device, us(m), us(m * 1.1), us(m * 0.9), basis), basis,
+      device, basis,
     };
   }
   const observed = observedSyncLatency(a.Workload, pool.name, zilHome(pool, a.Host?.zfs.openzfs));
   if (observed) {
     const l = observed.latency;
-    return { hostExtraUs: 0, source: 'observed', measuredQd1: null, benchmark: null, observed, device: withLatency(log.device, l.typicalUs, l.lowUs, l.highUs, observed.basis), basis: observed.basis };
+    return { ceiling: null, hostExtraUs: 0, source: 'observed', measuredQd1: null, benchmark: null, observed, device: withLatency(log.device, l.typicalUs, l.lowUs, l.highUs, observed.basis), basis: observed.basis };
   }
   return {
-    hostExtraUs: 0, source: 'model', measuredQd1: null, benchmark: null, observed: null, device: undefined,
+    ceiling: null, hostExtraUs: 0, source: 'model', measuredQd1: null, benchmark: null, observed: null, device: undefined,
     basis: `model estimate, not measured on this host (${log.device.basis}); measure it in one click: "Should I add Optane?" with the QD1 sync-write probe ticked, or \`${probeCommand(pool.name)}\``,
   };
 }

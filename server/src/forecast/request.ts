@@ -8,9 +8,9 @@ import type { Drive } from '../model/inventory.ts';
 import { productName } from '../../../rules/lib/device-class.ts';
 import { drivePath, unusedDrives } from '../../../rules/lib/slog-devices.ts';
 import { profileForText } from './catalog.ts';
-import { forecastPool, WorkloadSpec, type Candidate, type ForecastOptions, type ForecastResult } from './forecast.ts';
+import { forecastPool, WorkloadSpec, type Candidate, type ForecastResult } from './forecast.ts';
 import { candidateProfile, deviceProbeHint } from './measured-device.ts';
-import { measuredNow } from './measured-now.ts';
+import { forecastOptionsOf, measuredNow } from './measured-now.ts';
 import { formatCount, formatGain } from '../text/format.ts';
 
 export const BLOCK_SIZES: Record<string, number> = { '4k': 4096, '8k': 8192, '16k': 16_384, '32k': 32_768, '64k': 65_536, '128k': 131_072, '1m': 1_048_576 };
@@ -53,8 +53,7 @@ export function runForecast(a: Artifacts, req: ForecastRequest): ForecastOutcome
   }
   // "Now" as the Optane verdict has it: this host's probe or observed latency, else the model.
   const now = measuredNow(a, pool);
-  const opts: ForecastOptions = { ...(now.device ? { nowDevice: now.device } : {}), ...(now.hostExtraUs > 0 ? { hostExtraUs: now.hostExtraUs } : {}) };
-  return { ok: true, result: forecastPool(a, pool, req.workload, candidate, opts) };
+  return { ok: true, result: forecastPool(a, pool, req.workload, candidate, forecastOptionsOf(now)) };
 }
 
 const fmt = (n: number) => formatCount(n);

@@ -9,9 +9,9 @@ import type { Artifacts } from '../model/artifacts.ts';
 import type { Drive, Pool } from '../model/inventory.ts';
 import { productName } from '../../../rules/lib/device-class.ts';
 import { drivePath, slogCandidates, unusedDrives } from '../../../rules/lib/slog-devices.ts';
-import { profileForText, type DeviceProfile } from './catalog.ts';
+import { profileForText } from './catalog.ts';
 import { candidateProfile, deviceMeasurement, deviceProbeHint } from './measured-device.ts';
-import { forecastPool, WorkloadSpec, type Candidate, type ForecastResult } from './forecast.ts';
+import { forecastPool, WorkloadSpec, type Candidate, type ForecastOptions, type ForecastResult } from './forecast.ts';
 
 export const P1600X_MODEL = 'INTEL SSDPEK1A118GA';
 export const QD1 = WorkloadSpec.parse({ iodepth: 1 });
@@ -31,9 +31,9 @@ export interface SlogChoice {
 
 export const purchaseTarget = (): SlogTarget => ({ drive: null, candidate: { label: 'Intel Optane SSD P1600X 118GB (to buy)', profile: profileForText(P1600X_MODEL), mirrored: false } });
 
-export function chooseSlog(a: Artifacts, pool: Pool, nowDevice?: DeviceProfile, hostExtraUs = 0): SlogChoice {
+/** `opts`: what was measured on this pool (measured-now.ts forecastOptionsOf). */
+export function chooseSlog(a: Artifacts, pool: Pool, opts: ForecastOptions = {}): SlogChoice {
   const drives = a.Drives ?? [];
-  const opts = { ...(nowDevice ? { nowDevice } : {}), ...(hostExtraUs > 0 ? { hostExtraUs } : {}) };
   const listed = slogCandidates(a.Pools ?? [], drives);
   // A drive its model does not mark as a log candidate still is one once this host measured it.
   const measured = unusedDrives(a.Pools ?? [], drives).filter((d) => !listed.includes(d) && deviceMeasurement(a.Benchmarks, d) !== null);

@@ -21,7 +21,7 @@ import { QD1, QD16, chooseSlog, type SlogTarget } from '../forecast/slog-choice.
 import type { ForecastOptions } from '../forecast/forecast.ts';
 import { factLink } from '../forecast/cite.ts';
 import { currentLog } from '../forecast/pool-shape.ts';
-import { measuredNow, probeCommand, type MeasuredNow } from '../forecast/measured-now.ts';
+import { forecastOptionsOf, measuredNow, probeCommand, type MeasuredNow } from '../forecast/measured-now.ts';
 import { confidenceReason, forecastConfidence, withSourceOf } from '../forecast/confidence.ts';
 import type { ObservedSyncLatency } from './observed-latency.ts';
 import { deviceMeasurement, deviceProbeBytes, deviceProbeCommand, deviceProbeHint } from '../forecast/measured-device.ts';
@@ -106,7 +106,7 @@ function viewPool(pool: Pool, a: Artifacts): PoolView {
   const path = zilPath(pool, drives, a.Host?.zfs.openzfs);
   const now = measuredNow(a, pool);
   const m = now.measuredQd1;
-  const c = chooseSlog(a, pool, now.device, now.hostExtraUs);
+  const c = chooseSlog(a, pool, forecastOptionsOf(now));
   const nowQd1 = m !== null ? { iops: Math.round(m), low: Math.round(m * 0.9), high: Math.round(m * 1.1) } : range(c.qd1.now);
   // The gain is the latency ratio at QD1: the pool's sustained ceiling caps throughput (QD16 shows
   // it) but not how long each sync write waits.
@@ -239,7 +239,7 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   }));
   const devs = picked.length >= 2 ? picked.map((d) => drivePath(d, a.Host)) : picked.length === 1 ? [drivePath(picked[0]!, a.Host)] : [NEW_DEVICE(1, a.Host), NEW_DEVICE(2, a.Host)];
   const spec = devs.length === 2 ? `mirror ${devs.join(' ')}` : devs[0]!;
-  const fopts: ForecastOptions = { ...(v.now.device ? { nowDevice: v.now.device } : {}), ...(v.now.hostExtraUs > 0 ? { hostExtraUs: v.now.hostExtraUs } : {}) };
+  const fopts: ForecastOptions = forecastOptionsOf(v.now);
   const purchase = picked.length > 0 ? [] : purchaseList(a, v.pool, t, v.qd1.with!.iops, fopts);
   const compared = picked.length > 0
     ? v.inBox.map((x) => ({ label: x.candidate.label, profile: x.candidate.profile }))
