@@ -2,6 +2,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import vue from '@vitejs/plugin-vue';
+import LabFirstSequencer from './tests/support/lab-sequencer.ts';
 
 // One runner for the whole repo. The summary reporter prints "N passed, N failed, N skipped"
 // as the very last line, which is what CI reads.
@@ -17,8 +18,13 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Files run in parallel; the live zfs-fuse tests take turns through the harness's machine-wide
-    // lock (tests/support/zfs-fuse.ts), so they never start two daemons.
+    // lock (tests/support/zfs-fuse.ts), so they never start two daemons. Two workers even on two
+    // cores (vitest's default there is one): the lab guest waits on emulated I/O and its agent much
+    // of the time, and the rest of the suite runs beside it instead of after it; the sequencer puts
+    // the longest lab file first and the other lab files last (tests/support/lab-sequencer.ts).
     fileParallelism: true,
+    maxWorkers: 2,
+    sequence: { sequencer: LabFirstSequencer },
     globalSetup: ['./tests/support/global-setup.ts'],
     // A host-wide benchmark lock directory per test file (tests/support/host-lock-dir.ts).
     setupFiles: ['./tests/support/host-lock-dir.ts'],

@@ -1,0 +1,21 @@
+/**
+ * Test order for two workers (vitest.config.ts). The real-OpenZFS lab files take turns on one guest
+ * at a time (lab/vm.ts's machine-wide lock), so a worker that starts a second lab file while the
+ * first still runs only waits. The longest lab file goes first, on one worker, while the other
+ * works through every other file beside it; the remaining lab files come last and follow it.
+ * Within each part vitest's own order stays (failed and longer files first, when it has a record).
+ */
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+const LAB = /\/tests\/lab\/[^/]+\.test\.ts$/;
+const FIRST = /\/tests\/lab\/openzfs\.test\.ts$/;
+
+export default class LabFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const first = sorted.filter((f) => FIRST.test(f.moduleId));
+    const lab = sorted.filter((f) => LAB.test(f.moduleId) && !FIRST.test(f.moduleId));
+    const rest = sorted.filter((f) => !LAB.test(f.moduleId));
+    return [...first, ...rest, ...lab];
+  }
+}
