@@ -140,7 +140,7 @@ describe('verdict and finding cite the measurement; one confidence', () => {
     expect(u?.howToMeasure).toMatch(/^zfs-advisor bench sync-write-4k-qd1 --device \/dev\/nvd1 --confirm-serial SERIAL --runtime 5 --size 256M$/);
     expect(v.deviceProbes).toEqual([expect.objectContaining({ device: '/dev/nvd1', measured: null, sizeBytes: 256 * 1024 * 1024 })]);
     // "Now" too: a model estimate, and the one click that measures it.
-    expect(String(ev(v)['"now" based on'])).toContain('measure it in one click: "Should I add Optane?" with the QD1 sync-write probe ticked, or `zfs-advisor bench sync-write-4k-qd1 --pool bench-pool`');
+    expect(String(ev(v)['"now" based on'])).toContain('measure it in one click: "Should I add Optane?" with the sync-write probe ticked, or `zfs-advisor bench sync-write-4k-qd1 --pool bench-pool`');
   });
 
   it('confidence: a class guess for "with" costs one step; a measured or catalog figure none', () => {

@@ -117,14 +117,21 @@ systemctl is-active zfs-advisor`, { timeoutMs: 300_000 });
     await screenshot(page, 'lab-deb-recommendations-desktop');
   }, 600_000);
 
-  it('answers "Should I add Optane?"', async () => {
+  it('answers "Should I add Optane?" after measuring the pool with one writer and with 16', async () => {
+    // The guest is busy under emulation: the owner raises the load limit up to the config file's ceiling.
+    const policy = await fetch(`${url}api/settings`, { method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ benchmark: { maxLoad1: 100 } }) });
+    expect(policy.status, await policy.text()).toBe(200);
     await page.goto(`${url}optane`);
     await settle(page);
+    await page.getByLabel(/Run the guarded sync-write probe/).check();
     await page.click('[data-testid="ask-optane"]');
     await page.waitForSelector('[data-testid="verdict-word"]', { timeout: 300_000 });
     await page.waitForFunction(() => !document.querySelector('[data-testid="ask-optane"]')?.hasAttribute('disabled'), undefined, { timeout: 300_000 });
     expect(['Yes', 'No', 'It depends', 'Replace the SLOG']).toContain((await page.locator('[data-testid="verdict-word"]').textContent())?.trim());
     expect(await page.locator('main .state.error').allTextContents()).toEqual([]);
+    const steps = await page.locator('.steps li').allTextContents();
+    expect(steps.filter((t) => /^\S+ Measure/.test(t.trim())).map((t) => /\((\w+)\)/.exec(t)?.[1])).toEqual(['done', 'done']);
+    expect(await page.locator('[data-testid="verdict-card"]').textContent()).toContain('measured on this host');
     await screenshot(page, 'lab-deb-optane-desktop');
   }, 400_000);
 

@@ -52,7 +52,7 @@ describe('Optane verdict with an observed sync-write latency (recorded sync-heav
   it('without an observed latency the device class model is the basis, and says so', () => {
     const noLatency = { ...recordedSync, pools: recordedSync.pools.map((p) => ({ ...p, syncWriteLatencyMs: {} })) };
     const v = verdict(artifacts000({ Workload: noLatency }));
-    expect(String(evidence(v)['"now" based on'])).toMatch(/^model estimate, not measured on this host \(device catalog "5400\/5900 rpm NAS hard disk.*measure it in one click: "Should I add Optane\?" with the QD1 sync-write probe ticked, or `zfs-advisor bench sync-write-4k-qd1 --pool bench-pool`$/);
+    expect(String(evidence(v)['"now" based on'])).toMatch(/^model estimate, not measured on this host \(device catalog "5400\/5900 rpm NAS hard disk.*measure it in one click: "Should I add Optane\?" with the sync-write probe ticked, or `zfs-advisor bench sync-write-4k-qd1 --pool bench-pool`$/);
     expect(evidence(v)['observed sync-write latency p99 (ms)']).toBeUndefined();
   });
   it('the recorded async-only pair: no', () => {

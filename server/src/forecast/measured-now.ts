@@ -107,6 +107,6 @@ export function measuredNow(
   }
   return {
     ceiling: null, hostExtraUs: 0, source: 'model', measuredQd1: null, benchmark: null, observed: null, device: undefined,
-    basis: `model estimate, not measured on this host (${log.device.basis}); measure it in one click: "Should I add Optane?" with the QD1 sync-write probe ticked, or \`${probeCommand(pool.name)}\``,
+    basis: `model estimate, not measured on this host (${log.device.basis}); measure it in one click: "Should I add Optane?" with the sync-write probe ticked, or \`${probeCommand(pool.name)}\``,
   };
 }
