@@ -58,6 +58,9 @@ describe('advice followed: the SLOG forecast against what adding the SLOG measur
     // again, minutes apiece under TCG); the plan's printed steps are then run in the guest.
     const probe = await vm.cli('bench sync-write-4k-qd1 --pool tank --runtime 5 --size 16M --max-load 100 --json', { timeoutMs: 12 * MIN });
     expect(probe.code, probe.stderr).toBe(0);
+    // Then 16 writers, as the one-click probe does: a limit beyond the log device shows there.
+    const probe16 = await vm.cli('bench sync-write-4k-qd16 --pool tank --runtime 5 --size 16M --max-load 100 --json', { timeoutMs: 12 * MIN });
+    expect(probe16.code, probe16.stderr).toBe(0);
     // Measure before forecasting (issue 27 §2): the blank-device test of each unused candidate, as the
     // Optane page's "Measure this device" runs it; the forecast then rests on these measurements.
     for (const c of CANDIDATES) {
@@ -112,7 +115,7 @@ describe('advice followed: the SLOG forecast against what adding the SLOG measur
       writeBenchmarksSection(join(REPO_ROOT, 'BENCHMARKS.md'), 'lab-advice-followed', adviceSection(rows, {
         zfs: vm.zfsVersionText.split('\n').find((l) => l.startsWith('zfs-kmod'))?.trim() ?? '2.3', runtimeS: RUNTIME_S,
         command: 'ZFS_ADVISOR_LAB_BENCHMARKS=write npx vitest run tests/lab/advice-followed.test.ts',
-        probeIops: p.summary?.writeIops ?? null, verdict: v.headline ? `${v.verdict}: ${v.headline}` : null,
+        probeIops: p.summary?.writeIops ?? null, probe16Iops: (JSON.parse(probe16.stdout) as { summary?: { writeIops?: number } }).summary?.writeIops ?? null, verdict: v.headline ? `${v.verdict}: ${v.headline}` : null,
       }));
     }
 
