@@ -1,4 +1,4 @@
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import vue from '@vitejs/plugin-vue';
@@ -18,12 +18,12 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Files run in parallel; the live zfs-fuse tests take turns through the harness's machine-wide
-    // lock (tests/support/zfs-fuse.ts), so they never start two daemons. Two workers even on two
+    // lock (tests/support/zfs-fuse.ts), so they never start two daemons. At least two workers, even on two
     // cores (vitest's default there is one): the lab guest waits on emulated I/O and its agent much
     // of the time, and the rest of the suite runs beside it instead of after it; the sequencer puts
     // the longest lab file first and the other lab files last (tests/support/lab-sequencer.ts).
     fileParallelism: true,
-    maxWorkers: 2,
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     sequence: { sequencer: LabFirstSequencer },
     globalSetup: ['./tests/support/global-setup.ts'],
     // A host-wide benchmark lock directory per test file (tests/support/host-lock-dir.ts).

@@ -80,7 +80,7 @@ export function ensureImage(zfs: ZfsLine): string {
 /** KVM only where it works: on these machines /dev/kvm is a software nested backend (kvm_pvm) that hangs guests. */
 function accel(): string[] {
   const kvmUsable = existsSync('/dev/kvm') && !existsSync('/sys/module/kvm_pvm') && process.env.ZFS_ADVISOR_LAB_ACCEL !== 'tcg';
-  return kvmUsable ? ['-accel', 'kvm', '-cpu', 'host'] : ['-accel', 'tcg,thread=multi', '-cpu', process.env.ZFS_ADVISOR_LAB_CPU ?? 'Nehalem'];
+  return kvmUsable ? ['-accel', 'kvm', '-cpu', 'host'] : ['-accel', 'tcg,thread=multi', '-cpu', process.env.ZFS_ADVISOR_LAB_CPU || 'Nehalem'];
 }
 
 async function takeLock(timeoutMs: number): Promise<() => void> {

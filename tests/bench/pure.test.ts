@@ -13,7 +13,7 @@ import { evaluateGuards, refusals, type GuardFacts } from '../../server/src/benc
 import { checkPath, checkPoolName, checkDevicePath, isBenchDatasetName, benchDatasetName } from '../../server/src/bench/names.ts';
 import { PROFILES, getProfile } from '../../server/src/bench/profiles.ts';
 import { chooseSyncMode, layoutArgs, runArgs } from '../../server/src/bench/fio-args.ts';
-import { datasetCreateArgs } from '../../server/src/bench/targets.ts';
+import { datasetCreateArgs, recordsizeFor } from '../../server/src/bench/targets.ts';
 import { parseIostatLatencyLine } from '../../server/src/bench/pool-latency.ts';
 import { confirmationFor, signaturesFromBlkid } from '../../server/src/bench/device-facts.ts';
 import type { PoolFacts } from '../../server/src/bench/pool-facts.ts';
@@ -84,6 +84,11 @@ describe('fio final result', () => {
     expect(r.jobs[0]!.runtimeMs).toBe(2004); // job_runtime in the same document: 8007
     expect(totals(r).runtimeS).toBe(2.004);
     expect(fioResultFromText(fixture('fio-rootfs-randwrite-4jobs-group-reporting.json'))!.jobs[0]!.runtimeMs).toBe(2004);
+    // The same options in a job file's [global] section (how users' own fio files often set them).
+    const jobs = doc.jobs as { 'job options': Record<string, string> }[];
+    const { numjobs, group_reporting: gr, ...own } = jobs[0]!['job options'];
+    const asGlobal = { ...doc, 'global options': { numjobs, group_reporting: gr }, jobs: [{ ...jobs[0], 'job options': own }] };
+    expect(fioResultOf(asGlobal)!.jobs[0]!.runtimeMs).toBe(2004);
   });
 });
 
@@ -248,6 +253,8 @@ describe('profiles and fio arguments', () => {
       'rand-read-4k': 'recordsize=128K primarycache=metadata',
       'mixed-70-30-4k': 'recordsize=128K primarycache=metadata',
     });
+    // Any write size a suite may ask for gets records ZFS accepts: a power of two that divides it, at most 128K.
+    expect([512, 4096, 12288, 65536, 1048576, 5000].map((bs) => recordsizeFor({ rw: 'randwrite', blockSize: bs }))).toEqual([512, 4096, 4096, 65536, 131072, 512]);
   });
 
   it('has the seven profiles, each with a question and a reference', () => {

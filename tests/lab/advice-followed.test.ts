@@ -47,7 +47,7 @@ interface Forecast { now: { iops: number }; with: { iops: number } | null; gain:
 
 describe('advice followed: the SLOG forecast against what adding the SLOG measures (OpenZFS 2.3)', () => {
   let vm: LabVm;
-  beforeAll(async () => { if (live) vm = await bootLab({ zfs: '2.3', drives: [...DATA, ...CANDIDATES.map((c) => c.drive)], memMiB: 2048 }); }, 20 * MIN);
+  beforeAll(async () => { if (live) vm = await bootLab({ zfs: '2.3', drives: [...DATA, ...CANDIDATES.map((c) => c.drive)], memMiB: 2048 }); }, 60 * MIN);
   afterAll(async () => { await vm?.stop(); }, MIN);
 
   it.runIf(live)('forecast gain within ±35 % of the measured gain, per workload and candidate', async () => {

@@ -54,7 +54,7 @@ describe('benchmarks on real OpenZFS 2.3', () => {
     // node from the guest's own disk: through the 9p share every CLI start re-read ~100 MB (3–7 s each).
     await vm.must(`cp /lab/hostbin/node /usr/local/bin/node.local && mv -f /usr/local/bin/node.local /usr/local/bin/node
 ${create('tank', `mirror ${byId(D.a)} ${byId(D.b)}`)}`);
-  }, 50 * MIN);
+  }, 60 * MIN); // the guest lock may be held by another lab file for up to 45 min (two test workers)
   afterAll(async () => { await vm?.stop(); }, MIN);
 
   it.runIf(live)('every profile in one suite: temporary dataset and real zvol, direct and buffered; nothing left behind', async () => {

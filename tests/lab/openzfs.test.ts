@@ -50,7 +50,7 @@ const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8'
 
 describe.each(LAB_VERSIONS)('OpenZFS %s in the lab guest', (zfs) => {
   let vm: LabVm;
-  beforeAll(async () => { if (live) vm = await bootLab({ zfs, drives: LAB_DRIVES, memMiB: 3072 }); }, 45 * MIN);
+  beforeAll(async () => { if (live) vm = await bootLab({ zfs, drives: LAB_DRIVES, memMiB: 3072 }); }, 60 * MIN);
   afterAll(async () => { await vm?.stop(); }, MIN);
   const hasJson = zfs === '2.3';
 

@@ -75,7 +75,10 @@ describe('the same binding limit for every candidate', () => {
 describe('a measured many-writer limit (the QD16 probe)', () => {
   // The lab's numbers (BENCHMARKS.md, "Advice followed"): 142 sync IOPS at QD1 and 292 with 16
   // writers on a hard-disk mirror, where group commit on 7 ms would allow ~2,000: the host bound them.
-  const runs = (qd16: number): BenchmarkSummary[] => [probe({ writeIops: 142 }), probe({ id: 'b16', profile: 'sync-write-4k-qd16', iodepth: 16, writeIops: qd16, startedAt: '2026-11-26T01:01:00Z' })];
+  const runs = (qd16: number, o: Partial<BenchmarkSummary> = {}): BenchmarkSummary[] => [
+    probe({ writeIops: 142, topologyFingerprint: 'f1' }),
+    probe({ id: 'b16', profile: 'sync-write-4k-qd16', iodepth: 16, writers: 16, writeIops: qd16, startedAt: '2026-11-26T01:01:00Z', topologyFingerprint: 'f1', ...o }),
+  ];
   const at = (a: ReturnType<typeof artifacts000>, numjobs: number) => {
     const r = runForecast(a, ForecastRequest.parse({ pool: 'bench-pool', slog: '/dev/nvd1', workload: { rw: 'randwrite', bs: 4096, iodepth: 1, numjobs, sync: 'always' } }));
     if (!r.ok) throw new Error(r.message);
@@ -97,9 +100,18 @@ describe('a measured many-writer limit (the QD16 probe)', () => {
     expect(f4.with!.basis).not.toContain('16 writers');
   });
 
-  it('a 16-writer run near what group commit allows is no limit, and async runs never are', () => {
-    expect(measuredNow(artifacts000({ Benchmarks: runs(2_000) }), artifacts000().Pools![0]!).ceiling).toBeNull();
-    const asyncRun = runs(292).map((r) => (r.iodepth === 16 ? { ...r, syncMode: 'async' as const } : r));
-    expect(measuredNow(artifacts000({ Benchmarks: asyncRun }), artifacts000().Pools![0]!).ceiling).toBeNull();
+  it('no limit from a run near what group commit allows, nor from async, mixed, pre-thread (posixaio) or other-layout runs', () => {
+    const ceilingOf = (r: BenchmarkSummary[]) => measuredNow(artifacts000({ Benchmarks: r }), artifacts000().Pools![0]!).ceiling;
+    expect(ceilingOf(runs(2_000))).toBeNull();
+    expect(ceilingOf(runs(292, { syncMode: 'async' }))).toBeNull();
+    expect(ceilingOf(runs(292, { readIops: 600, profile: 'mixed-70-30-4k' }))).toBeNull();
+    expect(ceilingOf(runs(292, { writers: undefined }))).toBeNull(); // stored before fio ran threads: its "QD16" was one at a time
+    expect(ceilingOf(runs(292, { topologyFingerprint: 'f0' }))).toBeNull(); // measured before the layout changed
+    expect(ceilingOf(runs(292))).not.toBeNull();
+  });
+
+  it('leaves async datasets, logbias=throughput and zvols to the model', () => {
+    const a = artifacts000({ Benchmarks: runs(292), Datasets: [dataset('bench-pool', { sync: 'always', recordsize: 4096, logbias: 'throughput', properties: { logbias: { value: 'throughput', source: 'local' } } })] });
+    expect(at(a, 16).with!.basis).not.toContain('16 writers');
   });
 });

@@ -47,10 +47,19 @@ export function chooseSyncMode(profile: Profile, syncPropertyUsable: boolean): S
 
 const isSequential = (p: Profile): boolean => p.rw === 'write' || p.rw === 'read';
 
+/**
+ * The threads a measured run starts: the profile's outstanding I/Os, but for a sequential profile
+ * never more than the file has blocks, so every thread streams its own part inside the file.
+ */
+export function fioThreads(profile: Profile, plan: Pick<FioPlan, 'sizeBytes'>): number {
+  if (!isSequential(profile)) return Math.max(1, profile.iodepth);
+  return Math.max(1, Math.min(profile.iodepth, Math.floor(plan.sizeBytes / profile.blockSize)));
+}
+
 /** Outstanding I/Os = threads (see above); the layout run is always one. */
-function baseArgs(profile: Profile, plan: FioPlan, jobs: number = profile.iodepth): string[] {
+function baseArgs(profile: Profile, plan: FioPlan, jobs: number = fioThreads(profile, plan)): string[] {
   // Sequential: each thread streams its own part (offset_increment), so N threads never read the same blocks.
-  const part = isSequential(profile) && jobs > 1 ? Math.max(profile.blockSize, Math.floor(plan.sizeBytes / jobs / profile.blockSize) * profile.blockSize) : null;
+  const part = isSequential(profile) && jobs > 1 ? Math.floor(plan.sizeBytes / jobs / profile.blockSize) * profile.blockSize : null;
   const args = [
     `--name=${profile.id}`,
     `--filename=${plan.filename}`,

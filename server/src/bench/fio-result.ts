@@ -94,7 +94,7 @@ export function fioResultOf(doc: JsonObject): FioResult | null {
           }
           : null,
         // A group's job_runtime is the sum over its threads; the directions' runtime is its wall clock.
-        runtimeMs: (groupedJob(job) ? null : num(at(job, 'job_runtime'))) ?? (Math.max(num(at(job, 'write', 'runtime')) ?? 0, num(at(job, 'read', 'runtime')) ?? 0) || null),
+        runtimeMs: (groupedJob(job, at(doc, 'global options')) ? null : num(at(job, 'job_runtime'))) ?? (Math.max(num(at(job, 'write', 'runtime')) ?? 0, num(at(job, 'read', 'runtime')) ?? 0) || null),
         usrCpuPct: num(at(job, 'usr_cpu')),
         sysCpuPct: num(at(job, 'sys_cpu')),
       };

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import type { CommandResult } from '../exec/runner.ts';
 import type { BenchmarkSummary } from '../model/workload.ts';
-import { layoutArgs, runArgs, type SyncMode } from './fio-args.ts';
+import { fioThreads, layoutArgs, runArgs, type SyncMode } from './fio-args.ts';
 import { createFioStreamSplitter, intervalIops, snapshotOf, type FioSnapshot } from './fio-stream.ts';
 import { fioResultFromText, totals, type FioResult } from './fio-result.ts';
 import { evaluateGuards, refusals, FREE_SPACE_FACTOR } from './guards.ts';
@@ -75,6 +75,7 @@ function summaryOf(
   return {
     id, profile: req.profile, pool: req.target.kind === 'dataset' || req.target.kind === 'zvol' ? req.target.pool : null,
     target: targetLabel(req, id), startedAt, status, syncMode: ctx.syncMode, iodepth: ctx.profile.iodepth,
+    writers: fioThreads(ctx.profile, { sizeBytes: ctx.readHonesty?.fileBytes ?? req.sizeBytes }),
     blockSize: ctx.profile.blockSize,
     readIops: tot?.readIops ?? 0, writeIops: tot?.writeIops ?? 0,
     readBytesPerSec: tot?.readBps ?? 0, writeBytesPerSec: tot?.writeBps ?? 0,
@@ -260,11 +261,13 @@ export async function startBenchmark(req: BenchRequest, deps: RunDeps): Promise<
       if (req.target.kind === 'dataset') await exec.run('zpool', ['sync', req.target.pool], { timeoutMs: 120_000 });
     }
 
+    const threads = fioThreads(ctx.profile, plan);
     // Watchers: load and iowait every second, pool latency where `zpool iostat -l` exists.
     system = startSystemSampler({ readLoad, ...deps.system }, t0, (x) => {
       detail.load.push({ tS: x.tS, load1: x.load1 });
       detail.system.push(x);
-      if (x.load1 > maxLoad) stop(`1-minute load ${x.load1.toFixed(2)} rose above the limit ${maxLoad}`);
+      // fio's own threads wait in the kernel and count in the load average: N writers add up to N.
+      if (x.load1 > maxLoad + threads) stop(`1-minute load ${x.load1.toFixed(2)} rose above the limit ${maxLoad} plus the run's own ${threads} fio thread${threads === 1 ? '' : 's'}`);
     });
     const sampler = ctx.pool
       ? startLatencySampler(ctx.pool.name, t0, abort.signal, remainingMs(), (s) => {

@@ -41,12 +41,19 @@ export const primarycacheFor = (p: Pick<Profile, 'readsFromDisk'>): 'metadata' |
 
 /**
  * Random writes only: records the size of one write, as 000 measured (`zfs set recordsize=4k`), so
- * a write replaces a whole record and no record is read or rewritten around it. Everything else
- * keeps the 128K default a user's datasets have.
+ * a write replaces whole records and no record is read or rewritten around it: the largest power of
+ * two that divides the write (ZFS takes only those), at most 128K, which every pool and zfs-fuse
+ * accept (larger records need the large_blocks feature; a larger write covers whole 128K records).
+ * Everything else keeps the 128K default a user's datasets have.
  */
-export const recordsizeFor = (p: Pick<Profile, 'rw' | 'blockSize'>): number => (p.rw === 'randwrite' ? Math.min(Math.max(p.blockSize, 4096), 1024 * 1024) : 128 * 1024);
+export function recordsizeFor(p: Pick<Profile, 'rw' | 'blockSize'>): number {
+  if (p.rw !== 'randwrite') return 128 * 1024;
+  let rs = 512;
+  while (rs < 128 * 1024 && p.blockSize % (rs * 2) === 0) rs *= 2;
+  return rs;
+}
 
-const sizeWord = (bytes: number): string => (bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)}M` : `${bytes / 1024}K`);
+const sizeWord = (bytes: number): string => (bytes % 1024 === 0 ? `${bytes / 1024}K` : String(bytes));
 
 /** `zfs create` arguments for the temporary dataset. */
 export function datasetCreateArgs(pool: string, runId: string, sizeBytes: number, sync: 'always' | 'standard' | 'disabled' | null, shape: DatasetShape): string[] {

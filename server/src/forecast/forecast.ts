@@ -120,9 +120,10 @@ export function estimateWith(data: DataVdevs, log: LogTarget, ds: DatasetSide, w
  * of the same size: "now" at what was measured (exactly, at the measured count), "with" at that
  * times the share a SLOG takes off the data disks.
  */
-function applyCeiling(c: MeasuredCeiling, w: Workload, now: Estimate, withE: Estimate | null): void {
+function applyCeiling(c: MeasuredCeiling, side: DatasetSide, w: Workload, now: Estimate, withE: Estimate | null): void {
   const T = Math.max(1, w.iodepth * w.numjobs);
-  if (w.sync === 'none' || w.bs !== c.blockSize || T < c.writers) return;
+  // Measured: copied 4 KiB sync writes into a dataset. Async writes, logbias=throughput and zvols take other paths.
+  if (isAsync(side, w) || side.logbias === 'throughput' || side.target !== 'dataset' || w.bs !== c.blockSize || T < c.writers) return;
   const hold = (e: Estimate, cap: number, exact: boolean) => {
     if (!exact && e.iops <= cap) return;
     e.iops = Math.round(cap); e.latencyIops = Math.min(e.latencyIops, e.iops);
@@ -150,7 +151,7 @@ export function forecastPool(a: Artifacts, pool: Pool, spec: WorkloadSpec, candi
   const now = estimateWith(data, log, side, w, opts);
   const withOpts = { ...opts, params: withHostExtra(opts.params ?? DEFAULT_PARAMS, opts.hostExtraUs) };
   const withE = candidate ? estimateWith(data, slogTarget(candidate.profile, candidate.mirrored), side, w, withOpts) : null;
-  if (opts.ceiling) applyCeiling(opts.ceiling, w, now, withE);
+  if (opts.ceiling) applyCeiling(opts.ceiling, side, w, now, withE);
   if (withE && side.logbias === 'throughput') withE.basis.push(`logbias=throughput keeps data off the SLOG: little or no gain (${factLink('A9')}).`);
   if (withE && isAsync(side, w)) withE.basis.push(`No sync writes: a SLOG changes nothing (${factLink('A1')}).`);
   const zil = log.kind === 'slog' ? 'log vdev' : log.kind === 'special' ? 'special vdev' : 'data vdevs';

@@ -11,7 +11,8 @@
  * model without this forecast ~2× both times (BENCHMARKS.md, "Advice followed").
  */
 import type { BenchmarkSummary } from '../model/workload.ts';
-import { DEFAULT_PARAMS, asyncCeiling, estimate, type DataVdevs, type DatasetSide, type LogTarget, type Workload } from './model.ts';
+import { DEFAULT_PARAMS, estimate, poolCeiling, type DataVdevs, type DatasetSide, type LogTarget, type Workload } from './model.ts';
+import { recordsizeFor } from '../bench/targets.ts';
 import { formatCount } from '../text/format.ts';
 
 export interface MeasuredCeiling {
@@ -31,24 +32,29 @@ export interface MeasuredCeiling {
 export const BIND_SHARE = 0.5;
 
 export function measuredCeiling(run: BenchmarkSummary, data: DataVdevs, log: LogTarget, side: DatasetSide): MeasuredCeiling | null {
-  const T = Math.max(1, run.iodepth);
-  const w: Workload = { rw: 'randwrite', bs: run.blockSize, iodepth: T, numjobs: 1, sync: 'always' };
+  const T = Math.max(1, run.writers ?? 1);
+  // As the run was made: T threads of one write each, on the probe's own dataset (records of one write).
+  const w: Workload = { rw: 'randwrite', bs: run.blockSize, iodepth: 1, numjobs: T, sync: 'always' };
+  const probeSide: DatasetSide = { ...side, sync: 'always', logbias: 'latency', target: 'dataset', blockSize: recordsizeFor({ rw: 'randwrite', blockSize: run.blockSize }) };
   // What group commit on the measured ZIL latency would give these writers, before any ceiling.
-  const zilAllows = estimate(data, log, side, w, DEFAULT_PARAMS).latencyIops;
+  const zilAllows = estimate(data, log, probeSide, w, DEFAULT_PARAMS).latencyIops;
   if (run.writeIops >= BIND_SHARE * zilAllows) return null;
-  // Where the data vdevs bind (the measurement near their modelled ceiling with the ZIL's copies on
-  // them), a SLOG takes those copies away; far below it, the host binds and nothing is taken away.
-  const shared = asyncCeiling(data, side, w, DEFAULT_PARAMS, 'typical', log.kind === 'data' ? w.bs : 0);
-  const alone = asyncCeiling(data, side, w, DEFAULT_PARAMS, 'typical', 0);
+  // Near the data vdevs' modelled bandwidth (which also carries the ZIL's copies when there is no
+  // log vdev) the disks bind, and a SLOG takes those copies away; far below it, the host binds
+  // (CPU per writer: system call, log record, wake-up) and nothing is taken away.
+  const embedded = log.kind === 'data';
+  const shared = poolCeiling(data, probeSide, w, 'typical', embedded ? w.bs : 0);
   const poolBinds = run.writeIops >= BIND_SHARE * shared;
-  const relief = poolBinds ? alone / shared : 1;
+  const relief = poolBinds && embedded ? poolCeiling(data, probeSide, w, 'typical', 0) / shared : 1;
   const iops = run.writeIops;
+  const limit = poolBinds
+    ? embedded
+      ? `the data vdevs bind (they also hold the ZIL's copies), so a SLOG lifts it at most to ~${formatCount(Math.round(iops * relief))} for ${T} or more writers.`
+      : `the data vdevs bind, and another log device does not lift it for ${T} or more writers.`
+    : `a limit other than the disks binds (the host's CPU per writer), and no log device lifts it for ${T} or more writers.`;
   return {
     iops, writers: T, blockSize: run.blockSize, relief, runId: run.id, startedAt: run.startedAt,
     basis: `measured on this host: ${formatCount(Math.round(iops))} sync IOPS with ${T} writers (benchmark ${run.id}, ${run.startedAt}), ` +
-      `where group commit on the measured ZIL latency would allow ~${formatCount(Math.round(zilAllows))}: ` +
-      (poolBinds
-        ? `the data vdevs bind (they also hold the ZIL's copies), so a SLOG lifts at most that share (${formatCount(Math.round(iops * relief))}) for ${T} or more writers.`
-        : `a limit other than the disks binds (the host's CPU per writer), and no log device lifts it for ${T} or more writers.`),
+      `where group commit on the measured ZIL latency would allow ~${formatCount(Math.round(zilAllows))}: ${limit}`,
   };
 }

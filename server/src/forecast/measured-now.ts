@@ -36,11 +36,16 @@ export interface MeasuredNow {
   ceiling: MeasuredCeiling | null;
 }
 
-/** The newest completed sync-write run with several writers outstanding on a dataset of `pool`. */
-export function newestManyWriterRun(runs: readonly BenchmarkSummary[] | undefined, pool: string): BenchmarkSummary | null {
+/**
+ * The newest completed 4 KiB sync-write run with several writer threads (`writers`: runs stored
+ * before they were threads had none) on a dataset of `pool`, writes only, on the same pool layout
+ * as the QD1 probe `probe` it is read against.
+ */
+export function newestManyWriterRun(runs: readonly BenchmarkSummary[] | undefined, pool: string, probe: BenchmarkSummary): BenchmarkSummary | null {
   return (runs ?? [])
-    .filter((x) => x.pool === pool && x.status === 'completed' && x.iodepth > 1 && x.writeIops > 0
-      && x.syncMode !== 'async' && x.sync !== 'disabled' && (x.targetKind === undefined || x.targetKind === 'dataset'))
+    .filter((x) => x.pool === pool && x.status === 'completed' && (x.writers ?? 1) > 1 && x.blockSize === 4096 && x.writeIops > 0 && x.readIops === 0
+      && x.syncMode !== 'async' && x.sync !== 'disabled' && (x.targetKind === undefined || x.targetKind === 'dataset')
+      && x.topologyFingerprint !== null && x.topologyFingerprint === probe.topologyFingerprint)
     .sort((x, y) => y.startedAt.localeCompare(x.startedAt))[0] ?? null;
 }
 
@@ -92,7 +97,7 @@ export function measuredNow(
     const us = (iops: number) => latencyForMeasured(data, log, { ...side, sync: 'always' }, w, iops, DEFAULT_PARAMS) ?? 1;
     const modelled = estimate(data, log, { ...side, sync: 'always' }, w, DEFAULT_PARAMS).latencyIops;
     const device = withLatency(log.device, us(m), us(m * 1.1), us(m * 0.9), basis);
-    const many = newestManyWriterRun(a.Benchmarks, pool.name);
+    const many = newestManyWriterRun(a.Benchmarks, pool.name, probe);
     return {
       ceiling: many ? measuredCeiling(many, data, { ...log, device }, { ...side, sync: 'always' }) : null,
       hostExtraUs: hostExtraOf(log.device, m, modelled, 1),

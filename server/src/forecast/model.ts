@@ -182,9 +182,13 @@ export function dataBandwidth(data: DataVdevs, bs: number, blockSize: number, en
  */
 export function asyncCeiling(data: DataVdevs, ds: DatasetSide, w: Workload, p: ModelParams, end: End, logBytes = 0): number {
   const host = p.hostIops[end] * Math.sqrt(Math.max(1, w.numjobs)) * (4096 / Math.max(4096, w.bs)) ** 0.3;
+  return Math.min(host, poolCeiling(data, ds, w, end, logBytes));
+}
+
+/** The data vdevs' part of asyncCeiling: IOPS their sustained bandwidth absorbs (with `logBytes` of ZIL copies per write on them). */
+export function poolCeiling(data: DataVdevs, ds: DatasetSide, w: Workload, end: End, logBytes = 0): number {
   const txg = txgBytes(w.bs, ds.blockSize, w.rw);
-  const pool = ((dataBandwidth(data, w.bs, ds.blockSize, end, w.rw) * 1e6) / w.bs) * (txg / (txg + logBytes));
-  return Math.min(host, pool);
+  return ((dataBandwidth(data, w.bs, ds.blockSize, end, w.rw) * 1e6) / w.bs) * (txg / (txg + logBytes));
 }
 
 /**

@@ -147,6 +147,12 @@ export const BenchmarkSummary = z.object({
   /** 'property' = sync=always on the dataset; 'fio-sync' = fio --sync/--fsync fallback; 'async'. */
   syncMode: z.enum(['property', 'fio-sync', 'fio-fsync', 'async']),
   iodepth: z.number(),
+  /**
+   * fio threads the run started, one outstanding I/O each. Absent in runs stored before they were
+   * threads: those used posixaio, which on Linux ran one descriptor's I/Os one at a time, so their
+   * iodepth was no concurrency.
+   */
+  writers: z.number().optional(),
   blockSize: z.number(),
   readIops: z.number(),
   writeIops: z.number(),

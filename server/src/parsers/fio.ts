@@ -143,17 +143,21 @@ function job(j: unknown, globalOpts: unknown): FioJob {
       ? { latMeanNs: num(at(syncLat, 'mean')), latP50Ns: pct(at(syncLat, 'percentile'), '50.000000'), latP99Ns: pct(at(syncLat, 'percentile'), '99.000000'), totalIos: syncIos }
       : null,
     // A group's job_runtime is the sum over its threads (numjobs with group_reporting); the directions' runtime is its wall clock.
-    runtimeMs: (groupedJob(j) ? null : num(at(j, 'job_runtime'))) ?? (Math.max(read.runtimeMs, write.runtimeMs) || null),
+    runtimeMs: (groupedJob(j, globalOpts) ? null : num(at(j, 'job_runtime'))) ?? (Math.max(read.runtimeMs, write.runtimeMs) || null),
     error: num(at(j, 'error')) ?? 0,
   };
 }
 
 const isFioDoc = (d: unknown): d is JsonObject => isObject(d) && Array.isArray(d.jobs);
 
-/** Several threads reported as one entry (numjobs > 1 with group_reporting): its job_runtime is their sum. */
-export function groupedJob(job: unknown): boolean {
-  const o = at(job, 'job options');
-  return isObject(o) && Number(o.numjobs) > 1 && o.group_reporting !== undefined && o.group_reporting !== '0';
+/**
+ * Several threads reported as one entry (numjobs > 1 with group_reporting, set for the job or in
+ * the job file's [global] section): its job_runtime is their sum.
+ */
+export function groupedJob(job: unknown, globalOpts?: unknown): boolean {
+  const opt = (k: string) => str(at(job, 'job options', k)) ?? str(at(globalOpts, k));
+  const g = opt('group_reporting');
+  return Number(opt('numjobs') ?? 1) > 1 && g !== null && g !== '0';
 }
 
 export function parseFio(text: string): ParseOutcome<FioResult> {

@@ -46,6 +46,12 @@ function caveatsOf(s: BenchmarkSummary, runMessage: string | null): string[] {
   return c;
 }
 
+/** Runs stored before fio ran threads used posixaio's queue (one at a time per file on Linux). */
+export function concurrencyOf(s: Pick<BenchmarkSummary, 'writers' | 'iodepth'>): string {
+  if (s.writers === undefined) return `iodepth ${s.iodepth} (posixaio)`;
+  return s.writers === 1 ? 'one thread (psync)' : `${s.writers} threads, one I/O each (psync, numjobs=${s.writers})`;
+}
+
 function withMethodology(s: BenchmarkSummary, sizeBytes: number | null, runtimeSeconds: number | null, message: string | null): ReportBenchmark {
   const p = getProfile(s.profile);
   return {
@@ -57,6 +63,7 @@ function withMethodology(s: BenchmarkSummary, sizeBytes: number | null, runtimeS
       rw: p?.rw ?? null,
       blockSize: s.blockSize,
       iodepth: s.iodepth,
+      concurrency: concurrencyOf(s),
       sizeBytes,
       runtimeSeconds,
       syncMode: s.syncMode,

@@ -91,6 +91,8 @@ export const BenchmarkMethodology = z.object({
   rw: z.string().nullable(),
   blockSize: z.number(),
   iodepth: z.number(),
+  /** How fio made the outstanding I/Os, in words ("16 threads, one I/O each (psync)"). */
+  concurrency: z.string(),
   /** Size of the test file in bytes, when the run recorded it. */
   sizeBytes: z.number().nullable(),
   /** Requested fio runtime in seconds, when recorded. */

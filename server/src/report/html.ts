@@ -113,7 +113,7 @@ function benchmarkHtml(b: ReportBenchmark, i: number): string {
     ])
   }<h4>Methodology</h4>${ul([
     `profile <code>${esc(s.profile)}</code>${m.question ? `: ${esc(m.question)}` : ''}`,
-    esc(`fio ${m.rw ? `rw=${m.rw}, ` : ''}block size ${bytes(m.blockSize)}, iodepth ${m.iodepth}, file size ${m.sizeBytes === null ? 'not recorded' : bytes(m.sizeBytes)}, runtime ${m.runtimeSeconds === null ? 'not recorded' : `${m.runtimeSeconds} s`}`),
+    esc(`fio ${m.rw ? `rw=${m.rw}, ` : ''}block size ${bytes(m.blockSize)}, ${m.concurrency}, file size ${m.sizeBytes === null ? 'not recorded' : bytes(m.sizeBytes)}, runtime ${m.runtimeSeconds === null ? 'not recorded' : `${m.runtimeSeconds} s`}`),
     `sync mode <code>${esc(m.syncMode)}</code>: ${esc(m.syncModeText)}`,
     ...(m.reference ? [`method follows ${prose(m.reference)}`] : []),
   ])}${m.caveats.length ? `<h4>Caveats</h4>${ul(m.caveats.map(prose))}` : ''}</article>`;

@@ -204,7 +204,7 @@ function benchmark(w: W, b: ReportBenchmark): void {
   w.para('', { bold: 'Methodology' });
   w.bullets([
     `profile ${s.profile}${m.question ? `: ${m.question}` : ''}`,
-    `fio ${m.rw ? `rw=${m.rw}, ` : ''}block size ${bytes(m.blockSize)}, iodepth ${m.iodepth}, file size ${m.sizeBytes === null ? 'not recorded' : bytes(m.sizeBytes)}, runtime ${m.runtimeSeconds === null ? 'not recorded' : `${m.runtimeSeconds} s`}`,
+    `fio ${m.rw ? `rw=${m.rw}, ` : ''}block size ${bytes(m.blockSize)}, ${m.concurrency}, file size ${m.sizeBytes === null ? 'not recorded' : bytes(m.sizeBytes)}, runtime ${m.runtimeSeconds === null ? 'not recorded' : `${m.runtimeSeconds} s`}`,
     `sync mode ${m.syncMode}: ${m.syncModeText}`,
     ...(m.reference ? [`method follows ${m.reference}`] : []),
   ]);

@@ -24,7 +24,7 @@ export const options = [
 export default defineCommand({
   name: 'forecast',
   summary: 'Sync-write IOPS of a pool now and with a given SLOG device (calibrated model, with ranges).',
-  description: 'Each number carries the measurements it rests on and a range; for this host it uses what the app measured here (the QD1 probe of the pool, the blank-device test of an unused drive). Choose at most one of --snapshot, --demo and --inventory, and at most one of --slog and --slog-model.',
+  description: 'Each number carries the measurements it rests on and a range; for this host it uses what the app measured here (the sync-write probe of the pool with one writer and with 16, the blank-device test of an unused drive). Choose at most one of --snapshot, --demo and --inventory, and at most one of --slog and --slog-model.',
   options,
   environment: [DATA_DIR_ENV],
   examples: [
