@@ -11,8 +11,8 @@
  * const { stdout } = await vm.run('zpool status -j');
  * await vm.stop();
  * ```
- * Under TCG (KVM does not work on these machines) a boot takes about 30 s; one VM runs at a time
- * (a machine-wide lock), and each boot starts from a throw-away overlay over the pristine image.
+ * Under TCG (KVM does not work on these machines) a boot takes about 30 s; at most two VMs run at
+ * a time (machine-wide slots, takeLock), and each boot starts from a throw-away overlay over the pristine image.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, renameSync, openSync, closeSync } from 'node:fs';
@@ -83,21 +83,31 @@ function accel(): string[] {
   return kvmUsable ? ['-accel', 'kvm', '-cpu', 'host'] : ['-accel', 'tcg,thread=multi', '-cpu', process.env.ZFS_ADVISOR_LAB_CPU || 'Nehalem'];
 }
 
+/**
+ * Guests at once on this machine (ZFS_ADVISOR_LAB_SLOTS, default 2): one guest under TCG keeps about
+ * one core busy (it waits on its throttled disks and its agent much of the time), so two use a
+ * two-core machine where one left a core idle once the rest of the suite was done.
+ */
+const SLOTS = Math.max(1, Number(process.env.ZFS_ADVISOR_LAB_SLOTS) || 2);
+
 async function takeLock(timeoutMs: number): Promise<() => void> {
-  // Developers working on two lab files at once may opt out of taking turns (each guest is slower).
+  // Developers working on more lab files at once may opt out of taking turns (each guest is slower).
   if (process.env.ZFS_ADVISOR_LAB_PARALLEL === '1') return () => {};
   const start = Date.now();
   for (;;) {
-    try {
-      mkdirSync(LOCK);
-      writeFileSync(join(LOCK, 'owner'), String(process.pid));
-      return () => rmSync(LOCK, { recursive: true, force: true });
-    } catch {
-      const owner = Number(readFileSafe(join(LOCK, 'owner')));
-      if (owner && !alive(owner)) { rmSync(LOCK, { recursive: true, force: true }); continue; }
-      if (Date.now() - start > timeoutMs) throw new Error(`lab lock ${LOCK} held by pid ${owner} for ${timeoutMs} ms`);
-      await sleep(500);
+    for (let slot = 0; slot < SLOTS; slot++) {
+      const lock = `${LOCK}.${slot}`;
+      try {
+        mkdirSync(lock);
+        writeFileSync(join(lock, 'owner'), String(process.pid));
+        return () => rmSync(lock, { recursive: true, force: true });
+      } catch {
+        const owner = Number(readFileSafe(join(lock, 'owner')));
+        if (owner && !alive(owner)) { rmSync(lock, { recursive: true, force: true }); slot--; continue; }
+      }
     }
+    if (Date.now() - start > timeoutMs) throw new Error(`all ${SLOTS} lab slots (${LOCK}.N) held for ${timeoutMs} ms`);
+    await sleep(500);
   }
 }
 

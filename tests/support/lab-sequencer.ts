@@ -1,8 +1,7 @@
 /**
- * Test order for two workers (vitest.config.ts). The real-OpenZFS lab files take turns on one guest
- * at a time (lab/vm.ts's machine-wide lock), so a worker that starts a second lab file while the
- * first still runs only waits. The longest lab file goes first, on one worker, while the other
- * works through every other file beside it; the remaining lab files come last and follow it.
+ * Test order for two workers (vitest.config.ts). The longest real-OpenZFS lab file goes first, on one
+ * worker, while the other works through every other file beside it; the remaining lab files come
+ * last, when that worker is free and a core with it (lab/vm.ts runs at most two guests at a time).
  * Within each part vitest's own order stays (failed and longer files first, when it has a record).
  */
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
