@@ -11,9 +11,9 @@ import { fioResultFromText, fioResultOf, totals } from '../../server/src/bench/f
 import { scanInProgress, stateOf, topologyFingerprint, parsePoolListLine } from '../../server/src/bench/pool-facts.ts';
 import { evaluateGuards, refusals, type GuardFacts } from '../../server/src/bench/guards.ts';
 import { checkPath, checkPoolName, checkDevicePath, isBenchDatasetName, benchDatasetName } from '../../server/src/bench/names.ts';
-import { PROFILES, getProfile } from '../../server/src/bench/profiles.ts';
+import { PROFILES, getProfile, recordsizeFor } from '../../server/src/bench/profiles.ts';
 import { chooseSyncMode, layoutArgs, runArgs } from '../../server/src/bench/fio-args.ts';
-import { datasetCreateArgs, recordsizeFor } from '../../server/src/bench/targets.ts';
+import { datasetCreateArgs } from '../../server/src/bench/targets.ts';
 import { parseIostatLatencyLine } from '../../server/src/bench/pool-latency.ts';
 import { confirmationFor, signaturesFromBlkid } from '../../server/src/bench/device-facts.ts';
 import type { PoolFacts } from '../../server/src/bench/pool-facts.ts';

@@ -98,3 +98,17 @@ export function listProfiles(): readonly Profile[] {
 export function getProfile(id: string): Profile | null {
   return PROFILES.find((p) => p.id === id) ?? null;
 }
+
+/**
+ * Random writes only: records the size of one write, as 000 measured (`zfs set recordsize=4k`), so
+ * a write replaces whole records and no record is read or rewritten around it: the largest power of
+ * two that divides the write (ZFS takes only those), at most 128K, which every pool and zfs-fuse
+ * accept (larger records need the large_blocks feature; a larger write covers whole 128K records).
+ * Everything else keeps the 128K default a user's datasets have.
+ */
+export function recordsizeFor(p: Pick<Profile, 'rw' | 'blockSize'>): number {
+  if (p.rw !== 'randwrite') return 128 * 1024;
+  let rs = 512;
+  while (rs < 128 * 1024 && p.blockSize % (rs * 2) === 0) rs *= 2;
+  return rs;
+}

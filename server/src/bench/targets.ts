@@ -13,7 +13,7 @@ import { journalAdd, journalRemoved, type JournalEntry } from './store.ts';
 import { pidAlive } from './process-identity.ts';
 import { realExec, type BenchExec } from './exec.ts';
 import { createRunDirectory, removeRunDirectory } from './run-directory.ts';
-import type { Profile } from './profiles.ts';
+import { recordsizeFor, type Profile } from './profiles.ts';
 
 export const DATASET_PROPERTIES_KEPT = ['recordsize', 'compression', 'sync', 'primarycache', 'logbias', 'quota', 'atime', 'checksum', 'dedup', 'copies'];
 
@@ -38,20 +38,6 @@ export type DatasetShape = Pick<Profile, 'rw' | 'blockSize' | 'readsFromDisk'>;
  * the ZIL (issue 27, lab: 41 against 142 IOPS).
  */
 export const primarycacheFor = (p: Pick<Profile, 'readsFromDisk'>): 'metadata' | 'all' => (p.readsFromDisk ? 'metadata' : 'all');
-
-/**
- * Random writes only: records the size of one write, as 000 measured (`zfs set recordsize=4k`), so
- * a write replaces whole records and no record is read or rewritten around it: the largest power of
- * two that divides the write (ZFS takes only those), at most 128K, which every pool and zfs-fuse
- * accept (larger records need the large_blocks feature; a larger write covers whole 128K records).
- * Everything else keeps the 128K default a user's datasets have.
- */
-export function recordsizeFor(p: Pick<Profile, 'rw' | 'blockSize'>): number {
-  if (p.rw !== 'randwrite') return 128 * 1024;
-  let rs = 512;
-  while (rs < 128 * 1024 && p.blockSize % (rs * 2) === 0) rs *= 2;
-  return rs;
-}
 
 const sizeWord = (bytes: number): string => (bytes % 1024 === 0 ? `${bytes / 1024}K` : String(bytes));
 

@@ -12,7 +12,7 @@
  */
 import type { BenchmarkSummary } from '../model/workload.ts';
 import { DEFAULT_PARAMS, estimate, poolCeiling, type DataVdevs, type DatasetSide, type LogTarget, type Workload } from './model.ts';
-import { recordsizeFor } from '../bench/targets.ts';
+import { recordsizeFor } from '../bench/profiles.ts';
 import { formatCount } from '../text/format.ts';
 
 export interface MeasuredCeiling {
