@@ -142,6 +142,13 @@ describe('guards on directories', () => {
     expect(run.summary.wallSeconds!).toBeLessThan(10);
     expect(readdirSync(dir)).toEqual([]);
     expect(fioProcessesFor(dir)).toEqual([]);
+    // fio's own threads count in the load, but a request for 256 writers gets no more allowance than 16.
+    calls = 0;
+    const many = await startBenchmark(req({ profile: 'async-write-4k', target: { kind: 'path', dir }, runtimeS: 20, maxLoad1: 4, iodepth: 256 }), { db: s.db, readLoad: rising });
+    expect(many.summary.status).toBe('aborted');
+    expect(many.message).toMatch(/1-minute load 50\.00 rose above the limit 4 plus 16 for the run's own fio threads/);
+    expect(readdirSync(dir)).toEqual([]);
+    expect(fioProcessesFor(dir)).toEqual([]);
   }, 60_000);
 
   it.runIf(live)('stops at the hard wall-clock cap and cleans up', async () => {

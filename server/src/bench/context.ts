@@ -171,10 +171,13 @@ export async function gather(req: BenchRequest, o: GatherOptions): Promise<Conte
   return { profile, facts, pool, device, realDir, syncMode, sync, io, zfs, readHonesty, pathFreeBytes: path?.freeBytes ?? null };
 }
 
+/** The test file's size: the request's, or the larger one read honesty chose. */
+export const fileBytesOf = (ctx: Context, req: BenchRequest): number => ctx.readHonesty?.fileBytes ?? req.sizeBytes;
+
 export function planFor(ctx: Context, filename: string, req: BenchRequest): FioPlan {
   const rawDevice = ctx.device !== null || req.target.kind === 'zvol';
   return {
-    filename, sizeBytes: ctx.readHonesty?.fileBytes ?? req.sizeBytes, runtimeS: req.runtimeS, syncMode: ctx.syncMode,
+    filename, sizeBytes: fileBytesOf(ctx, req), runtimeS: req.runtimeS, syncMode: ctx.syncMode,
     rawDevice, direct: ctx.io === 'direct',
   };
 }

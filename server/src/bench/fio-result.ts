@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { at, isObject, num, str, type JsonObject } from '../parsers/json-fields.ts';
 import { LatencyPercentiles } from '../model/workload.ts';
-import { extractJsonObjects, groupedJob, parseFio, type FioDirection as ParsedDirection } from '../parsers/fio.ts';
+import { extractJsonObjects, jobRuntimeMs, parseFio, type FioDirection as ParsedDirection } from '../parsers/fio.ts';
 
 export const DirectionResult = z.object({
   iops: z.number(),
@@ -93,8 +93,7 @@ export function fioResultOf(doc: JsonObject): FioResult | null {
             p999Ns: percentile(syncPct, '99.900000'),
           }
           : null,
-        // A group's job_runtime is the sum over its threads; the directions' runtime is its wall clock.
-        runtimeMs: (groupedJob(job, at(doc, 'global options')) ? null : num(at(job, 'job_runtime'))) ?? (Math.max(num(at(job, 'write', 'runtime')) ?? 0, num(at(job, 'read', 'runtime')) ?? 0) || null),
+        runtimeMs: jobRuntimeMs(job, at(doc, 'global options')),
         usrCpuPct: num(at(job, 'usr_cpu')),
         sysCpuPct: num(at(job, 'sys_cpu')),
       };

@@ -26,7 +26,7 @@ import { startLatencySampler } from './pool-latency.ts';
 import { startSystemSampler, syncOpLatency, type SystemSources } from './kpi.ts';
 import { realExec, type BenchExec } from './exec.ts';
 import {
-  commandsFor, datasetSyncValue, gather, planFor, syncTextOf, targetLabel, wallCapOf, ODIRECT_PROBE_FILE, type Context,
+  commandsFor, datasetSyncValue, fileBytesOf, gather, planFor, syncTextOf, targetLabel, wallCapOf, ODIRECT_PROBE_FILE, type Context,
 } from './context.ts';
 import type { BenchmarkDetail, BenchmarkRun, BenchRequest, GuardVerdict, PoolLatencySample, ProgressEvent } from './types.ts';
 
@@ -63,6 +63,9 @@ function emptyDetail(req: BenchRequest, guards: GuardVerdict[], commands: string
   };
 }
 
+/** Load the in-run watch allows for fio's own threads, at most (see startBenchmark). */
+const MAX_OWN_LOAD = 16;
+
 function summaryOf(
   id: string, req: BenchRequest, ctx: Context, startedAt: string, status: BenchmarkSummary['status'],
   fio: FioResult | null, wallSeconds: number | null, notes: string[], extra: Pick<BenchmarkSummary, 'system' | 'suiteId'> = {},
@@ -75,7 +78,7 @@ function summaryOf(
   return {
     id, profile: req.profile, pool: req.target.kind === 'dataset' || req.target.kind === 'zvol' ? req.target.pool : null,
     target: targetLabel(req, id), startedAt, status, syncMode: ctx.syncMode, iodepth: ctx.profile.iodepth,
-    writers: fioThreads(ctx.profile, { sizeBytes: ctx.readHonesty?.fileBytes ?? req.sizeBytes }),
+    writers: fioThreads(ctx.profile, { sizeBytes: fileBytesOf(ctx, req) }),
     blockSize: ctx.profile.blockSize,
     readIops: tot?.readIops ?? 0, writeIops: tot?.writeIops ?? 0,
     readBytesPerSec: tot?.readBps ?? 0, writeBytesPerSec: tot?.writeBps ?? 0,
@@ -261,13 +264,15 @@ export async function startBenchmark(req: BenchRequest, deps: RunDeps): Promise<
       if (req.target.kind === 'dataset') await exec.run('zpool', ['sync', req.target.pool], { timeoutMs: 120_000 });
     }
 
-    const threads = fioThreads(ctx.profile, plan);
+    // fio's own threads wait in the kernel and count in the load average: N writers add up to N. The
+    // allowance stops at the built-in profiles' 16, so a request for more writers (iodepth up to 256)
+    // cannot switch the watch off.
+    const own = Math.min(fioThreads(ctx.profile, plan), MAX_OWN_LOAD);
     // Watchers: load and iowait every second, pool latency where `zpool iostat -l` exists.
     system = startSystemSampler({ readLoad, ...deps.system }, t0, (x) => {
       detail.load.push({ tS: x.tS, load1: x.load1 });
       detail.system.push(x);
-      // fio's own threads wait in the kernel and count in the load average: N writers add up to N.
-      if (x.load1 > maxLoad + threads) stop(`1-minute load ${x.load1.toFixed(2)} rose above the limit ${maxLoad} plus the run's own ${threads} fio thread${threads === 1 ? '' : 's'}`);
+      if (x.load1 > maxLoad + own) stop(`1-minute load ${x.load1.toFixed(2)} rose above the limit ${maxLoad} plus ${own} for the run's own fio thread${own === 1 ? '' : 's'}`);
     });
     const sampler = ctx.pool
       ? startLatencySampler(ctx.pool.name, t0, abort.signal, remainingMs(), (s) => {

@@ -42,11 +42,8 @@ export interface MeasuredNow {
  * as the QD1 probe `probe` it is read against.
  */
 export function newestManyWriterRun(runs: readonly BenchmarkSummary[] | undefined, pool: string, probe: BenchmarkSummary): BenchmarkSummary | null {
-  return (runs ?? [])
-    .filter((x) => x.pool === pool && x.status === 'completed' && (x.writers ?? 1) > 1 && x.blockSize === 4096 && x.writeIops > 0 && x.readIops === 0
-      && x.syncMode !== 'async' && x.sync !== 'disabled' && (x.targetKind === undefined || x.targetKind === 'dataset')
-      && x.topologyFingerprint !== null && x.topologyFingerprint === probe.topologyFingerprint)
-    .sort((x, y) => y.startedAt.localeCompare(x.startedAt))[0] ?? null;
+  return newestSyncRun(runs, pool, (x) => (x.writers ?? 1) > 1 && x.readIops === 0 && (x.targetKind === undefined || x.targetKind === 'dataset')
+    && x.topologyFingerprint !== null && x.topologyFingerprint === probe.topologyFingerprint);
 }
 
 /** The options every forecast of this pool takes from what was measured on it. */
@@ -57,13 +54,18 @@ export function forecastOptionsOf(now: MeasuredNow): ForecastOptions {
 /** The one-click measurement that replaces a model estimate of "now". */
 export const probeCommand = (pool: string): string => `zfs-advisor bench sync-write-4k-qd1 --pool ${pool}`;
 
+/** The newest completed run on `pool` that measured real 4 KiB sync writes and passes `also`. */
+function newestSyncRun(runs: readonly BenchmarkSummary[] | undefined, pool: string, also: (x: BenchmarkSummary) => boolean): BenchmarkSummary | null {
+  return (runs ?? [])
+    .filter((x) => x.pool === pool && x.status === 'completed' && x.blockSize === 4096 && x.writeIops > 0
+      // end_fsync-only runs and sync=disabled datasets do not measure the ZIL.
+      && x.syncMode !== 'async' && x.sync !== 'disabled' && also(x))
+    .sort((x, y) => y.startedAt.localeCompare(x.startedAt))[0] ?? null;
+}
+
 /** The newest completed run that measured real sync writes at QD1, 4 KiB, on a dataset of `pool`. */
 export function newestQd1Probe(runs: readonly BenchmarkSummary[] | undefined, pool: string): BenchmarkSummary | null {
-  return (runs ?? [])
-    .filter((x) => x.pool === pool && x.status === 'completed' && x.iodepth === 1 && x.blockSize === 4096 && x.writeIops > 0
-      // end_fsync-only runs and sync=disabled datasets do not measure the ZIL.
-      && x.syncMode !== 'async' && x.sync !== 'disabled' && (x.targetKind === undefined || x.targetKind === 'dataset' || x.targetKind === 'zvol'))
-    .sort((x, y) => y.startedAt.localeCompare(x.startedAt))[0] ?? null;
+  return newestSyncRun(runs, pool, (x) => x.iodepth === 1 && (x.targetKind === undefined || x.targetKind === 'dataset' || x.targetKind === 'zvol'));
 }
 
 /**

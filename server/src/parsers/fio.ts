@@ -142,8 +142,7 @@ function job(j: unknown, globalOpts: unknown): FioJob {
     sync: isObject(syncBlock) && syncIos > 0
       ? { latMeanNs: num(at(syncLat, 'mean')), latP50Ns: pct(at(syncLat, 'percentile'), '50.000000'), latP99Ns: pct(at(syncLat, 'percentile'), '99.000000'), totalIos: syncIos }
       : null,
-    // A group's job_runtime is the sum over its threads (numjobs with group_reporting); the directions' runtime is its wall clock.
-    runtimeMs: (groupedJob(j, globalOpts) ? null : num(at(j, 'job_runtime'))) ?? (Math.max(read.runtimeMs, write.runtimeMs) || null),
+    runtimeMs: jobRuntimeMs(j, globalOpts),
     error: num(at(j, 'error')) ?? 0,
   };
 }
@@ -151,13 +150,16 @@ function job(j: unknown, globalOpts: unknown): FioJob {
 const isFioDoc = (d: unknown): d is JsonObject => isObject(d) && Array.isArray(d.jobs);
 
 /**
- * Several threads reported as one entry (numjobs > 1 with group_reporting, set for the job or in
- * the job file's [global] section): its job_runtime is their sum.
+ * A job's runtime in ms. Several threads reported as one entry (numjobs > 1 with group_reporting,
+ * set for the job or in the job file's [global] section) have a job_runtime that is their sum; the
+ * directions' runtime is the entry's wall clock, and the fallback where job_runtime is missing.
  */
-export function groupedJob(job: unknown, globalOpts?: unknown): boolean {
+export function jobRuntimeMs(job: unknown, globalOpts?: unknown): number | null {
   const opt = (k: string) => str(at(job, 'job options', k)) ?? str(at(globalOpts, k));
   const g = opt('group_reporting');
-  return Number(opt('numjobs') ?? 1) > 1 && g !== null && g !== '0';
+  const grouped = Number(opt('numjobs') ?? 1) > 1 && g !== null && g !== '0';
+  const wall = Math.max(num(at(job, 'read', 'runtime')) ?? 0, num(at(job, 'write', 'runtime')) ?? 0) || null;
+  return (grouped ? null : num(at(job, 'job_runtime'))) ?? wall;
 }
 
 export function parseFio(text: string): ParseOutcome<FioResult> {
