@@ -15,6 +15,7 @@ import { PROFILES, getProfile, recordsizeFor } from '../../server/src/bench/prof
 import { chooseSyncMode, layoutArgs, runArgs } from '../../server/src/bench/fio-args.ts';
 import { datasetCreateArgs } from '../../server/src/bench/targets.ts';
 import { parseIostatLatencyLine } from '../../server/src/bench/pool-latency.ts';
+import { busyPct, cpuUsPerIo, parseProcStatCpu } from '../../server/src/bench/kpi.ts';
 import { confirmationFor, signaturesFromBlkid } from '../../server/src/bench/device-facts.ts';
 import type { PoolFacts } from '../../server/src/bench/pool-facts.ts';
 
@@ -89,6 +90,26 @@ describe('fio final result', () => {
     const { numjobs, group_reporting: gr, ...own } = jobs[0]!['job options'];
     const asGlobal = { ...doc, 'global options': { numjobs, group_reporting: gr }, jobs: [{ ...jobs[0], 'job options': own }] };
     expect(fioResultOf(asGlobal)!.jobs[0]!.runtimeMs).toBe(2004);
+  });
+
+  it('CPU per I/O of a grouped job: fio\'s usr/sys shares are per thread, so the run\'s CPU time is share × threads × wall', () => {
+    const doc = JSON.parse(fixture('fio-rootfs-randwrite-4jobs-group-reporting.json')) as { jobs: Record<string, unknown>[] };
+    const raw = doc.jobs[0]! as { usr_cpu: number; sys_cpu: number; job_runtime: number; write: { total_ios: number } };
+    const r = fioResultOf(doc as unknown as Record<string, unknown>)!;
+    const t = totals(r);
+    // The same quantity from fio's own sums: (usr + sys) share of the threads' summed runtime, per I/O.
+    const fromSums = ((raw.usr_cpu + raw.sys_cpu) / 100) * raw.job_runtime * 1000 / raw.write.total_ios;
+    const got = cpuUsPerIo(r.jobs[0]!, 4, t.writeIops)!;
+    expect(Math.abs(got - fromSums) / fromSums).toBeLessThan(0.01);
+    expect(cpuUsPerIo({ usrCpuPct: null, sysCpuPct: 3 }, 1, 100)).toBeNull();
+    expect(cpuUsPerIo({ usrCpuPct: 1, sysCpuPct: 16 }, 1, 141)).toBe(1205.7); // the lab's QD1 probe without a log device
+  });
+
+  it('the CPUs\' busy share from two /proc/stat readings: neither idle nor in I/O wait', () => {
+    const a = parseProcStatCpu('cpu  100 0 100 700 100 0 0 0 0 0\ncpu0 1 2 3 4 5')!;
+    const b = parseProcStatCpu('cpu  400 0 300 800 200 0 0 0 0 0\n')!;
+    expect(busyPct(a, b)).toBe(100 * 500 / 700);
+    expect(busyPct(a, a)).toBeNull();
   });
 });
 

@@ -44,7 +44,7 @@ describe('which run measured this drive', () => {
     expect(sameDevice({ serial: null, wwn: null, sizeBytes: 67108864 }, { ...loop, serial: 'S1' }, '/dev/loop3')).toBe(false);
     expect(sameDevice({ serial: null, wwn: null, sizeBytes: 67108864 }, { serial: null, wwn: null })).toBe(false);
     const runs = [deviceRun({ id: 'old', startedAt: '2026-11-01T00:00:00Z', writeIops: 100 }), deviceRun()];
-    expect(deviceMeasurement(runs, p1600x)).toEqual({ runId: 'dev1', startedAt: '2026-11-26T02:00:00.000Z', iops: 5000, latencyUs: 200 });
+    expect(deviceMeasurement(runs, p1600x)).toEqual({ runId: 'dev1', startedAt: '2026-11-26T02:00:00.000Z', iops: 5000, latencyUs: 200, cpuUsPerIo: null });
     for (const bad of [{ status: 'aborted' as const }, { syncMode: 'async' as const }, { iodepth: 16 }, { blockSize: 1_048_576 }, { readIops: 10 }, { targetKind: 'dataset' as const }, { device: null }]) {
       expect(deviceMeasurement([deviceRun(bad)], p1600x), JSON.stringify(bad)).toBeNull();
     }

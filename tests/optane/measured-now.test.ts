@@ -74,35 +74,54 @@ describe('the same binding limit for every candidate', () => {
 
 describe('a measured many-writer limit (the QD16 probe)', () => {
   // The lab's numbers (BENCHMARKS.md, "Advice followed"): 142 sync IOPS at QD1 and 292 with 16
-  // writers on a hard-disk mirror, where group commit on 7 ms would allow ~2,000: the host bound them.
+  // writers on a hard-disk mirror, where group commit on 7 ms would allow ~2,000.
   const runs = (qd16: number, o: Partial<BenchmarkSummary> = {}): BenchmarkSummary[] => [
     probe({ writeIops: 142, topologyFingerprint: 'f1' }),
     probe({ id: 'b16', profile: 'sync-write-4k-qd16', iodepth: 16, writers: 16, writeIops: qd16, startedAt: '2026-11-26T01:01:00Z', topologyFingerprint: 'f1', ...o }),
   ];
+  const busy = (pct: number): Partial<BenchmarkSummary> => ({ system: { load1Max: 3, load1Mean: 2, iowaitPctMean: 1, arcHitPct: null, cpuBusyPctMean: pct, cpus: 2 } });
   const at = (a: ReturnType<typeof artifacts000>, numjobs: number) => {
     const r = runForecast(a, ForecastRequest.parse({ pool: 'bench-pool', slog: '/dev/nvd1', workload: { rw: 'randwrite', bs: 4096, iodepth: 1, numjobs, sync: 'always' } }));
     if (!r.ok) throw new Error(r.message);
     return r.result;
   };
 
-  it('holds "now" and "with" at what 16 writers measured, for 16 and more writers of that size; fewer writers keep the model', () => {
-    const a = artifacts000({ Benchmarks: runs(292) });
-    expect(measuredNow(a, a.Pools![0]!).ceiling).toMatchObject({ iops: 292, writers: 16, relief: 1, runId: 'b16' });
+  it('CPUs busy throughout: the host binds; "now" and "with" held at what 16 writers measured, for 16 and more writers; fewer writers interpolated for "now" only', () => {
+    const a = artifacts000({ Benchmarks: runs(292, busy(96)) });
+    expect(measuredNow(a, a.Pools![0]!).ceiling).toMatchObject({ iops: 292, writers: 16, qd1Iops: 142, binds: 'host', holdsWith: true, runId: 'b16' });
     const f16 = at(a, 16);
     expect(f16.now.iops).toBe(292);
     expect(f16.with!.iops).toBe(292);
     expect(f16.with!.high).toBeLessThanOrEqual(Math.round(292 * 1.1));
-    expect(f16.with!.basis).toMatch(/measured on this host: 292 sync IOPS with 16 writers \(benchmark b16, .*no log device lifts it for 16 or more writers/);
+    expect(f16.with!.basis).toMatch(/measured on this host: 292 sync IOPS with 16 writers \(benchmark b16, .*\) with the CPUs 96 % busy.*the host binds.*no log device lifts it for 16 or more writers/);
     const f64 = at(a, 64);
     expect([f64.now.iops, f64.with!.iops]).toEqual([292, 292]);
     const f4 = at(a, 4);
+    // Between the two measurements, in log writers and log IOPS: 142 × (292/142)^(ln 4 / ln 16).
+    expect(f4.now.iops).toBe(Math.round(142 * Math.sqrt(292 / 142)));
+    expect(f4.now.basis).toContain('Interpolated between the QD1 probe (142 IOPS) and measured on this host: 292 sync IOPS with 16 writers');
     expect(f4.with!.iops).toBeGreaterThan(292);
     expect(f4.with!.basis).not.toContain('16 writers');
   });
 
-  it('no limit from a run near what group commit allows, nor from async, mixed, pre-thread (posixaio) or other-layout runs', () => {
+  it('CPUs mostly idle: the data vdevs bind (they carry the ZIL); "now" is the measurement, "with" is not held', () => {
+    const a = artifacts000({ Benchmarks: runs(292, busy(42)) });
+    expect(measuredNow(a, a.Pools![0]!).ceiling).toMatchObject({ binds: 'pool', holdsWith: false });
+    const f16 = at(a, 16);
+    expect(f16.now.iops).toBe(292);
+    expect(f16.now.basis).toContain('with the CPUs 42 % busy');
+    expect(f16.with!.iops).toBeGreaterThan(292 * 2);
+    expect(f16.with!.basis).not.toContain('Held by a measurement');
+  });
+
+  it("runs stored before the CPUs' share was recorded: the model's bandwidth decides, as before", () => {
+    const a = artifacts000({ Benchmarks: runs(292) });
+    expect(measuredNow(a, a.Pools![0]!).ceiling).toMatchObject({ binds: 'host', holdsWith: true });
+  });
+
+  it('no limit from a run near what group commit allows, nor any reading of async, mixed, pre-thread (posixaio) or other-layout runs', () => {
     const ceilingOf = (r: BenchmarkSummary[]) => measuredNow(artifacts000({ Benchmarks: r }), artifacts000().Pools![0]!).ceiling;
-    expect(ceilingOf(runs(2_000))).toBeNull();
+    expect(ceilingOf(runs(2_000))).toMatchObject({ binds: null, holdsWith: false });
     expect(ceilingOf(runs(292, { syncMode: 'async' }))).toBeNull();
     expect(ceilingOf(runs(292, { readIops: 600, profile: 'mixed-70-30-4k' }))).toBeNull();
     expect(ceilingOf(runs(292, { writers: undefined }))).toBeNull(); // stored before fio ran threads: its "QD16" was one at a time
@@ -113,5 +132,31 @@ describe('a measured many-writer limit (the QD16 probe)', () => {
   it('leaves async datasets, logbias=throughput and zvols to the model', () => {
     const a = artifacts000({ Benchmarks: runs(292), Datasets: [dataset('bench-pool', { sync: 'always', recordsize: 4096, logbias: 'throughput', properties: { logbias: { value: 'throughput', source: 'local' } } })] });
     expect(at(a, 16).with!.basis).not.toContain('16 writers');
+  });
+});
+
+describe("the host's own CPU per sync write (the probe's fio usr + sys time)", () => {
+  // The lab on a quiet host (BENCHMARKS.md, "Advice followed"): the QD1 probe spent ~1.1 ms of CPU
+  // per sync write in fio's thread; the NVMe's blank-device test 0.54 ms per write + fdatasync.
+  const withCpu = (us: number | null, cpus = 2) => probe({ writeIops: 142, cpuUsPerIo: us, system: { load1Max: 1, load1Mean: 1, iowaitPctMean: 10, arcHitPct: null, cpuBusyPctMean: 30, cpus } });
+  const f = (runs: BenchmarkSummary[], numjobs = 1) => {
+    const r = runForecast(artifacts000({ Benchmarks: runs }), ForecastRequest.parse({ pool: 'bench-pool', slog: '/dev/nvd1', workload: { rw: 'randwrite', bs: 4096, iodepth: 1, numjobs, sync: 'always' } }));
+    if (!r.ok) throw new Error(r.message);
+    return r.result;
+  };
+
+  it("is a floor under the \"with\" side's per-commit overhead: a fast log device cannot make a write cheaper than the host's CPU for it", () => {
+    const fast = f([withCpu(null)]).with!;
+    const slowCpu = f([withCpu(1_100)]).with!;
+    expect(slowCpu.iops).toBeLessThan(fast.iops);
+    expect(slowCpu.iops).toBeLessThanOrEqual(Math.round(1e6 / 1_100));
+    // A server's few tens of µs stay under the model's own per-commit overhead and change nothing.
+    expect(f([withCpu(40)]).with!.iops).toBe(fast.iops);
+  });
+
+  it("bounds many writers by the host's CPUs, and says so", () => {
+    const r = f([withCpu(1_000, 2)], 16);
+    expect(r.with!.iops).toBeLessThanOrEqual(2_000);
+    expect(r.with!.basis).toContain("Capped by this host's CPUs: the QD1 probe (benchmark b1) spent 1 ms of CPU per sync write in the writing thread, so 2 CPUs serve at most ~2,000 writes/s.");
   });
 });

@@ -9,6 +9,7 @@
  * The readers here are pure (text in, numbers out); the sampler reads /proc once a second.
  */
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import type { SyncOpLatency, BenchSystemKpi } from '../model/workload.ts';
 import type { FioJobResult } from './fio-result.ts';
 import type { SyncMode } from './fio-args.ts';
@@ -30,8 +31,18 @@ export function syncOpLatency(job: FioJobResult | null, mode: SyncMode): SyncOpL
   return { source: 'clat', operation: 'write', meanNs: c.meanNs, p50Ns: c.p50Ns, p99Ns: c.p99Ns, p999Ns: c.p999Ns };
 }
 
+/**
+ * CPU µs fio's threads spent per I/O. fio's usr_cpu/sys_cpu of a grouped job are the threads'
+ * summed CPU time over their summed runtime, i.e. per thread, so the whole run's CPU time is
+ * that share × threads × wall time, and per I/O share × threads ÷ IOPS.
+ */
+export function cpuUsPerIo(job: Pick<FioJobResult, 'usrCpuPct' | 'sysCpuPct'> | null, threads: number, iops: number): number | null {
+  if (!job || job.usrCpuPct === null || job.sysCpuPct === null || !(iops > 0) || !(threads >= 1)) return null;
+  return Math.round((((job.usrCpuPct + job.sysCpuPct) / 100) * threads * 1e7) / iops) / 10;
+}
+
 /** CPU time counters of the `cpu` line of /proc/stat (jiffies). */
-export interface CpuTimes { total: number; iowait: number }
+export interface CpuTimes { total: number; iowait: number; idle: number }
 
 export function parseProcStatCpu(text: string): CpuTimes | null {
   const line = text.split('\n').find((l) => l.startsWith('cpu '));
@@ -40,12 +51,18 @@ export function parseProcStatCpu(text: string): CpuTimes | null {
   if (f.length < 5 || f.some((n) => !Number.isFinite(n))) return null;
   // user nice system idle iowait irq softirq steal (guest time is already inside user)
   const total = f.slice(0, 8).reduce((a, b) => a + b, 0);
-  return { total, iowait: f[4]! };
+  return { total, iowait: f[4]!, idle: f[3]! };
 }
 
 export function iowaitPct(a: CpuTimes, b: CpuTimes): number | null {
   const dt = b.total - a.total;
   return dt > 0 ? (100 * (b.iowait - a.iowait)) / dt : null;
+}
+
+/** Share of all CPUs' time spent running something (neither idle nor waiting for I/O), %. */
+export function busyPct(a: CpuTimes, b: CpuTimes): number | null {
+  const dt = b.total - a.total;
+  return dt > 0 ? (100 * (dt - (b.idle - a.idle) - (b.iowait - a.iowait))) / dt : null;
 }
 
 /** hits and misses from Linux SPL arcstats (`name type data` lines). */
@@ -67,13 +84,14 @@ export function arcHitPct(a: { hits: number; misses: number } | null, b: { hits:
   return h + m > 0 ? (100 * h) / (h + m) : null;
 }
 
-export interface SystemSample { tS: number; load1: number; iowaitPct: number | null }
+export interface SystemSample { tS: number; load1: number; iowaitPct: number | null; busyPct?: number | null }
 
 /** Sources of the sampler, injectable in tests (a rising load, no /proc). */
 export interface SystemSources {
   readLoad: () => number;
   readProcStat?: () => string | null;
   readArcstats?: () => string | null;
+  cpus?: () => number;
 }
 
 const readOr = (path: string) => () => { try { return readFileSync(path, 'utf8'); } catch { return null; } };
@@ -92,7 +110,7 @@ export function startSystemSampler(src: SystemSources, t0: number, onSample: (s:
   const arc0 = parseArc(arc());
   const timer = setInterval(() => {
     const cur = parse(stat());
-    const s: SystemSample = { tS: (Date.now() - t0) / 1000, load1: src.readLoad(), iowaitPct: prev && cur ? round1(iowaitPct(prev, cur)) : null };
+    const s: SystemSample = { tS: (Date.now() - t0) / 1000, load1: src.readLoad(), iowaitPct: prev && cur ? round1(iowaitPct(prev, cur)) : null, busyPct: prev && cur ? round1(busyPct(prev, cur)) : null };
     prev = cur;
     samples.push(s);
     onSample(s);
@@ -103,6 +121,7 @@ export function startSystemSampler(src: SystemSources, t0: number, onSample: (s:
       clearInterval(timer);
       const loads = samples.map((s) => s.load1);
       const io = samples.map((s) => s.iowaitPct).filter((x): x is number => x !== null);
+      const busy = samples.map((s) => s.busyPct ?? null).filter((x): x is number => x !== null);
       const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
       return {
         samples,
@@ -110,6 +129,8 @@ export function startSystemSampler(src: SystemSources, t0: number, onSample: (s:
           load1Max: loads.length ? Math.max(...loads) : null,
           load1Mean: round2(mean(loads)),
           iowaitPctMean: round1(mean(io)),
+          cpuBusyPctMean: round1(mean(busy)),
+          cpus: (src.cpus ?? availableParallelism)(),
           arcHitPct: measuresReads ? round1(arcHitPct(arc0, parseArc(arc()))) : null,
         },
       };

@@ -23,7 +23,7 @@ import { isStaleHolder, recoverAbandoned } from './recover.ts';
 import { liveProbe, selfIdentity } from './process-identity.ts';
 import { oDirectProbeArgs, readCacheBound, sizeAboveCacheHonesty, type CacheBound } from './read-honesty.ts';
 import { startLatencySampler } from './pool-latency.ts';
-import { startSystemSampler, syncOpLatency, type SystemSources } from './kpi.ts';
+import { cpuUsPerIo, startSystemSampler, syncOpLatency, type SystemSources } from './kpi.ts';
 import { realExec, type BenchExec } from './exec.ts';
 import {
   commandsFor, datasetSyncValue, fileBytesOf, gather, planFor, syncTextOf, targetLabel, wallCapOf, ODIRECT_PROBE_FILE, type Context,
@@ -74,11 +74,12 @@ function summaryOf(
   const job = fio?.jobs[0] ?? null;
   const runtime = tot?.runtimeS ?? null;
   const syncMode: SyncMode = ctx.syncMode;
+  const writers = fioThreads(ctx.profile, { sizeBytes: fileBytesOf(ctx, req) });
   const mismatch = wallSeconds !== null && runtime !== null && runtime > 0 && Math.abs(wallSeconds - runtime) / runtime > WALL_MISMATCH_LIMIT;
   return {
     id, profile: req.profile, pool: req.target.kind === 'dataset' || req.target.kind === 'zvol' ? req.target.pool : null,
     target: targetLabel(req, id), startedAt, status, syncMode: ctx.syncMode, iodepth: ctx.profile.iodepth,
-    writers: fioThreads(ctx.profile, { sizeBytes: fileBytesOf(ctx, req) }),
+    writers,
     blockSize: ctx.profile.blockSize,
     readIops: tot?.readIops ?? 0, writeIops: tot?.writeIops ?? 0,
     readBytesPerSec: tot?.readBps ?? 0, writeBytesPerSec: tot?.writeBps ?? 0,
@@ -90,6 +91,7 @@ function summaryOf(
       : notes,
     targetKind: req.target.kind, zfsTarget: ctx.zfs, sync: ctx.sync, io: ctx.io,
     syncOpLatency: syncOpLatency(job, syncMode),
+    cpuUsPerIo: fio && fio.jobs.length === 1 && tot ? cpuUsPerIo(job, writers, tot.readIops + tot.writeIops) : null,
     syncText: syncTextOf(syncMode, ctx.sync, req.target.kind, ctx.zfs, ctx.profile.writes),
     system: extra.system ?? null, suiteId: extra.suiteId ?? null,
     ...(ctx.device ? { device: { serial: ctx.device.serial, wwn: ctx.device.wwn ?? null, sizeBytes: ctx.device.sizeBytes } } : {}),

@@ -15,7 +15,7 @@ import type { DeviceMeasurement } from './measured-device.ts';
 import type { MeasuredCeiling } from './measured-ceiling.ts';
 import { DEFAULT_PARAMS, estimate, isAsync, writeState, type DataVdevs, type DatasetSide, type Estimate, type LogTarget, type ModelParams, type Workload } from './model.ts';
 import { currentLog, dataVdevs, datasetSide, slogTarget } from './pool-shape.ts';
-import { formatCount } from '../text/format.ts';
+import { formatCount, formatLatencyUs } from '../text/format.ts';
 
 export const WorkloadSpec = z.object({
   rw: z.enum(['randwrite', 'write']).default('randwrite'),
@@ -80,14 +80,47 @@ export interface ForecastOptions {
    * side carries all of it at its slow end, half typically, none at its fast end (withHostExtra).
    */
   hostExtraUs?: number;
-  /** A limit a many-writer sync run measured on this pool beyond the ZIL device (measured-ceiling.ts). */
+  /** A many-writer sync run measured on this pool, read against the QD1 probe (measured-ceiling.ts). */
   ceiling?: MeasuredCeiling;
+  /** The host's own CPU per sync write, measured by the QD1 probe (measured-now.ts hostCpuOf). */
+  hostCpu?: HostCpu;
 }
 
-/** Parameters for the "with" side when a measurement showed `extraUs` the model cannot attribute. */
-export function withHostExtra(p: ModelParams, extraUs: number | undefined): ModelParams {
-  if (!extraUs || extraUs <= 0) return p;
-  return { ...p, overheadUs: { low: p.overheadUs.low, typical: p.overheadUs.typical + extraUs / 2, high: p.overheadUs.high + extraUs } };
+/**
+ * CPU µs the writing thread spent per sync write in the QD1 probe (system call, ZIL, zio issue:
+ * fio's usr + sys time), and the host's CPUs. It is host time no log device removes: on a
+ * fast server it is tens of µs and below the model's per-commit overhead; on a slow or emulated
+ * CPU it is milliseconds and bounds what any SLOG can give.
+ */
+export interface HostCpu { usPerWrite: number; cpus: number | null; runId: string }
+
+/**
+ * Parameters for the "with" side. `extraUs`: a measurement of "now" showed µs the model cannot
+ * attribute (carried all at the slow end, half typically, none at the fast end). `cpuFloorUs`:
+ * the host's measured CPU per sync write beyond what the candidate's own measurement already holds;
+ * the per-commit overhead is at least that (half of it at the fast end: the probe's path, with the
+ * ZIL on the pool's own vdevs, does more per write than a single log device).
+ */
+export function withHostExtra(p: ModelParams, extraUs: number | undefined, cpuFloorUs = 0): ModelParams {
+  const extra = extraUs && extraUs > 0 ? extraUs : 0;
+  if (extra === 0 && cpuFloorUs <= 0) return p;
+  const o = p.overheadUs;
+  return { ...p, overheadUs: { low: Math.max(o.low, cpuFloorUs / 2), typical: Math.max(o.typical + extra / 2, cpuFloorUs), high: Math.max(o.high + extra, cpuFloorUs) } };
+}
+
+/** µs of host CPU per write beyond what the candidate's own blank-device test measured (its latency holds its own system call). */
+export const cpuFloorOf = (cpu: HostCpu | undefined, candidate: Candidate | null): number =>
+  cpu ? Math.max(0, cpu.usPerWrite - (candidate?.measurement?.cpuUsPerIo ?? 0)) : 0;
+
+/** Writers the host's CPUs can serve: each write takes `usPerWrite` of one CPU in the writer's own thread. */
+function applyHostCpu(cpu: HostCpu, w: Workload, e: Estimate): void {
+  const T = Math.max(1, w.iodepth * w.numjobs);
+  if (T < 2 || cpu.cpus === null) return;
+  const cap = (Math.min(T, cpu.cpus) * 1e6) / cpu.usPerWrite;
+  if (e.iops <= cap) return;
+  e.iops = Math.round(cap); e.latencyIops = Math.min(e.latencyIops, e.iops);
+  e.low = Math.min(e.low, e.iops); e.high = Math.max(e.iops, Math.min(e.high, Math.round(cap * 1.5)));
+  e.basis.push(`Capped by this host's CPUs: the QD1 probe (benchmark ${cpu.runId}) spent ${formatLatencyUs(cpu.usPerWrite)} of CPU per sync write in the writing thread, so ${Math.min(T, cpu.cpus)} CPUs serve at most ~${formatCount(e.iops)} writes/s.`);
 }
 
 const sameShape = (m: SlogMeasurement, data: DataVdevs, w: Workload): boolean =>
@@ -116,22 +149,26 @@ export function estimateWith(data: DataVdevs, log: LogTarget, ds: DatasetSide, w
 }
 
 /**
- * A measured many-writer limit (measured-ceiling.ts) holds both sides for at least as many writers
- * of the same size: "now" at what was measured (exactly, at the measured count), "with" at that
- * times the share a SLOG takes off the data disks.
+ * A many-writer run (measured-ceiling.ts) on writes of its size: "now" for that many writers is the
+ * measurement, between one writer and that many it is interpolated between the QD1 probe and it
+ * (in log writers, log IOPS), and beyond it held there when something binds. "with" is held at
+ * the measurement for at least as many writers when a new log device does not lift the limit.
  */
 function applyCeiling(c: MeasuredCeiling, side: DatasetSide, w: Workload, now: Estimate, withE: Estimate | null): void {
   const T = Math.max(1, w.iodepth * w.numjobs);
   // Measured: copied 4 KiB sync writes into a dataset. Async writes, logbias=throughput and zvols take other paths.
-  if (isAsync(side, w) || side.logbias === 'throughput' || side.target !== 'dataset' || w.bs !== c.blockSize || T < c.writers) return;
-  const hold = (e: Estimate, cap: number, exact: boolean) => {
-    if (!exact && e.iops <= cap) return;
-    e.iops = Math.round(cap); e.latencyIops = Math.min(e.latencyIops, e.iops);
-    e.low = Math.min(e.low, Math.round(cap * 0.9)); e.high = Math.min(Math.max(e.high, e.iops), Math.round(cap * 1.1));
-    e.basis.push(`Held by a measurement: ${c.basis}`);
+  if (isAsync(side, w) || side.logbias === 'throughput' || side.target !== 'dataset' || w.bs !== c.blockSize || T === 1) return;
+  const set = (e: Estimate, to: number, why: string) => {
+    e.iops = Math.round(to); e.latencyIops = Math.min(e.latencyIops, e.iops);
+    e.low = Math.min(e.low, Math.round(to * 0.9)); e.high = Math.min(Math.max(e.high, e.iops), Math.round(to * 1.1));
+    e.basis.push(why);
   };
-  hold(now, c.iops, T === c.writers);
-  if (withE) hold(withE, c.iops * c.relief, false);
+  if (T === c.writers) set(now, c.iops, `Measured: ${c.basis}`);
+  else if (T < c.writers) {
+    const at = c.qd1Iops * (c.iops / c.qd1Iops) ** (Math.log(T) / Math.log(c.writers));
+    set(now, at, `Interpolated between the QD1 probe (${formatCount(Math.round(c.qd1Iops))} IOPS) and ${c.basis.replace(/\.$/, '')}.`);
+  } else if (c.binds !== null && now.iops > c.iops) set(now, c.iops, `Held by a measurement: ${c.basis}`);
+  if (withE && c.holdsWith && T >= c.writers && withE.iops > c.iops) set(withE, c.iops, `Held by a measurement: ${c.basis}`);
 }
 
 const join = (e: Estimate): string => [...(e.measured ? [e.measured] : []), ...e.basis].join(' ');
@@ -149,8 +186,16 @@ export function forecastPool(a: Artifacts, pool: Pool, spec: WorkloadSpec, candi
   const current = currentLog(pool, drives, a.Host);
   const log = opts.nowDevice ? { ...current, device: opts.nowDevice } : current;
   const now = estimateWith(data, log, side, w, opts);
-  const withOpts = { ...opts, params: withHostExtra(opts.params ?? DEFAULT_PARAMS, opts.hostExtraUs) };
-  const withE = candidate ? estimateWith(data, slogTarget(candidate.profile, candidate.mirrored), side, w, withOpts) : null;
+  const params = opts.params ?? DEFAULT_PARAMS;
+  const cpuFloor = cpuFloorOf(opts.hostCpu, candidate);
+  // Published SLOG measurements come from hosts whose CPU per write is within the model's per-commit
+  // overhead; on a host measured slower than that they do not carry over, and the model takes it.
+  const slowHost = cpuFloor > params.overheadUs.typical;
+  const withProfile = candidate && slowHost ? { ...candidate.profile, slogMeasurements: [] } : candidate?.profile;
+  const withOpts = { ...opts, params: withHostExtra(params, opts.hostExtraUs, cpuFloor) };
+  const withE = candidate && withProfile ? estimateWith(data, slogTarget(withProfile, candidate.mirrored), side, w, withOpts) : null;
+  if (withE && slowHost) withE.basis.push(`This host's CPU per sync write (${formatLatencyUs(opts.hostCpu!.usPerWrite)}, measured by the QD1 probe, benchmark ${opts.hostCpu!.runId}) is the floor of each commit's overhead${candidate?.measurement?.cpuUsPerIo ? `, less the ${formatLatencyUs(candidate.measurement.cpuUsPerIo)} the device's own test already holds` : ''}.`);
+  if (opts.hostCpu && !isAsync(side, w)) for (const e of withE ? [now, withE] : [now]) applyHostCpu(opts.hostCpu, w, e);
   if (opts.ceiling) applyCeiling(opts.ceiling, side, w, now, withE);
   if (withE && side.logbias === 'throughput') withE.basis.push(`logbias=throughput keeps data off the SLOG: little or no gain (${factLink('A9')}).`);
   if (withE && isAsync(side, w)) withE.basis.push(`No sync writes: a SLOG changes nothing (${factLink('A1')}).`);

@@ -34,6 +34,8 @@ export interface DeviceMeasurement {
   iops: number;
   /** µs per durable write at QD1 (one writer: 1 s / IOPS, the write and its flush together). */
   latencyUs: number;
+  /** CPU µs the writing thread spent per write (system call and block layer), inside latencyUs; null when not recorded. */
+  cpuUsPerIo: number | null;
 }
 
 const norm = (s: string | null | undefined): string | null => {
@@ -70,7 +72,7 @@ const isBlankDeviceQd1 = (s: BenchmarkSummary): boolean =>
 export function deviceMeasurement(runs: readonly BenchmarkSummary[] | undefined, drive: DriveIdentity): DeviceMeasurement | null {
   const r = (runs ?? []).filter((s) => isBlankDeviceQd1(s) && sameDevice(s.device!, drive, s.target))
     .sort((x, y) => y.startedAt.localeCompare(x.startedAt))[0];
-  return r ? { runId: r.id, startedAt: r.startedAt, iops: r.writeIops, latencyUs: 1e6 / r.writeIops } : null;
+  return r ? { runId: r.id, startedAt: r.startedAt, iops: r.writeIops, latencyUs: 1e6 / r.writeIops, cpuUsPerIo: r.cpuUsPerIo ?? null } : null;
 }
 
 /** The sentence a forecast cites: "measured on this host, run <id>, <date>: …". */

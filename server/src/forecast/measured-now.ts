@@ -14,7 +14,7 @@ import type { DeviceProfile } from './catalog.ts';
 import { DEFAULT_PARAMS, estimate, latencyForMeasured } from './model.ts';
 import { currentLog, dataVdevs, datasetSide } from './pool-shape.ts';
 import { formatCount } from '../text/format.ts';
-import type { ForecastOptions } from './forecast.ts';
+import type { ForecastOptions, HostCpu } from './forecast.ts';
 import { measuredCeiling, type MeasuredCeiling } from './measured-ceiling.ts';
 
 export type NowSource = 'benchmark' | 'observed' | 'model';
@@ -32,8 +32,10 @@ export interface MeasuredNow {
   basis: string;
   /** µs per QD1 write the probe measured beyond the model's estimate for the same device (possibly host overhead), else 0. */
   hostExtraUs: number;
-  /** A many-writer sync run on the pool that measured a limit other than the ZIL device (measured-ceiling.ts), else null. */
+  /** A many-writer sync run on the pool, read against the probe (measured-ceiling.ts), else null. */
   ceiling: MeasuredCeiling | null;
+  /** The probe's CPU per sync write in the writing thread, when it recorded one (forecast.ts HostCpu). */
+  hostCpu: HostCpu | null;
 }
 
 /**
@@ -48,7 +50,10 @@ export function newestManyWriterRun(runs: readonly BenchmarkSummary[] | undefine
 
 /** The options every forecast of this pool takes from what was measured on it. */
 export function forecastOptionsOf(now: MeasuredNow): ForecastOptions {
-  return { ...(now.device ? { nowDevice: now.device } : {}), ...(now.hostExtraUs > 0 ? { hostExtraUs: now.hostExtraUs } : {}), ...(now.ceiling ? { ceiling: now.ceiling } : {}) };
+  return {
+    ...(now.device ? { nowDevice: now.device } : {}), ...(now.hostExtraUs > 0 ? { hostExtraUs: now.hostExtraUs } : {}),
+    ...(now.ceiling ? { ceiling: now.ceiling } : {}), ...(now.hostCpu ? { hostCpu: now.hostCpu } : {}),
+  };
 }
 
 /** The one-click measurement that replaces a model estimate of "now". */
@@ -101,7 +106,8 @@ export function measuredNow(
     const device = withLatency(log.device, us(m), us(m * 1.1), us(m * 0.9), basis);
     const many = newestManyWriterRun(a.Benchmarks, pool.name, probe);
     return {
-      ceiling: many ? measuredCeiling(many, data, { ...log, device }, { ...side, sync: 'always' }) : null,
+      ceiling: many ? measuredCeiling(many, m, data, { ...log, device }, { ...side, sync: 'always' }) : null,
+      hostCpu: probe.cpuUsPerIo ? { usPerWrite: probe.cpuUsPerIo, cpus: probe.system?.cpus ?? null, runId: probe.id } : null,
       hostExtraUs: hostExtraOf(log.device, m, modelled, 1),
       source: 'benchmark', measuredQd1: m, benchmark: { id: probe.id, startedAt: probe.startedAt, target: probe.target }, observed: null,
       device, basis,
@@ -110,10 +116,10 @@ export function measuredNow(
   const observed = observedSyncLatency(a.Workload, pool.name, zilHome(pool, a.Host?.zfs.openzfs));
   if (observed) {
     const l = observed.latency;
-    return { ceiling: null, hostExtraUs: 0, source: 'observed', measuredQd1: null, benchmark: null, observed, device: withLatency(log.device, l.typicalUs, l.lowUs, l.highUs, observed.basis), basis: observed.basis };
+    return { ceiling: null, hostCpu: null, hostExtraUs: 0, source: 'observed', measuredQd1: null, benchmark: null, observed, device: withLatency(log.device, l.typicalUs, l.lowUs, l.highUs, observed.basis), basis: observed.basis };
   }
   return {
-    ceiling: null, hostExtraUs: 0, source: 'model', measuredQd1: null, benchmark: null, observed: null, device: undefined,
+    ceiling: null, hostCpu: null, hostExtraUs: 0, source: 'model', measuredQd1: null, benchmark: null, observed: null, device: undefined,
     basis: `model estimate, not measured on this host (${log.device.basis}); measure it in one click: "Should I add Optane?" with the sync-write probe ticked, or \`${probeCommand(pool.name)}\``,
   };
 }

@@ -134,6 +134,13 @@ export const BenchSystemKpi = z.object({
   load1Mean: z.number().nullable(),
   iowaitPctMean: z.number().nullable(),
   arcHitPct: z.number().nullable(),
+  /**
+   * Share of all CPUs busy (neither idle nor in I/O wait) while fio ran, and how many CPUs there
+   * were: a many-writer run near 100 % was bound by the host, not by a device. Absent in runs
+   * stored before they were recorded.
+   */
+  cpuBusyPctMean: z.number().nullable().optional(),
+  cpus: z.number().optional(),
 });
 export type BenchSystemKpi = z.infer<typeof BenchSystemKpi>;
 
@@ -175,6 +182,12 @@ export const BenchmarkSummary = z.object({
   io: z.enum(['direct', 'buffered']).optional(),
   suiteId: z.string().nullable().optional(),
   syncOpLatency: SyncOpLatency.nullable().optional(),
+  /**
+   * CPU time fio's threads spent per completed I/O (user + system, µs): the host's own share of
+   * each write, in the writer's context, which no faster device removes. Null when fio reported no
+   * CPU times; absent in runs stored before it was recorded.
+   */
+  cpuUsPerIo: z.number().nullable().optional(),
   system: BenchSystemKpi.nullable().optional(),
   /** One server-authored sentence on how writes were made durable (or not) on this target. */
   syncText: z.string().nullable().optional(),
