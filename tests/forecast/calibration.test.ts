@@ -12,7 +12,7 @@ import { fit, leaveOneOut, pairGains, predict, summarise } from '../../server/sr
 import { DEFAULT_PARAMS } from '../../server/src/forecast/model.ts';
 
 const records = loadCalibration(join(import.meta.dirname, '..', 'fixtures', 'forecast', 'calibration'));
-const scorable = records.map(toScorable).filter((s): s is Scorable => !('skip' in s));
+const scorable = records.map((r) => toScorable(r)).filter((s): s is Scorable => !('skip' in s));
 
 const KNOWN_MISSES: Record<string, string> = {
   'democsi251-slog': '512-byte dd over NFS: network/NFS round trips, not the pool or the SLOG',

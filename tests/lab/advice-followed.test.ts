@@ -110,12 +110,12 @@ describe('advice followed: the SLOG forecast against what adding the SLOG measur
     writeFileSync(join(out, 'advice-followed.json'), `${JSON.stringify({ rows, probe: JSON.parse(probe.stdout), optane: JSON.parse(optane), zfs: vm.zfsVersionText }, null, 2)}\n`);
     console.log(`advice followed (written to ${out}):\n${table}`);
     if (process.env.ZFS_ADVISOR_LAB_BENCHMARKS === 'write') {
-      const p = JSON.parse(probe.stdout) as { summary?: { writeIops?: number } };
+      const p = JSON.parse(probe.stdout) as { summary?: { writeIops?: number; cpuUsPerIo?: number | null; system?: { cpuBusyPctMean?: number | null } | null } };
       const v = JSON.parse(optane) as { verdict?: string; headline?: string };
       writeBenchmarksSection(join(REPO_ROOT, 'BENCHMARKS.md'), 'lab-advice-followed', adviceSection(rows, {
         zfs: vm.zfsVersionText.split('\n').find((l) => l.startsWith('zfs-kmod'))?.trim() ?? '2.3', runtimeS: RUNTIME_S,
         command: 'ZFS_ADVISOR_LAB_BENCHMARKS=write npx vitest run tests/lab/advice-followed.test.ts',
-        probeIops: p.summary?.writeIops ?? null, probe16Iops: (JSON.parse(probe16.stdout) as { summary?: { writeIops?: number } }).summary?.writeIops ?? null, verdict: v.headline ? `${v.verdict}: ${v.headline}` : null,
+        probeIops: p.summary?.writeIops ?? null, probeCpuUs: p.summary?.cpuUsPerIo ?? null, probeBusyPct: p.summary?.system?.cpuBusyPctMean ?? null, probe16Iops: (JSON.parse(probe16.stdout) as { summary?: { writeIops?: number } }).summary?.writeIops ?? null, verdict: v.headline ? `${v.verdict}: ${v.headline}` : null,
       }));
     }
 

@@ -150,6 +150,9 @@ describe("the host's own CPU per sync write (the probe's fio usr + sys time)", (
     const slowCpu = f([withCpu(1_100)]).with!;
     expect(slowCpu.iops).toBeLessThan(fast.iops);
     expect(slowCpu.iops).toBeLessThanOrEqual(Math.round(1e6 / 1_100));
+    const v = buildOptaneVerdict(artifacts000({ Benchmarks: [withCpu(1_100)] }), null);
+    expect(ev(v)['host CPU per sync write (µs)']).toBe(1_100);
+    expect(ev(buildOptaneVerdict(artifacts000({ Benchmarks: [withCpu(null)] }), null))['host CPU per sync write (µs)']).toBeUndefined();
     // A server's few tens of µs stay under the model's own per-commit overhead and change nothing.
     expect(f([withCpu(40)]).with!.iops).toBe(fast.iops);
   });

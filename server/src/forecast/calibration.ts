@@ -86,7 +86,7 @@ function layoutOf(l: string | null): { layout: Layout; parity: number } {
 const version = (v: string | null): string | null => /(\d+\.\d+(\.\d+)?)/.exec(v ?? '')?.[1] ?? null;
 
 /** The model's inputs for a record, or why it cannot be scored. */
-export function toScorable(r: CalibrationRecord): Scorable | { skip: string } {
+export function toScorable(r: CalibrationRecord, opts: { keepUnknownDisks?: boolean } = {}): Scorable | { skip: string } {
   if (r.workload.tool === 'diskinfo') return { skip: 'device-level diskinfo, not a pool result' };
   if (!r.pool) return { skip: 'no pool described' };
   const bs = r.workload.bs;
@@ -97,6 +97,10 @@ export function toScorable(r: CalibrationRecord): Scorable | { skip: string } {
   const { layout, parity } = layoutOf(r.pool.layout);
   const width = r.pool.width ?? (layout === 'mirror' ? 2 : layout === 'stripe' ? 1 : parity + 4);
   const data: DataVdevs = { layout, vdevs: r.pool.vdevs ?? 1, width, parity, media: mediaProfile(r.pool.media, r.pool.diskModel) };
+  // Every forecast rests on the data disks' class (the ZIL's home without a SLOG, the pool's
+  // ceiling with one), and the app always reads it from the inventory (lsblk's rotational flag,
+  // transport, model). A record naming neither media nor model tests a guess the app never makes.
+  if (data.media.cls === 'unknown' && !opts.keepUnknownDisks) return { skip: 'data disks not published (neither media nor model), which the app always reads from the inventory' };
   const openzfs = version(r.system.openzfsVersion);
   const zvol = r.dataset.target === 'zvol';
   const mode = (r.workload.syncMode ?? '').toLowerCase();

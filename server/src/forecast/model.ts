@@ -68,11 +68,12 @@ export function paramsOf(overhead: number, writerUs: number, ceiling: number, ho
  * these are still what the fit gives): 130 µs per commit (published hosts span ~35 µs on 000's
  * FreeBSD Xeon D to ~175 µs on duzlov's TrueNAS SCALE; the range's fast end reaches the former),
  * no measurable CPU per further writer, ceiling scale 1 (the pool's sustained bandwidth as
- * modelled), hard-disk append share 1 (a ZIL write on hard disks costs a random write: the flush
- * reaches the platters), range slack 1. The host ceiling, 60k IOPS per job, is a class estimate,
+ * modelled), hard-disk append share 0.6 (a ZIL write on hard disks is an append near the previous
+ * block, cheaper than a random write, but its flush still reaches the platters), range slack 1.
+ * Records that do not publish the data disks are not part of the set (calibration.ts). The host ceiling, 60k IOPS per job, is a class estimate,
  * not fitted (000: 48.3k async and 80.7k in an 8 s SLOG burst on a Xeon D-1541).
  */
-export const DEFAULT_PARAMS: ModelParams = paramsOf(130, 0, 1, 60_000, 1, 1);
+export const DEFAULT_PARAMS: ModelParams = paramsOf(130, 0, 1, 60_000, 1, 0.6);
 
 export type Layout = 'mirror' | 'raidz' | 'draid' | 'stripe';
 

@@ -219,6 +219,8 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
     { label: 'sync-write evidence', value: v.ev.level },
     { label: 'ZIL commits/s', value: v.ev.commitsPerSec === null ? null : Math.round(v.ev.commitsPerSec * 100) / 100 },
     { label: 'measured QD1 sync IOPS', value: v.measuredQd1 },
+    // The probe's CPU per write: host time no log device removes (forecast.ts HostCpu).
+    ...(v.now.hostCpu ? [{ label: 'host CPU per sync write (µs)', value: Math.round(v.now.hostCpu.usPerWrite) }] : []),
     ...(v.observed ? [
       { label: 'observed sync-write latency p50 (ms)', value: v.observed.p50Ms },
       { label: 'observed sync-write latency p99 (ms)', value: v.observed.p99Ms },
