@@ -15,11 +15,12 @@ const records = loadCalibration(join(import.meta.dirname, '..', 'fixtures', 'for
 const scorable = records.map((r) => toScorable(r)).filter((s): s is Scorable => !('skip' in s));
 
 const KNOWN_MISSES: Record<string, string> = {
-  'democsi251-slog': '512-byte dd over NFS: network/NFS round trips, not the pool or the SLOG',
-  'democsi251-noslog': '512-byte dd over NFS: 0.2 kB/s is network/NFS-bound, not the pool',
   'zilpmem-async-1t': 'async on a 30-NVMe pool: above the host class estimate',
   'zilpmem-async-7t': '900k async IOPS with 7 threads on a 30-NVMe pool: above the host class estimate',
   'smartos847-2': 'NVMe pool of unnamed layout: 4 KiB random writes into 128 KiB records (recordsize not published for this run; the author says 4K made no difference), the model\'s rewrite of every record caps it',
+  'ant-slog-10': '10 s burst: SLOG ingest before the txg write-back throttles, just above the pool\'s sustained ceiling (as ant-slog-11)',
+  'duzlov-fsync-1': 'TrueNAS SCALE host at ~175 µs per commit (fdatasync path), above the fitted per-commit overhead\'s range; on a user\'s host the probe\'s CPU per write carries it (forecast.ts HostCpu)',
+  'duzlov-fsync-3': 'the same host as duzlov-fsync-1: ~175 µs per commit on an Optane M10 pool',
   'ant-slog-11': '8 s burst: SLOG ingest before the txg write-back throttles (above the pool\'s sustained ceiling, PROVENANCE.md)',
 };
 

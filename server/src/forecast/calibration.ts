@@ -62,7 +62,8 @@ export interface Scorable {
 function mediaProfile(media: string | null, diskModel: string | null): DeviceProfile {
   const e = findEntry(diskModel);
   if (e) return profileForText(diskModel!);
-  const m = (media ?? '').toLowerCase();
+  // A model the catalog does not hold may still say what it is ("Pliant 406S SSD").
+  const m = (media ?? (/\bssd\b/i.test(diskModel ?? '') ? 'ssd' : '')).toLowerCase();
   if (m === 'hdd') return classProfile('hdd', 'record names hard disks');
   if (m === 'optane') return classProfile('optane-consumer', 'record names Optane');
   const span = (a: DeviceProfile, b: DeviceProfile, why: string): DeviceProfile => ({

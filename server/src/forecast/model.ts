@@ -13,7 +13,8 @@
  * Group commit (zil.c zil_commit_waiter, zil_process_commit_list; zfs_commit_timeout_pct, A18):
  * with T = iodepth × numjobs writers outstanding, the commit records that arrive while one log
  * block is written and flushed go into the next one, so one block write and one flush serve every
- * writer waiting at that moment:
+ * writer waiting at that moment (on a flush-bound device half of them: a second block is issued
+ * behind the one being flushed, see syncIops):
  *   R(T) = O + D + (T − 1) × bs_copied / bandwidth + (T − 1) × c        IOPS = T / R(T)
  * O: per-commit ZFS and host overhead; c: CPU per further writer's record. A flush-bound device
  * (consumer flash, hard disks) therefore rises almost T-fold with writers until the batch's bytes,
@@ -65,15 +66,17 @@ export function paramsOf(overhead: number, writerUs: number, ceiling: number, ho
 
 /**
  * Fitted on the whole calibration set (`fit()` in fit.ts; tests/forecast/calibration.test.ts checks
- * these are still what the fit gives): 130 µs per commit (published hosts span ~35 µs on 000's
- * FreeBSD Xeon D to ~175 µs on duzlov's TrueNAS SCALE; the range's fast end reaches the former),
- * no measurable CPU per further writer, ceiling scale 1 (the pool's sustained bandwidth as
- * modelled), hard-disk append share 0.6 (a ZIL write on hard disks is an append near the previous
- * block, cheaper than a random write, but its flush still reaches the platters), range slack 1.
- * Records that do not publish the data disks are not part of the set (calibration.ts). The host ceiling, 60k IOPS per job, is a class estimate,
- * not fitted (000: 48.3k async and 80.7k in an 8 s SLOG burst on a Xeon D-1541).
+ * these are still what the fit gives): 55 µs per commit (published hosts span ~35 µs on 000's
+ * FreeBSD Xeon D to ~175 µs on duzlov's TrueNAS SCALE; a host measured slower than this, by the
+ * probe's CPU per write, carries its own: forecast.ts HostCpu), no measurable CPU per further
+ * writer, ceiling scale 0.7 (the pool sustains 70 % of its modelled bandwidth under sync writes),
+ * hard-disk append share 0.6 (a ZIL write on hard disks is an append near the previous block,
+ * cheaper than a random write, but its flush still reaches the platters), range slack 1. Records
+ * that publish neither the data disks' media nor their model are not part of the set
+ * (calibration.ts). The host ceiling, 60k IOPS per job, is a class estimate, not fitted (000:
+ * 48.3k async and 80.7k in an 8 s SLOG burst on a Xeon D-1541).
  */
-export const DEFAULT_PARAMS: ModelParams = paramsOf(130, 0, 1, 60_000, 1, 0.6);
+export const DEFAULT_PARAMS: ModelParams = paramsOf(55, 0, 0.7, 60_000, 1, 0.6);
 
 export type Layout = 'mirror' | 'raidz' | 'draid' | 'stripe';
 
@@ -229,11 +232,12 @@ function syncIops(data: DataVdevs, log: LogTarget, ds: DatasetSide, w: Workload,
     devUs = Math.max(dataUs, logUs);
   }
   const T = Math.max(1, w.iodepth * w.numjobs);
-  // Writers one round serves. At the slow end of a device whose flush waits for a volatile cache,
-  // half: the open log block is issued after zfs_commit_timeout_pct of the last block's latency
-  // (zil_commit_waiter_timeout), so a second block can be queued behind the one being flushed and
-  // the waiting writers split between the two.
-  const b = end === 'low' && FLUSH_BOUND.has(log.device.cls) ? Math.max(1, T / 2) : T;
+  // Writers one round serves. On a device whose flush waits for a volatile cache, half (all of
+  // them only at the optimistic end): the open log block is issued after zfs_commit_timeout_pct of
+  // the last block's latency (zil_commit_waiter_timeout), so a second block is queued behind the
+  // one being flushed and the waiting writers split between the two. Seen in the lab: 4 writers on
+  // a log device throttled to 300 IOPS did 436–516, about 2× one writer, not 4× (BENCHMARKS.md).
+  const b = end !== 'high' && FLUSH_BOUND.has(log.device.cls) ? Math.max(1, T / 2) : T;
   const parallel = Math.max(1, log.vdevs);
   // The batch's extra bytes cross the log device once each (log blocks spread over its top-level vdevs).
   const batchUs = state === 'copied' ? ((b - 1) * w.bs) / (log.device.mbps[end] * Math.max(1, log.streams) * parallel) : 0;
