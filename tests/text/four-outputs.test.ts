@@ -103,7 +103,7 @@ describe('every output writes a fact the same way (demo 000)', async () => {
   ];
 
   it('the facts are what the demo says (so the checks below compare something real)', () => {
-    expect(facts.map((f) => f.text)).toEqual(['54.9 GiB', '13,700 IOPS', '13,700 (4,505–19,120)', '183×', '114 µs', '—', '2 suggestions']);
+    expect(facts.map((f) => f.text)).toEqual(['54.9 GiB', '13,700 IOPS', '13,700 (9,132–33,557)', '110×', '114 µs', '—', '2 suggestions']);
   });
 
   for (const [name, text] of [['the web UI', ui], ['the terminal', cli], ['the Markdown report', markdown]] as const) {

@@ -82,7 +82,7 @@ export interface ForecastOptions {
   hostExtraUs?: number;
   /** A many-writer sync run measured on this pool, read against the QD1 probe (measured-ceiling.ts). */
   ceiling?: MeasuredCeiling;
-  /** The host's own CPU per sync write, measured by the QD1 probe (measured-now.ts hostCpuOf). */
+  /** The host's own CPU per sync write, measured by the QD1 probe (measured-now.ts). */
   hostCpu?: HostCpu;
 }
 
