@@ -152,6 +152,8 @@ describe("the host's own CPU per sync write (the probe's fio usr + sys time)", (
     expect(slowCpu.iops).toBeLessThanOrEqual(Math.round(1e6 / 1_100));
     const v = buildOptaneVerdict(artifacts000({ Benchmarks: [withCpu(1_100)] }), null);
     expect(ev(v)['host CPU per sync write (µs)']).toBe(1_100);
+    expect(v.reasons.join(' ')).toContain("This host spent 1.1 ms of CPU per sync write in the probe's writing thread (benchmark b1): no log device makes a write cheaper than that");
+    expect(buildOptaneVerdict(artifacts000({ Benchmarks: [withCpu(40)] }), null).reasons.join(' ')).not.toContain('of CPU per sync write');
     expect(ev(buildOptaneVerdict(artifacts000({ Benchmarks: [withCpu(null)] }), null))['host CPU per sync write (µs)']).toBeUndefined();
     // A server's few tens of µs stay under the model's own per-commit overhead and change nothing.
     expect(f([withCpu(40)]).with!.iops).toBe(fast.iops);

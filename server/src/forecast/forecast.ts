@@ -112,6 +112,17 @@ export function withHostExtra(p: ModelParams, extraUs: number | undefined, cpuFl
 export const cpuFloorOf = (cpu: HostCpu | undefined, candidate: Candidate | null): number =>
   cpu ? Math.max(0, cpu.usPerWrite - (candidate?.measurement?.cpuUsPerIo ?? 0)) : 0;
 
+/**
+ * The sentence that says a host's measured CPU per write sets the "with" side's per-commit
+ * overhead, or null when it stays under the model's own (`params`): the forecast's basis and the
+ * verdict's reasons both print this one.
+ */
+export function hostCpuSentence(cpu: HostCpu | undefined, candidate: Candidate | null, params: ModelParams = DEFAULT_PARAMS): string | null {
+  if (!cpu || cpuFloorOf(cpu, candidate) <= params.overheadUs.typical) return null;
+  const own = candidate?.measurement?.cpuUsPerIo;
+  return `This host spent ${formatLatencyUs(cpu.usPerWrite)} of CPU per sync write in the probe's writing thread (benchmark ${cpu.runId}): no log device makes a write cheaper than that, so it is the floor of each commit's overhead${own ? `, less the ${formatLatencyUs(own)} the device's own test already holds` : ''}.`;
+}
+
 /** Writers the host's CPUs can serve: each write takes `usPerWrite` of one CPU in the writer's own thread. */
 function applyHostCpu(cpu: HostCpu, w: Workload, e: Estimate): void {
   const T = Math.max(1, w.iodepth * w.numjobs);
@@ -187,14 +198,13 @@ export function forecastPool(a: Artifacts, pool: Pool, spec: WorkloadSpec, candi
   const log = opts.nowDevice ? { ...current, device: opts.nowDevice } : current;
   const now = estimateWith(data, log, side, w, opts);
   const params = opts.params ?? DEFAULT_PARAMS;
-  const cpuFloor = cpuFloorOf(opts.hostCpu, candidate);
   // Published SLOG measurements come from hosts whose CPU per write is within the model's per-commit
   // overhead; on a host measured slower than that they do not carry over, and the model takes it.
-  const slowHost = cpuFloor > params.overheadUs.typical;
+  const slowHost = hostCpuSentence(opts.hostCpu, candidate, params);
   const withProfile = candidate && slowHost ? { ...candidate.profile, slogMeasurements: [] } : candidate?.profile;
-  const withOpts = { ...opts, params: withHostExtra(params, opts.hostExtraUs, cpuFloor) };
+  const withOpts = { ...opts, params: withHostExtra(params, opts.hostExtraUs, cpuFloorOf(opts.hostCpu, candidate)) };
   const withE = candidate && withProfile ? estimateWith(data, slogTarget(withProfile, candidate.mirrored), side, w, withOpts) : null;
-  if (withE && slowHost) withE.basis.push(`This host's CPU per sync write (${formatLatencyUs(opts.hostCpu!.usPerWrite)}, measured by the QD1 probe, benchmark ${opts.hostCpu!.runId}) is the floor of each commit's overhead${candidate?.measurement?.cpuUsPerIo ? `, less the ${formatLatencyUs(candidate.measurement.cpuUsPerIo)} the device's own test already holds` : ''}.`);
+  if (withE && slowHost) withE.basis.push(slowHost);
   if (opts.hostCpu && !isAsync(side, w)) for (const e of withE ? [now, withE] : [now]) applyHostCpu(opts.hostCpu, w, e);
   if (opts.ceiling) applyCeiling(opts.ceiling, side, w, now, withE);
   if (withE && side.logbias === 'throughput') withE.basis.push(`logbias=throughput keeps data off the SLOG: little or no gain (${factLink('A9')}).`);
