@@ -12,9 +12,9 @@
  *     the model's, under the host's CPU limit (forecast.ts).
  *
  * Why: in the lab (OpenZFS 2.3, QEMU TCG, two vCPUs, a mirror of disks throttled to 150 IOPS) on
- * a quiet host 16 writers did 451 sync IOPS with the CPUs 42 % busy and 1,915 once a log device
- * was added; on a host shared with two other guests (load 5) 16 writers did 332 with the CPUs
- * busy, and 266–300 after (BENCHMARKS.md, "Advice followed").
+ * a quiet host, plain fio with 16 writers on 4 KiB records did 451 sync IOPS with the CPUs less
+ * than half busy, and 1,915 once a log device was added; on a host shared with two other guests
+ * (load 5) the probe's 16 writers did 332, and 266–300 after (BENCHMARKS.md, "Advice followed").
  */
 import type { BenchmarkSummary } from '../model/workload.ts';
 import { DEFAULT_PARAMS, estimate, poolCeiling, type DataVdevs, type DatasetSide, type LogTarget, type Workload } from './model.ts';
