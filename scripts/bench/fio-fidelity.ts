@@ -47,9 +47,10 @@ async function bareRun(commands: string[][], appId: string, tag: string): Promis
       const [prog, ...args] = c;
       if (prog === 'mkdir') mkdirSync(args.at(-1)!, { mode: 0o700 });
       else if (prog === 'rm' || (prog === 'zfs' && args[0] === 'destroy')) cleanup = c;
-      else if (prog === 'zfs' || prog === 'fio') {
+      else if (prog === 'zfs' || prog === 'zpool' || prog === 'fio') {
         const r = await runCommand(prog, args, { timeoutMs: (RUNTIME_S + 300) * 1000, maxBytes: 256 * 1024 * 1024 });
-        if (r.exitCode !== 0) throw new Error(`bare ${prog} failed: ${r.stderr.trim()}`);
+        // As the app does: `zpool sync` before the run is best effort (zfs-fuse's zpool has no sync).
+        if (r.exitCode !== 0 && !(prog === 'zpool' && args[0] === 'sync')) throw new Error(`bare ${prog} failed: ${r.stderr.trim()}`);
         if (prog === 'fio') last = r.stdout;
         if (prog === 'fio' && args.some((a) => a.startsWith('--name=odirect-probe'))) {
           const f = args.find((a) => a.startsWith('--filename='))!.slice('--filename='.length);
