@@ -16,6 +16,7 @@ import { chooseSyncMode, layoutArgs, runArgs } from '../../server/src/bench/fio-
 import { datasetCreateArgs } from '../../server/src/bench/targets.ts';
 import { parseIostatLatencyLine } from '../../server/src/bench/pool-latency.ts';
 import { busyPct, cpuUsPerIo, parseProcStatCpu } from '../../server/src/bench/kpi.ts';
+import { runText } from '../../server/src/cli/commands/bench-format.ts';
 import { confirmationFor, signaturesFromBlkid } from '../../server/src/bench/device-facts.ts';
 import type { PoolFacts } from '../../server/src/bench/pool-facts.ts';
 
@@ -103,6 +104,20 @@ describe('fio final result', () => {
     expect(Math.abs(got - fromSums) / fromSums).toBeLessThan(0.01);
     expect(cpuUsPerIo({ usrCpuPct: null, sysCpuPct: 3 }, 1, 100)).toBeNull();
     expect(cpuUsPerIo({ usrCpuPct: 1, sysCpuPct: 16 }, 1, 141)).toBe(1205.7); // the lab's QD1 probe without a log device
+  });
+
+  it('the CLI prints the CPUs\' busy share and the CPU per I/O beside load and iowait, and nothing where they were not recorded', () => {
+    const base = {
+      id: 'b1', profile: 'sync-write-4k-qd1', pool: 'tank', target: 'tank/zfs-advisor-bench-b1', startedAt: '2026-11-26T01:00:00Z', status: 'completed' as const,
+      syncMode: 'property' as const, iodepth: 1, writers: 1, blockSize: 4096, readIops: 0, writeIops: 139, readBytesPerSec: 0, writeBytesPerSec: 139 * 4096,
+      writeLatency: null, readLatency: null, wallSeconds: 6, fioRuntimeSeconds: 5, wallTimeMismatch: false, topologyFingerprint: null, notes: [],
+    };
+    const text = runText({ ...base, cpuUsPerIo: 1173.2, system: { load1Max: 1.6, load1Mean: 1.5, iowaitPctMean: 5.8, arcHitPct: null, cpuBusyPctMean: 30.4, cpus: 2 } }, null);
+    expect(text).toMatch(/load1 peak .*, iowait 5\.8 ?%, CPUs 30\.4 ?% busy/);
+    expect(text).toContain("CPU per I/O in fio's threads: 1.17 ms");
+    const old = runText({ ...base, system: { load1Max: 1.6, load1Mean: 1.5, iowaitPctMean: 5.8, arcHitPct: null } }, null);
+    expect(old).not.toContain('busy');
+    expect(old).not.toContain('CPU per I/O');
   });
 
   it('the CPUs\' busy share from two /proc/stat readings: neither idle nor in I/O wait', () => {

@@ -47,7 +47,9 @@ export function runText(x: BenchmarkSummary, message: string | null): string {
     if (x.syncOpLatency && h) rows.unshift([`sync op: ${h.of}`, '', '', micros(h.p50Us), micros(h.p99Us)]);
     out.push(table(['', 'IOPS', 'MiB/s', 'p50', 'p99'], rows).trimEnd().replace(/^/gm, '  '));
     out.push(`  wall ${seconds(x.wallSeconds)}, fio runtime ${seconds(x.fioRuntimeSeconds)}${x.wallTimeMismatch ? ' (FLAGGED: they differ by more than 10 %)' : ''}`);
-    if (x.system) out.push(`  load1 peak ${formatCount(x.system.load1Max)}, iowait ${formatPercent(x.system.iowaitPctMean)}${x.system.arcHitPct !== null ? `, ARC hits ${formatPercent(x.system.arcHitPct)}` : ''}`);
+    if (x.system) out.push(`  load1 peak ${formatCount(x.system.load1Max)}, iowait ${formatPercent(x.system.iowaitPctMean)}${x.system.cpuBusyPctMean != null ? `, CPUs ${formatPercent(x.system.cpuBusyPctMean)} busy` : ''}${x.system.arcHitPct !== null ? `, ARC hits ${formatPercent(x.system.arcHitPct)}` : ''}`);
+    // The host's own share of each I/O: what the forecast carries as a floor no faster device removes.
+    if (x.cpuUsPerIo != null) out.push(`  CPU per I/O in fio's threads: ${micros(x.cpuUsPerIo)}`);
   }
   if (x.syncText) out.push(`  ${x.syncText}`);
   for (const n of x.notes) out.push(`  note: ${n}`);
