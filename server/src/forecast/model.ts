@@ -236,7 +236,7 @@ function syncIops(data: DataVdevs, log: LogTarget, ds: DatasetSide, w: Workload,
   // them only at the optimistic end): the open log block is issued after zfs_commit_timeout_pct of
   // the last block's latency (zil_commit_waiter_timeout), so a second block is queued behind the
   // one being flushed and the waiting writers split between the two. Seen in the lab: 4 writers on
-  // a log device throttled to 300 IOPS did 436–516, about 2× one writer, not 4× (BENCHMARKS.md).
+  // a log device throttled to 300 IOPS did 357–516, about 2× one writer, not 4× (BENCHMARKS.md).
   const b = end !== 'high' && FLUSH_BOUND.has(log.device.cls) ? Math.max(1, T / 2) : T;
   const parallel = Math.max(1, log.vdevs);
   // The batch's extra bytes cross the log device once each (log blocks spread over its top-level vdevs).
