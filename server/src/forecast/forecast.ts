@@ -123,15 +123,23 @@ export function hostCpuSentence(cpu: HostCpu | undefined, candidate: Candidate |
   return `This host spent ${formatLatencyUs(cpu.usPerWrite)} of CPU per sync write in the probe's writing thread (benchmark ${cpu.runId}): no log device makes a write cheaper than that, so it is the floor of each commit's overhead${own ? `, less the ${formatLatencyUs(own)} the device's own test already holds` : ''}.`;
 }
 
+/**
+ * Sets an estimate to a measured or derived value `to`: its range keeps at most `high` × `to` at the
+ * top and reaches at least `low` × `to` at the bottom, and the basis says why.
+ */
+function pinAt(e: Estimate, to: number, low: number, high: number, why: string): void {
+  e.iops = Math.round(to); e.latencyIops = Math.min(e.latencyIops, e.iops);
+  e.low = Math.min(e.low, Math.round(to * low)); e.high = Math.min(Math.max(e.high, e.iops), Math.round(to * high));
+  e.basis.push(why);
+}
+
 /** Writers the host's CPUs can serve: each write takes `usPerWrite` of one CPU in the writer's own thread. */
 function applyHostCpu(cpu: HostCpu, w: Workload, e: Estimate): void {
   const T = Math.max(1, w.iodepth * w.numjobs);
   if (T < 2 || cpu.cpus === null) return;
   const cap = (Math.min(T, cpu.cpus) * 1e6) / cpu.usPerWrite;
   if (e.iops <= cap) return;
-  e.iops = Math.round(cap); e.latencyIops = Math.min(e.latencyIops, e.iops);
-  e.low = Math.min(e.low, e.iops); e.high = Math.max(e.iops, Math.min(e.high, Math.round(cap * 1.5)));
-  e.basis.push(`Capped by this host's CPUs: the QD1 probe (benchmark ${cpu.runId}) spent ${formatLatencyUs(cpu.usPerWrite)} of CPU per sync write in the writing thread, so ${Math.min(T, cpu.cpus)} CPUs serve at most ~${formatCount(e.iops)} writes/s.`);
+  pinAt(e, cap, 1, 1.5, `Capped by this host's CPUs: the QD1 probe (benchmark ${cpu.runId}) spent ${formatLatencyUs(cpu.usPerWrite)} of CPU per sync write in the writing thread, so ${Math.min(T, cpu.cpus)} CPUs serve at most ~${formatCount(Math.round(cap))} writes/s.`);
 }
 
 const sameShape = (m: SlogMeasurement, data: DataVdevs, w: Workload): boolean =>
@@ -169,11 +177,8 @@ function applyCeiling(c: MeasuredCeiling, side: DatasetSide, w: Workload, now: E
   const T = Math.max(1, w.iodepth * w.numjobs);
   // Measured: copied 4 KiB sync writes into a dataset. Async writes, logbias=throughput and zvols take other paths.
   if (isAsync(side, w) || side.logbias === 'throughput' || side.target !== 'dataset' || w.bs !== c.blockSize || T === 1) return;
-  const set = (e: Estimate, to: number, why: string) => {
-    e.iops = Math.round(to); e.latencyIops = Math.min(e.latencyIops, e.iops);
-    e.low = Math.min(e.low, Math.round(to * 0.9)); e.high = Math.min(Math.max(e.high, e.iops), Math.round(to * 1.1));
-    e.basis.push(why);
-  };
+  // ±10 %: run-to-run spread of a measurement, as for the measured "now" (measured-now.ts).
+  const set = (e: Estimate, to: number, why: string) => pinAt(e, to, 0.9, 1.1, why);
   if (T === c.writers) set(now, c.iops, `Measured: ${c.basis}`);
   else if (T < c.writers) {
     const at = c.qd1Iops * (c.iops / c.qd1Iops) ** (Math.log(T) / Math.log(c.writers));
