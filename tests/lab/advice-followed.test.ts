@@ -28,11 +28,11 @@ import { ADVICE_WORKLOADS, adviceSection, adviceTable, gainError, layoutScript, 
 const optedIn = process.env.ZFS_ADVISOR_LAB_BENCH === '1';
 const live = optedIn && labAvailable();
 const MIN = 60_000;
-const RUNTIME_S = Number(process.env.ZFS_ADVISOR_LAB_FIO_RUNTIME ?? 5);
+const RUNTIME_S = Number(process.env.ZFS_ADVISOR_LAB_FIO_RUNTIME ?? 8);
 
 const DATA: LabDrive[] = [
-  { bus: 'virtio', serial: 'HD0001', size: '1G', iops: 150 },
-  { bus: 'virtio', serial: 'HD0002', size: '1G', iops: 150 },
+  { bus: 'virtio', serial: 'HD0001', size: '8G', iops: 150 },
+  { bus: 'virtio', serial: 'HD0002', size: '8G', iops: 150 },
 ];
 const CANDIDATES: { name: string; drive: LabDrive }[] = [
   { name: 'fast NVMe', drive: { bus: 'nvme', serial: 'FAST0001', size: '1G' } },
@@ -61,6 +61,10 @@ describe('advice followed: the SLOG forecast against what adding the SLOG measur
     // Then 16 writers, as the one-click probe does: a limit beyond the log device shows there.
     const probe16 = await vm.cli('bench sync-write-4k-qd16 --pool tank --runtime 5 --size 16M --max-load 100 --json', { timeoutMs: 12 * MIN });
     expect(probe16.code, probe16.stderr).toBe(0);
+    // And what the data vdevs write back, sustained: a small sync write into a larger record costs
+    // the whole record at txg sync, so this bounds many writers with or without a log device.
+    const probeBw = await vm.cli('bench seq-write-1m --pool tank --runtime 5 --size 1G --max-load 100 --json', { timeoutMs: 12 * MIN });
+    expect(probeBw.code, probeBw.stderr).toBe(0);
     // Measure before forecasting (issue 27 §2): the blank-device test of each unused candidate, as the
     // Optane page's "Measure this device" runs it; the forecast then rests on these measurements.
     for (const c of CANDIDATES) {
@@ -115,7 +119,7 @@ describe('advice followed: the SLOG forecast against what adding the SLOG measur
       writeBenchmarksSection(join(REPO_ROOT, 'BENCHMARKS.md'), 'lab-advice-followed', adviceSection(rows, {
         zfs: vm.zfsVersionText.split('\n').find((l) => l.startsWith('zfs-kmod'))?.trim() ?? '2.3', runtimeS: RUNTIME_S,
         command: 'ZFS_ADVISOR_LAB_BENCHMARKS=write npx vitest run tests/lab/advice-followed.test.ts',
-        probeIops: p.summary?.writeIops ?? null, probeCpuUs: p.summary?.cpuUsPerIo ?? null, probeBusyPct: p.summary?.system?.cpuBusyPctMean ?? null, probe16Iops: (JSON.parse(probe16.stdout) as { summary?: { writeIops?: number } }).summary?.writeIops ?? null, verdict: v.headline ? `${v.verdict}: ${v.headline}` : null,
+        probeIops: p.summary?.writeIops ?? null, probeCpuUs: p.summary?.cpuUsPerIo ?? null, probeBusyPct: p.summary?.system?.cpuBusyPctMean ?? null, probe16Iops: (JSON.parse(probe16.stdout) as { summary?: { writeIops?: number } }).summary?.writeIops ?? null, probeBwMiBps: ((JSON.parse(probeBw.stdout) as { summary?: { writeBytesPerSec?: number } }).summary?.writeBytesPerSec ?? NaN) / 2 ** 20 || null, verdict: v.headline ? `${v.verdict}: ${v.headline}` : null,
       }));
     }
 

@@ -31,15 +31,21 @@ export const ADVICE_WORKLOADS: LabWorkload[] = [
 ];
 
 export const LAB_DIR = '/lab/pools/tank/lab';
-const FILE_SIZE = '4M';
-const MAX_JOBS = Math.max(...ADVICE_WORKLOADS.map((w) => w.numjobs));
+/**
+ * Every workload writes into one shared file, as a VM image or a database does: 512 MiB, so a txg
+ * (a second or two of writes here) touches mostly distinct 128 KiB records, like a real working set
+ * far larger than one txg's writes. Round 6 gave each job its own 4 MiB file: 16 jobs then rewrote
+ * the same 512 records many times a txg, which no real sync workload of that size does.
+ */
+export const LAB_FILE = `${LAB_DIR}/vm.img`;
+export const LAB_FILE_MIB = 512;
 
 const fioBase = (numjobs: number) =>
-  `fio --name=w --directory=${LAB_DIR} --rw=randwrite --ioengine=psync --iodepth=1 --numjobs=${numjobs} --thread --group_reporting --size=${FILE_SIZE} --randrepeat=0 --refill_buffers`;
+  `fio --name=w --filename=${LAB_FILE} --rw=randwrite --ioengine=psync --iodepth=1 --numjobs=${numjobs} --thread --group_reporting --size=${LAB_FILE_MIB}M --randrepeat=0 --refill_buffers`;
 
-/** Creates tank/lab and lays out every job's file once, with sync off so the layout is quick. */
+/** Creates tank/lab and lays out the shared file once, with sync off so the layout is quick. */
 export const layoutScript = () => `zfs create -o sync=disabled -o compression=off tank/lab
-${fioBase(MAX_JOBS)} --bs=128k --create_only=1 >/dev/null
+fio --name=layout --filename=${LAB_FILE} --rw=write --ioengine=psync --bs=1M --size=${LAB_FILE_MIB}M --refill_buffers >/dev/null
 zfs set sync=standard tank/lab
 zpool sync tank`;
 
@@ -110,12 +116,12 @@ export function machineLine(): string {
 }
 
 /** The BENCHMARKS.md section of the advice-followed run. */
-export function adviceSection(rows: AdviceRow[], o: { zfs: string; runtimeS: number; command: string; probeIops: number | null; probe16Iops?: number | null; probeCpuUs?: number | null; probeBusyPct?: number | null; verdict: string | null }): string {
+export function adviceSection(rows: AdviceRow[], o: { zfs: string; runtimeS: number; command: string; probeIops: number | null; probe16Iops?: number | null; probeCpuUs?: number | null; probeBusyPct?: number | null; probeBwMiBps?: number | null; verdict: string | null }): string {
   const within = rows.flatMap((r) => r.candidates).filter((c) => Math.abs(gainError(c)) <= 0.35).length;
   const all = rows.length * (rows[0]?.candidates.length ?? 0);
   return `## Advice followed: forecast vs measured (issue 27)
 
-"Should I add Optane?" carried out on real OpenZFS in the lab guest (tests/lab/advice-followed.test.ts): a mirror of two virtio disks QEMU throttles to 150 IOPS each (hard-disk-like), two unused log candidates — a fast NVMe (QEMU's emulated controller, unthrottled) and a slow one (throttled to 300 IOPS). The app's own probe (\`zfs-advisor bench sync-write-4k-qd1\`, then \`sync-write-4k-qd16\`) measured the pool${o.probeIops === null ? '' : ` (${Math.round(o.probeIops)} IOPS with one writer${o.probe16Iops == null ? '' : `, ${Math.round(o.probe16Iops)} with 16`}${o.probeCpuUs == null ? '' : `; ${Math.round(o.probeCpuUs).toLocaleString('en-US')} µs of CPU per write in fio's thread${o.probeBusyPct == null ? '' : `, the CPUs ${Math.round(o.probeBusyPct)} % busy`}`})`} and its blank-device test (\`bench sync-write-4k-qd1 --device DEV\`) each candidate${o.verdict ? `, \`optane\` (on the capture, without those runs) said: ${o.verdict}` : ''}; \`forecast --pool tank --slog DEV\`, resting on those measurements, forecast each workload for each candidate; then the printed \`plan add-slog\` was carried out step by step (\`-n\` first), the workloads measured again, and the log removed before the next candidate. Workloads: fio randwrite, psync, ${o.runtimeS} s each, 4 MiB file per job on a dataset with recordsize 128K, compression off; "always" = sync=always on the dataset, "fsync" = fio fsync after every write on sync=standard; ×N = N jobs at QD1. Error = forecast gain ÷ measured gain − 1; the Done-when target is ±35 %: **${within} of ${all}** within.
+"Should I add Optane?" carried out on real OpenZFS in the lab guest (tests/lab/advice-followed.test.ts): a mirror of two 8 GiB virtio disks QEMU throttles to 150 IOPS each (hard-disk-like; 8 GiB so the metaslabs are 512 MiB as on a real pool), two unused log candidates — a fast NVMe (QEMU's emulated controller, unthrottled) and a slow one (throttled to 300 IOPS). The app's own probe (\`zfs-advisor bench sync-write-4k-qd1\`, then \`sync-write-4k-qd16\`, then \`seq-write-1m\` for the write-back) measured the pool${o.probeIops === null ? '' : ` (${Math.round(o.probeIops)} IOPS with one writer${o.probe16Iops == null ? '' : `, ${Math.round(o.probe16Iops)} with 16`}${o.probeCpuUs == null ? '' : `; ${Math.round(o.probeCpuUs).toLocaleString('en-US')} µs of CPU per write in fio's thread${o.probeBusyPct == null ? '' : `, the CPUs ${Math.round(o.probeBusyPct)} % busy`}`}${o.probeBwMiBps == null ? '' : `; write-back ${Math.round(o.probeBwMiBps)} MiB/s`})`} and its blank-device test (\`bench sync-write-4k-qd1 --device DEV\`) each candidate${o.verdict ? `, \`optane\` (on the capture, without those runs) said: ${o.verdict}` : ''}; \`forecast --pool tank --slog DEV\`, resting on those measurements, forecast each workload for each candidate; then the printed \`plan add-slog\` was carried out step by step (\`-n\` first), the workloads measured again, and the log removed before the next candidate. Workloads: fio randwrite, psync, ${o.runtimeS} s each, one shared ${LAB_FILE_MIB} MiB file (like a VM image) on a dataset with recordsize 128K, compression off; "always" = sync=always on the dataset, "fsync" = fio fsync after every write on sync=standard; ×N = N jobs at QD1. Error = forecast gain ÷ measured gain − 1; the Done-when target is ±35 %: **${within} of ${all}** within.
 
 ${adviceTable(rows)}
 

@@ -20,7 +20,8 @@ import { chromiumAvailable, launchChromium, type BrowserHandle } from '../e2e/su
 import { freePort } from '../e2e/support/server.ts';
 import { screenshot, settle } from '../e2e/support/ui-checks.ts';
 
-const DISKS = [hdd('DEB0001', '1G'), hdd('DEB0002', '1G')];
+// 4 GiB (sparse): the one-click probe's write-back step writes 1 GiB, and the free-space guard wants room for it.
+const DISKS = [hdd('DEB0001', '4G'), hdd('DEB0002', '4G')];
 const CANDIDATE = nvme('DEBNV01', '2G');
 const GUEST_PORT = 8077;
 const run = labAvailable() && chromiumAvailable();
@@ -117,20 +118,20 @@ systemctl is-active zfs-advisor`, { timeoutMs: 300_000 });
     await screenshot(page, 'lab-deb-recommendations-desktop');
   }, 600_000);
 
-  it('answers "Should I add Optane?" after measuring the pool with one writer and with 16', async () => {
+  it('answers "Should I add Optane?" after measuring the pool with one writer, with 16, and its write-back', async () => {
     // The guest is busy under emulation: the owner raises the load limit up to the config file's ceiling.
     const policy = await fetch(`${url}api/settings`, { method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ benchmark: { maxLoad1: 100 } }) });
     expect(policy.status, await policy.text()).toBe(200);
     await page.goto(`${url}optane`);
     await settle(page);
-    await page.getByLabel(/Run the guarded sync-write probe/).check();
+    await page.getByLabel(/Run the guarded probes/).check();
     await page.click('[data-testid="ask-optane"]');
     await page.waitForSelector('[data-testid="verdict-word"]', { timeout: 300_000 });
     await page.waitForFunction(() => !document.querySelector('[data-testid="ask-optane"]')?.hasAttribute('disabled'), undefined, { timeout: 300_000 });
     expect(['Yes', 'No', 'It depends', 'Replace the SLOG']).toContain((await page.locator('[data-testid="verdict-word"]').textContent())?.trim());
     expect(await page.locator('main .state.error').allTextContents()).toEqual([]);
     const steps = await page.locator('.steps li').allTextContents();
-    expect(steps.filter((t) => /^\S+ Measure/.test(t.trim())).map((t) => /\((\w+)\)/.exec(t)?.[1])).toEqual(['done', 'done']);
+    expect(steps.filter((t) => /^\S+ Measure/.test(t.trim())).map((t) => /\((\w+)\)/.exec(t)?.[1])).toEqual(['done', 'done', 'done']);
     expect(await page.locator('[data-testid="verdict-card"]').textContent()).toContain('measured on this host');
     await screenshot(page, 'lab-deb-optane-desktop');
   }, 400_000);

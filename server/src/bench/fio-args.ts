@@ -91,7 +91,11 @@ export function layoutArgs(profile: Profile, plan: FioPlan): string[] | null {
 
 /** The measured run. */
 export function runArgs(profile: Profile, plan: FioPlan): string[] {
-  const args = [...baseArgs(profile, plan), `--runtime=${plan.runtimeS}`, '--time_based=1'];
+  // An async sequential write goes once through its file (the runtime only caps it): wrapping
+  // around would overwrite blocks still dirty in memory, which never reach the disks, and fio would
+  // count them, so the run would measure RAM instead of what the pool writes back (measured-bandwidth.ts).
+  const once = plan.syncMode === 'async' && profile.writes && isSequential(profile);
+  const args = [...baseArgs(profile, plan), `--runtime=${plan.runtimeS}`, ...(once ? [] : ['--time_based=1'])];
   if (plan.syncMode === 'fio-fsync') args.push('--fsync=1');
   if (plan.syncMode === 'fio-sync') args.push('--sync=1');
   // Async writes: count the flush at the end, or RAM alone would be measured.

@@ -91,6 +91,7 @@ function summaryOf(
       : notes,
     targetKind: req.target.kind, zfsTarget: ctx.zfs, sync: ctx.sync, io: ctx.io,
     syncOpLatency: syncOpLatency(job, syncMode),
+    fileBytes: fileBytesOf(ctx, req),
     cpuUsPerIo: fio && fio.jobs.length === 1 && tot ? cpuUsPerIo(job, writers, tot.readIops + tot.writeIops) : null,
     syncText: syncTextOf(syncMode, ctx.sync, req.target.kind, ctx.zfs, ctx.profile.writes),
     system: extra.system ?? null, suiteId: extra.suiteId ?? null,

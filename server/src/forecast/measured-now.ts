@@ -16,6 +16,7 @@ import { currentLog, dataVdevs, datasetSide } from './pool-shape.ts';
 import { formatCount } from '../text/format.ts';
 import type { ForecastOptions, HostCpu } from './forecast.ts';
 import { measuredCeiling, type MeasuredCeiling } from './measured-ceiling.ts';
+import { measuredBandwidth, newestBandwidthRun, withMeasuredBandwidth, type MeasuredBandwidth } from './measured-bandwidth.ts';
 
 export type NowSource = 'benchmark' | 'observed' | 'model';
 
@@ -36,6 +37,8 @@ export interface MeasuredNow {
   ceiling: MeasuredCeiling | null;
   /** The probe's CPU per sync write in the writing thread, when it recorded one (forecast.ts HostCpu). */
   hostCpu: HostCpu | null;
+  /** The data vdevs' write-back, measured by the bandwidth probe on the same layout (measured-bandwidth.ts), else null. */
+  bandwidth: MeasuredBandwidth | null;
 }
 
 /**
@@ -53,6 +56,7 @@ export function forecastOptionsOf(now: MeasuredNow): ForecastOptions {
   return {
     ...(now.device ? { nowDevice: now.device } : {}), ...(now.hostExtraUs > 0 ? { hostExtraUs: now.hostExtraUs } : {}),
     ...(now.ceiling ? { ceiling: now.ceiling } : {}), ...(now.hostCpu ? { hostCpu: now.hostCpu } : {}),
+    ...(now.bandwidth ? { bandwidth: now.bandwidth } : {}),
   };
 }
 
@@ -95,17 +99,20 @@ export function measuredNow(
   const drives = a.Drives ?? [];
   const log = currentLog(pool, drives, a.Host);
   const probe = newestQd1Probe(a.Benchmarks, pool.name);
+  const bwRun = newestBandwidthRun(a.Benchmarks, pool.name, probe?.topologyFingerprint);
+  const bandwidth = bwRun ? measuredBandwidth(bwRun) : null;
   if (probe) {
     const m = probe.writeIops;
     const basis = `measured on this host: ${formatCount(Math.round(m))} sync IOPS at QD1, 4 KiB (benchmark ${probe.id}, ${probe.startedAt})`;
     const { side } = datasetSide(pool, a.Datasets ? [...a.Datasets] : undefined, a.Host);
     const w = { rw: 'randwrite' as const, bs: 4096, iodepth: 1, numjobs: 1, sync: 'always' as const };
-    const data = dataVdevs(pool, drives);
+    const data = bandwidth ? withMeasuredBandwidth(dataVdevs(pool, drives), bandwidth) : dataVdevs(pool, drives);
     const us = (iops: number) => latencyForMeasured(data, log, { ...side, sync: 'always' }, w, iops, DEFAULT_PARAMS) ?? 1;
     const modelled = estimate(data, log, { ...side, sync: 'always' }, w, DEFAULT_PARAMS).latencyIops;
     const device = withLatency(log.device, us(m), us(m * 1.1), us(m * 0.9), basis);
     const many = newestManyWriterRun(a.Benchmarks, pool.name, probe);
     return {
+      bandwidth,
       ceiling: many ? measuredCeiling(many, m, data, { ...log, device }, { ...side, sync: 'always' }) : null,
       hostCpu: probe.cpuUsPerIo ? { usPerWrite: probe.cpuUsPerIo, cpus: probe.system?.cpus ?? null, runId: probe.id } : null,
       hostExtraUs: hostExtraOf(log.device, m, modelled, 1),
@@ -116,10 +123,10 @@ export function measuredNow(
   const observed = observedSyncLatency(a.Workload, pool.name, zilHome(pool, a.Host?.zfs.openzfs));
   if (observed) {
     const l = observed.latency;
-    return { ceiling: null, hostCpu: null, hostExtraUs: 0, source: 'observed', measuredQd1: null, benchmark: null, observed, device: withLatency(log.device, l.typicalUs, l.lowUs, l.highUs, observed.basis), basis: observed.basis };
+    return { bandwidth, ceiling: null, hostCpu: null, hostExtraUs: 0, source: 'observed', measuredQd1: null, benchmark: null, observed, device: withLatency(log.device, l.typicalUs, l.lowUs, l.highUs, observed.basis), basis: observed.basis };
   }
   return {
-    ceiling: null, hostCpu: null, hostExtraUs: 0, source: 'model', measuredQd1: null, benchmark: null, observed: null, device: undefined,
+    bandwidth, ceiling: null, hostCpu: null, hostExtraUs: 0, source: 'model', measuredQd1: null, benchmark: null, observed: null, device: undefined,
     basis: `model estimate, not measured on this host (${log.device.basis}); measure it in one click: "Should I add Optane?" with the sync-write probe ticked, or \`${probeCommand(pool.name)}\``,
   };
 }

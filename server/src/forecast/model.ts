@@ -88,6 +88,11 @@ export interface DataVdevs {
   width: number;
   parity: number;
   media: DeviceProfile;
+  /**
+   * MB/s per disk that makes the model's sequential bandwidth equal what this pool was measured to
+   * write back (measured-bandwidth.ts); it replaces the media's class figure in the pool ceiling.
+   */
+  measuredDiskMBps?: number;
 }
 
 export interface LogTarget {
@@ -164,12 +169,24 @@ function deviceUs(dev: DeviceProfile, bytes: number, waitsFor: number, streams: 
 /** Bytes the data vdevs write at txg sync for one application write (random writes smaller than the block rewrite it). */
 const txgBytes = (bs: number, blockSize: number, rw: Workload['rw']): number => (rw === 'randwrite' ? Math.max(bs, blockSize) : bs);
 
+/** A measured bandwidth's run-to-run spread (lab: 102–112 MiB/s over two runs of the same pool). */
+const MEASURED_BW_SPREAD: Record<End, number> = { typical: 1, low: 0.85, high: 1.15 };
+
+/**
+ * The share of a *measured* write-back bandwidth that many sync writes sustain (the fitted
+ * ceilingScale also absorbs how far a class figure is from the real disks; a measurement has no such
+ * error). Writes that land in a record already dirty in the open txg are written back once, so a
+ * working set of a few thousand records can exceed bandwidth ÷ record size; a fragmented pool falls
+ * short of its sequential write-back (lab, BENCHMARKS.md "Advice followed").
+ */
+const MEASURED_CEILING_SCALE: Record<End, number> = { typical: 1, low: 0.8, high: 1.25 };
+
 /** Bytes per second the data vdevs absorb for writes of `bs` into blocks of `blockSize`. */
 export function dataBandwidth(data: DataVdevs, bs: number, blockSize: number, end: End, rw: Workload['rw'] = 'randwrite'): number {
   // Random writes smaller than the block rewrite the whole block at txg sync; sequential ones fill
   // it, so each byte is written once (in blocks of up to 128 KiB for the raidz efficiency).
   const write = rw === 'randwrite' ? Math.max(bs, blockSize) : Math.max(bs, Math.min(blockSize, 131_072));
-  const disk = data.media.mbps[end];
+  const disk = data.measuredDiskMBps !== undefined ? data.measuredDiskMBps * MEASURED_BW_SPREAD[end] : data.media.mbps[end];
   const sectors = Math.max(1, Math.round(write / 4096));
   const perVdev = data.layout === 'mirror' ? disk
     : data.layout === 'stripe' ? disk * data.width
@@ -245,7 +262,8 @@ function syncIops(data: DataVdevs, log: LogTarget, ds: DatasetSide, w: Workload,
   const roundUs = O + devUs + batchUs + writerUs * (b - 1);
   let iops = (b * 1e6) / roundUs;
   if (!capped) return iops;
-  const ceiling = asyncCeiling(data, ds, w, p, end, onData && state === 'copied' ? w.bs : 0) * p.ceilingScale[end];
+  const scale = data.measuredDiskMBps !== undefined ? MEASURED_CEILING_SCALE[end] : p.ceilingScale[end];
+  const ceiling = asyncCeiling(data, ds, w, p, end, onData && state === 'copied' ? w.bs : 0) * scale;
   iops = Math.min(iops, ceiling);
   if (state === 'copied' && !onData) {
     // Every copied byte crosses the log device (A7, A11). Above zil_slog_bulk bytes per commit the

@@ -188,6 +188,11 @@ export const BenchmarkSummary = z.object({
    * CPU times; absent in runs stored before it was recorded.
    */
   cpuUsPerIo: z.number().nullable().optional(),
+  /**
+   * Bytes of the test file (a time-based run that writes more than this wrapped around and rewrote
+   * blocks still dirty in memory). Absent in runs stored before it was recorded.
+   */
+  fileBytes: z.number().optional(),
   system: BenchSystemKpi.nullable().optional(),
   /** One server-authored sentence on how writes were made durable (or not) on this target. */
   syncText: z.string().nullable().optional(),

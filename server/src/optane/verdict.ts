@@ -221,6 +221,8 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
     { label: 'measured QD1 sync IOPS', value: v.measuredQd1 },
     // The probe's CPU per write: host time no log device removes (forecast.ts HostCpu).
     ...(v.now.hostCpu ? [{ label: 'host CPU per sync write (µs)', value: Math.round(v.now.hostCpu.usPerWrite) }] : []),
+    // What the data vdevs write back at txg sync: the ceiling of many small writes, log device or not (measured-bandwidth.ts).
+    ...(v.now.bandwidth ? [{ label: 'measured write-back (MiB/s)', value: Math.round((v.now.bandwidth.bytesPerSec / 2 ** 20) * 10) / 10 }] : []),
     ...(v.observed ? [
       { label: 'observed sync-write latency p50 (ms)', value: v.observed.p50Ms },
       { label: 'observed sync-write latency p99 (ms)', value: v.observed.p99Ms },
