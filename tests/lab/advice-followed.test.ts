@@ -21,7 +21,7 @@ import { artifactsFromInventory } from '../../server/src/model/artifacts.ts';
 import { BLOCK_SIZES, ForecastRequest, runForecast } from '../../server/src/forecast/request.ts';
 import { reportBenchmarks } from '../../server/src/report/benchmarks.ts';
 import { capture, inventoryOf } from './lab-support.ts';
-import { ADVICE_WORKLOADS, adviceSection, adviceTable, gainError, layoutScript, measure, writeBenchmarksSection, type AdviceRow } from './bench-lab.ts';
+import { ADVICE_WORKLOADS, LAB_MEM_MIB, adviceSection, adviceTable, gainError, layoutScript, measure, writeBenchmarksSection, type AdviceRow } from './bench-lab.ts';
 
 // Opt-in (ZFS_ADVISOR_LAB_BENCH=1) until it passes: its first runs on this busy 2-core machine took
 // minutes per CLI call under emulation and never completed; the default \`npm test\` skips it and says so.
@@ -47,7 +47,7 @@ interface Forecast { now: { iops: number }; with: { iops: number } | null; gain:
 
 describe('advice followed: the SLOG forecast against what adding the SLOG measures (OpenZFS 2.3)', () => {
   let vm: LabVm;
-  beforeAll(async () => { if (live) vm = await bootLab({ zfs: '2.3', drives: [...DATA, ...CANDIDATES.map((c) => c.drive)], memMiB: 2048 }); }, 60 * MIN);
+  beforeAll(async () => { if (live) vm = await bootLab({ zfs: '2.3', drives: [...DATA, ...CANDIDATES.map((c) => c.drive)], memMiB: LAB_MEM_MIB }); }, 60 * MIN);
   afterAll(async () => { await vm?.stop(); }, MIN);
 
   it.runIf(live)('forecast gain within ±35 % of the measured gain, per workload and candidate', async () => {

@@ -256,7 +256,7 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   const measureWith = unmeasured ? `; not measured on this host — measure it in one click: ${deviceProbeHint(t.drive!, a.Host)}` : '';
   const forecastReason = `Forecast (4 KiB sync writes; calibrated model): ${gainText}. Now: ${nowBasis.replace(/\.$/, '')}. With ${t.candidate.label}: ${withBasis.replace(/\.$/, '')}${measureWith}.` +
     (limitReason ? ` ${limitReason}` : '') +
-    ((s) => (s ? ` ${s}` : ''))(hostCpuSentence(fopts.hostCpu, t.candidate)) +
+    ((s) => (s ? ` ${s}` : ''))(hostCpuSentence(fopts.hostCpu)) +
     (capped ? ` Per write, the ZIL path allows ~${fmt(v.qd1.now.latencyIops)} → ~${fmt(v.qd1.with!.latencyIops)} IOPS; sustained, ${name}'s data vdevs cap both (4 KiB writes into ${v.qd1.workload.blockSize / 1024} KiB blocks; ${factLink('A17')}).` : '');
   const nowUnknown = v.measuredQd1 === null && v.observed === null && currentLog(v.pool, drives, a.Host).device.cls === 'unknown';
   const base = { pool: name, evidence, expected, candidates, purchase, findings: related, deviceProbes: deviceProbeOffers(a, v.inBox) };
