@@ -112,11 +112,11 @@ describe('a measured many-writer limit (the QD16 probe)', () => {
     expect(f16.now.basis).toContain('with the CPUs 42 % busy');
     expect(f16.with!.iops).toBeGreaterThan(292 * 2);
     expect(f16.with!.basis).not.toContain('Held by a measurement');
-    // 64 writers share each ZIL block more: "now" keeps rising at the measured rate (lab: 142 → 350 → 658 at 1, 16, 64), under the model's own ceilings.
+    // 64 writers share each ZIL block more: "now" rises from the measurement (lab: 362 → 694–750 from 16 to 64), under the model's ceiling and at most 4×.
     const f64 = at(a, 64);
     expect(f64.now.iops).toBeGreaterThan(292);
-    expect(f64.now.iops).toBeLessThanOrEqual(Math.round(292 * 4 ** (Math.log(292 / 142) / Math.log(16))));
-    expect(f64.now.basis).toContain('Extrapolated from the QD1 probe (142 IOPS) through measured on this host: 292 sync IOPS with 16 writers');
+    expect(f64.now.iops).toBeLessThanOrEqual(292 * 4);
+    expect(f64.now.iops).toBeLessThanOrEqual(f64.now.latencyIops);
   });
 
   it("runs stored before the CPUs' share was recorded: the model's bandwidth decides, as before", () => {
