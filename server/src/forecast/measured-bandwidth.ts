@@ -7,7 +7,7 @@
  * disks' class figure.
  *
  * Why measured: in the lab (OpenZFS 2.3, a mirror of two disks QEMU throttles to 150 IOPS) the
- * write-back was 58 MiB/s on 1 GiB disks, 102–112 MiB/s on 4 GiB disks and 72–82 MiB/s on 8 GiB
+ * write-back was 58 MiB/s on 1 GiB disks, 102–112 MiB/s on 4 GiB disks and 72–84 MiB/s on 8 GiB
  * disks holding a 2 GiB file (a small vdev's metaslabs fragment and its aggregated writes shrink),
  * where the class figure says 170 MB/s. 16 and 64 writers of 4 KiB into 128 KiB records with a
  * log device then ran at 1.0–1.45× this bandwidth ÷ 128 KiB, the excess being writes into records
