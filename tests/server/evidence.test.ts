@@ -94,7 +94,10 @@ beforeAll(async () => {
   if (!opened.ok) throw new Error(opened.error.message);
   store = opened.store;
   const real = await loadServices({ db: store.db });
-  const services: Services = { ...real, loadInventory: () => real.loadInventory!({ snapshot: SNAPSHOT_000 }) };
+  // On this thread: the assessment worker collects this machine itself (its own load options), so
+  // with it the inventory would be whatever the machine's ZFS says at that moment, not the snapshot
+  // (a planner test once found 0 pools while the zfs-fuse tests ran beside it).
+  const services: Services = { ...real, inThread: null, loadInventory: () => real.loadInventory!({ snapshot: SNAPSHOT_000 }) };
   handle = createApp({
     store, secrets: openSecretStore(join(store.dataDir)), services, logger: createLogger({ sink: () => {}, secrets: () => [] }),
     // Size walks from the API are confined (api/sizes-confinement.ts): the operator allows the temporary directory.
