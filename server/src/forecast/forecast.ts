@@ -100,7 +100,7 @@ export interface HostCpu { usPerWrite: number; cpus: number | null; runId: strin
 /**
  * Parameters for the "with" side. `extraUs`: a measurement of "now" showed µs the model cannot
  * attribute (carried all at the slow end, half typically, none at the fast end). `cpuFloorUs`:
- * the host's measured CPU per sync write beyond what the candidate's own measurement already holds;
+ * the host's measured CPU per sync write (cpuFloorOf), on top of the candidate's own latency;
  * the per-commit overhead is at least that (half of it at the fast end: the probe's path, with the
  * ZIL on the pool's own vdevs, does more per write than a single log device).
  */
