@@ -24,8 +24,8 @@ import { capture, inventoryOf } from './lab-support.ts';
 import { ADVICE_WORKLOADS, LAB_MEM_MIB, adviceSection, adviceTable, gainError, layoutScript, measure, writeBenchmarksSection, type AdviceRow } from './bench-lab.ts';
 
 // Opt-in (ZFS_ADVISOR_LAB_BENCH=1): it measures gains of the emulated guest, and beside the rest of
-// the suite on the same cores those move by more than its margin (the last two quiet runs: 12 of
-// 12, worst cell −30 % against ±35 %; under load 5, 4 of 12). The default `npm test` lists it as skipped.
+// the suite on the same cores those move by more than its margin (the last three quiet runs: 12 of
+// 12, worst cell −32 % against ±35 %; under load 5, 4 of 12). The default `npm test` lists it as skipped.
 const optedIn = process.env.ZFS_ADVISOR_LAB_BENCH === '1';
 const live = optedIn && labAvailable();
 const MIN = 60_000;
