@@ -213,7 +213,7 @@ export function workloadOf(spec: WorkloadSpec): Workload {
 /** Forecast for `pool` of the artifacts, now and (when a candidate is given) with it as SLOG. */
 export function forecastPool(a: Artifacts, pool: Pool, spec: WorkloadSpec, candidate: Candidate | null, opts: ForecastOptions = {}): ForecastResult {
   const drives = a.Drives ?? [];
-  const data = opts.bandwidth ? withMeasuredBandwidth(dataVdevs(pool, drives), opts.bandwidth) : dataVdevs(pool, drives);
+  const data = withMeasuredBandwidth(dataVdevs(pool, drives), opts.bandwidth);
   const { side, dataset } = datasetSide(pool, a.Datasets, a.Host);
   const w = workloadOf(spec);
   const current = currentLog(pool, drives, a.Host);

@@ -16,6 +16,7 @@
 import type { BenchmarkSummary } from '../model/workload.ts';
 import { formatRate } from '../text/format.ts';
 import { dataBandwidth, type DataVdevs } from './model.ts';
+import { newestRun } from './newest-run.ts';
 
 export interface MeasuredBandwidth {
   /** User bytes per second the pool wrote back, the end fsync included. */
@@ -41,11 +42,9 @@ export function writesOnce(run: BenchmarkSummary): boolean {
 
 /** The newest completed bandwidth probe on a dataset of `pool` that measured the write-back, on `fingerprint`'s layout when given. */
 export function newestBandwidthRun(runs: readonly BenchmarkSummary[] | undefined, pool: string, fingerprint?: string | null): BenchmarkSummary | null {
-  return (runs ?? [])
-    .filter((x) => x.pool === pool && x.status === 'completed' && x.profile === BANDWIDTH_PROFILE && x.syncMode === 'async'
-      && x.targetKind === 'dataset' && x.writeBytesPerSec > 0 && writesOnce(x)
-      && (fingerprint == null || x.topologyFingerprint === fingerprint))
-    .sort((x, y) => y.startedAt.localeCompare(x.startedAt))[0] ?? null;
+  return newestRun(runs, (x) => x.pool === pool && x.status === 'completed' && x.profile === BANDWIDTH_PROFILE && x.syncMode === 'async'
+    && x.targetKind === 'dataset' && x.writeBytesPerSec > 0 && writesOnce(x)
+    && (fingerprint == null || x.topologyFingerprint === fingerprint));
 }
 
 export function measuredBandwidth(run: BenchmarkSummary): MeasuredBandwidth {
@@ -55,8 +54,9 @@ export function measuredBandwidth(run: BenchmarkSummary): MeasuredBandwidth {
   };
 }
 
-/** `data` with the per-disk bandwidth that makes the model's 1 MiB sequential write-back equal the measurement. */
-export function withMeasuredBandwidth(data: DataVdevs, bw: MeasuredBandwidth): DataVdevs {
+/** `data` with the per-disk bandwidth that makes the model's 1 MiB sequential write-back equal the measurement (unchanged without one). */
+export function withMeasuredBandwidth(data: DataVdevs, bw: MeasuredBandwidth | null | undefined): DataVdevs {
+  if (!bw) return data;
   const unit = dataBandwidth({ ...data, measuredDiskMBps: 1 }, 2 ** 20, 131_072, 'typical', 'write');
   return { ...data, measuredDiskMBps: bw.bytesPerSec / 1e6 / unit };
 }

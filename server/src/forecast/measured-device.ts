@@ -10,6 +10,7 @@ import type { Drive, Host } from '../model/inventory.ts';
 import { drivePath } from '../../../rules/lib/slog-devices.ts';
 import { formatCount, formatLatencyUs } from '../text/format.ts';
 import { profileForDrive, type DeviceProfile } from './catalog.ts';
+import { newestRun } from './newest-run.ts';
 
 /** The blank-device test's bounds: a few seconds, a small region at the device's start. */
 export const DEVICE_PROBE_RUNTIME_S = 5;
@@ -70,8 +71,7 @@ const isBlankDeviceQd1 = (s: BenchmarkSummary): boolean =>
 
 /** The newest blank-device test of `drive` among the runs, or null. */
 export function deviceMeasurement(runs: readonly BenchmarkSummary[] | undefined, drive: DriveIdentity): DeviceMeasurement | null {
-  const r = (runs ?? []).filter((s) => isBlankDeviceQd1(s) && sameDevice(s.device!, drive, s.target))
-    .sort((x, y) => y.startedAt.localeCompare(x.startedAt))[0];
+  const r = newestRun(runs, (s) => isBlankDeviceQd1(s) && sameDevice(s.device!, drive, s.target));
   return r ? { runId: r.id, startedAt: r.startedAt, iops: r.writeIops, latencyUs: 1e6 / r.writeIops, cpuUsPerIo: r.cpuUsPerIo ?? null } : null;
 }
 

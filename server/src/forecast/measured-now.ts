@@ -17,6 +17,7 @@ import { formatCount } from '../text/format.ts';
 import type { ForecastOptions, HostCpu } from './forecast.ts';
 import { measuredCeiling, type MeasuredCeiling } from './measured-ceiling.ts';
 import { measuredBandwidth, newestBandwidthRun, withMeasuredBandwidth, type MeasuredBandwidth } from './measured-bandwidth.ts';
+import { newestRun } from './newest-run.ts';
 
 export type NowSource = 'benchmark' | 'observed' | 'model';
 
@@ -65,11 +66,9 @@ export const probeCommand = (pool: string): string => `zfs-advisor bench sync-wr
 
 /** The newest completed run on `pool` that measured real 4 KiB sync writes and passes `also`. */
 function newestSyncRun(runs: readonly BenchmarkSummary[] | undefined, pool: string, also: (x: BenchmarkSummary) => boolean): BenchmarkSummary | null {
-  return (runs ?? [])
-    .filter((x) => x.pool === pool && x.status === 'completed' && x.blockSize === 4096 && x.writeIops > 0
-      // end_fsync-only runs and sync=disabled datasets do not measure the ZIL.
-      && x.syncMode !== 'async' && x.sync !== 'disabled' && also(x))
-    .sort((x, y) => y.startedAt.localeCompare(x.startedAt))[0] ?? null;
+  return newestRun(runs, (x) => x.pool === pool && x.status === 'completed' && x.blockSize === 4096 && x.writeIops > 0
+    // end_fsync-only runs and sync=disabled datasets do not measure the ZIL.
+    && x.syncMode !== 'async' && x.sync !== 'disabled' && also(x));
 }
 
 /** The newest completed run that measured real sync writes at QD1, 4 KiB, on a dataset of `pool`. */
@@ -106,7 +105,7 @@ export function measuredNow(
     const basis = `measured on this host: ${formatCount(Math.round(m))} sync IOPS at QD1, 4 KiB (benchmark ${probe.id}, ${probe.startedAt})`;
     const { side } = datasetSide(pool, a.Datasets ? [...a.Datasets] : undefined, a.Host);
     const w = { rw: 'randwrite' as const, bs: 4096, iodepth: 1, numjobs: 1, sync: 'always' as const };
-    const data = bandwidth ? withMeasuredBandwidth(dataVdevs(pool, drives), bandwidth) : dataVdevs(pool, drives);
+    const data = withMeasuredBandwidth(dataVdevs(pool, drives), bandwidth);
     const us = (iops: number) => latencyForMeasured(data, log, { ...side, sync: 'always' }, w, iops, DEFAULT_PARAMS) ?? 1;
     const modelled = estimate(data, log, { ...side, sync: 'always' }, w, DEFAULT_PARAMS).latencyIops;
     const device = withLatency(log.device, us(m), us(m * 1.1), us(m * 0.9), basis);
