@@ -12,7 +12,8 @@ export default defineConfig({
   test: {
     // No test may touch the machine's real data directory (/var/lib/zfs-advisor): commands that
     // fall back to the default data dir get a per-run temporary one instead.
-    env: { ZFS_ADVISOR_DATA_DIR: join(tmpdir(), `zfs-advisor-test-data-${process.pid}`) },
+    // Which files are running, for a measurement that must have the host to itself (tests/support/running-files.ts).
+    env: { ZFS_ADVISOR_DATA_DIR: join(tmpdir(), `zfs-advisor-test-data-${process.pid}`), ZFS_ADVISOR_TEST_RUNNING_DIR: join(tmpdir(), `zfs-advisor-test-running-${process.pid}`) },
     include: ['tests/**/*.test.ts'],
     reporters: ['default', './tests/support/summary-reporter.ts'],
     testTimeout: 60_000,
@@ -26,8 +27,9 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     sequence: { sequencer: LabFirstSequencer },
     globalSetup: ['./tests/support/global-setup.ts'],
-    // A host-wide benchmark lock directory per test file (tests/support/host-lock-dir.ts).
-    setupFiles: ['./tests/support/host-lock-dir.ts'],
+    // A host-wide benchmark lock directory per test file (tests/support/host-lock-dir.ts); each file
+    // marked as running while it runs (tests/support/mark-running.ts).
+    setupFiles: ['./tests/support/host-lock-dir.ts', './tests/support/mark-running.ts'],
     pool: 'forks',
   },
 });

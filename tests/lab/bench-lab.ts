@@ -7,6 +7,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus as cpus_, loadavg, platform, release, totalmem } from 'node:os';
 import type { LabVm } from '../../lab/vm.ts';
+import { artifactsFromInventory, type Artifacts } from '../../server/src/model/artifacts.ts';
+import { BLOCK_SIZES, ForecastRequest, runForecast } from '../../server/src/forecast/request.ts';
+import { reportBenchmarks } from '../../server/src/report/benchmarks.ts';
+import type { Inventory } from '../../server/src/model/inventory.ts';
 
 export interface LabWorkload {
   /** Short name used in tables: "4k ×16 always". */
@@ -71,6 +75,21 @@ export function fioWriteIops(stdout: string): number {
 
 export async function measure(vm: LabVm, w: LabWorkload, runtimeS: number): Promise<number> {
   return fioWriteIops(await vm.must(fioScript(w, runtimeS), { timeoutMs: 360_000 }));
+}
+
+export interface AdviceForecast { now: { iops: number }; with: { iops: number } | null; gain: number | null }
+
+/** What the forecast rests on: the capture of the guest and the runs `bench --history --json` printed. */
+export function adviceArtifacts(inventory: Inventory, historyJson: string): Artifacts {
+  const runs = reportBenchmarks(JSON.parse(historyJson) as unknown[]).benchmarks.map((b) => b.summary);
+  return { ...artifactsFromInventory(inventory), Benchmarks: runs };
+}
+
+/** The app's forecast for one lab workload on tank with `slog` (a by-id path) as its log. */
+export function adviceForecast(artifacts: Artifacts, w: LabWorkload, slog: string): AdviceForecast {
+  const r = runForecast(artifacts, ForecastRequest.parse({ pool: 'tank', slog, workload: { rw: 'randwrite', bs: BLOCK_SIZES[w.bs], iodepth: 1, numjobs: w.numjobs, sync: w.sync } }));
+  if (!r.ok) throw new Error(r.message);
+  return r.result as AdviceForecast;
 }
 
 export interface CandidateOutcome {

@@ -97,8 +97,9 @@ describe('a measured many-writer limit (the QD16 probe)', () => {
     const f64 = at(a, 64);
     expect([f64.now.iops, f64.with!.iops]).toEqual([292, 292]);
     const f4 = at(a, 4);
-    // Between the two measurements, in log writers and log IOPS: 142 × (292/142)^(ln 4 / ln 16).
-    expect(f4.now.iops).toBe(Math.round(142 * Math.sqrt(292 / 142)));
+    // Between the two measurements, linearly in the writers: 142 + (292 − 142) × 3 / 15 = 172.
+    expect(f4.now.iops).toBe(172);
+    expect(at(a, 8).now.iops).toBe(Math.round(142 + (150 * 7) / 15));
     expect(f4.now.basis).toContain('Interpolated between the QD1 probe (142 IOPS) and measured on this host: 292 sync IOPS with 16 writers');
     expect(f4.with!.iops).toBeGreaterThan(292);
     expect(f4.with!.basis).not.toContain('16 writers');

@@ -26,8 +26,9 @@ export default class SummaryReporter implements Reporter {
         else if (state === 'failed') failed++;
         else skipped++;
       }
-      // A file that failed to load has no tests but is a failure.
-      if (mod.state() === 'failed' && [...mod.children.allTests()].length === 0) failed++;
+      // A file that failed to load, or whose hook failed before its tests ran (they read as
+      // skipped), is a failure although none of its tests is.
+      if (mod.state() === 'failed' && ![...mod.children.allTests()].some((t) => t.result().state === 'failed')) failed++;
     }
     const changed = stateChanges(this.systemDir, systemDataDirState());
     if (changed.length > 0) {
