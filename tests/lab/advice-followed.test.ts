@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootLab, byId, labAvailable, REPO_ROOT, type LabDrive, type LabVm } from '../../lab/vm.ts';
 import { execFileSync } from 'node:child_process';
 import { capture, inventoryOf } from './lab-support.ts';
-import { waitUntilAlone } from '../support/running-files.ts';
+import { othersRunning, waitUntilAlone } from '../support/running-files.ts';
 import { ADVICE_WORKLOADS, LAB_MEM_MIB, adviceArtifacts, adviceForecast, adviceSection, adviceTable, gainError, layoutScript, measure, writeBenchmarksSection, type AdviceRow } from './bench-lab.ts';
 
 // It measures gains of an emulated guest on the host's two cores, and beside the rest of the suite
@@ -49,7 +49,9 @@ describe('advice followed: the SLOG forecast against what adding the SLOG measur
 
   it.runIf(live)('forecast gain within ±35 % of the measured gain, per workload and candidate', async () => {
     // The guest booted beside the last other files; it measures alone.
+    const running = othersRunning(import.meta.filename);
     const quiet = await waitUntilAlone(import.meta.filename, 45 * MIN);
+    console.log(`advice followed: waited ${Math.round(quiet.waitedMs / 1000)} s for ${running.length ? running.join(', ') : 'no other test file'}`);
     expect(quiet.stillRunning, 'test files still running after 45 min').toEqual([]);
     await vm.must(`${CREATE}\n${layoutScript()}`, { timeoutMs: 10 * MIN });
 
@@ -63,7 +65,8 @@ describe('advice followed: the SLOG forecast against what adding the SLOG measur
     expect(probe16.code, probe16.stderr).toBe(0);
     // And what the data vdevs write back, sustained: a small sync write into a larger record costs
     // the whole record at txg sync, so this bounds many writers with or without a log device.
-    const probeBw = await vm.cli('bench seq-write-1m --pool tank --runtime 5 --size 1G --max-load 100 --json', { timeoutMs: 12 * MIN });
+    // As the one-click probe runs it: once through 1 GiB, the runtime only a cap.
+    const probeBw = await vm.cli('bench seq-write-1m --pool tank --runtime 30 --size 1G --max-load 100 --json', { timeoutMs: 12 * MIN });
     expect(probeBw.code, probeBw.stderr).toBe(0);
     // Measure before forecasting (issue 27 §2): the blank-device test of each unused candidate, as the
     // Optane page's "Measure this device" runs it; the forecast then rests on these measurements.
