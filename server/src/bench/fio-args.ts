@@ -83,17 +83,24 @@ function baseArgs(profile: Profile, plan: FioPlan, jobs: number = fioThreads(pro
   return args;
 }
 
-/** Lays out the test file (skipped for raw devices: there is nothing to create). */
+/**
+ * An async sequential write goes once through its file (the runtime only caps it): wrapping around
+ * would overwrite blocks still dirty in memory, which never reach the disks, and fio would count
+ * them, so the run would measure RAM instead of what the pool writes back (measured-bandwidth.ts).
+ * And it writes a new file, as a backup or a media copy does: over a laid-out file every block
+ * written also frees one, in the same transaction groups.
+ */
+const writesNewFileOnce = (profile: Profile, plan: FioPlan): boolean => plan.syncMode === 'async' && profile.writes && isSequential(profile) && !plan.rawDevice;
+
+/** Lays out the test file (skipped for raw devices, with nothing to create, and for a new file written once). */
 export function layoutArgs(profile: Profile, plan: FioPlan): string[] | null {
-  if (plan.rawDevice) return null;
+  if (plan.rawDevice || writesNewFileOnce(profile, plan)) return null;
   return [...baseArgs(profile, plan, 1), '--create_only=1', '--output-format=json'];
 }
 
 /** The measured run. */
 export function runArgs(profile: Profile, plan: FioPlan): string[] {
-  // An async sequential write goes once through its file (the runtime only caps it): wrapping
-  // around would overwrite blocks still dirty in memory, which never reach the disks, and fio would
-  // count them, so the run would measure RAM instead of what the pool writes back (measured-bandwidth.ts).
+  // Once through (see writesNewFileOnce); on a raw device or zvol there is no new file, but the same.
   const once = plan.syncMode === 'async' && profile.writes && isSequential(profile);
   const args = [...baseArgs(profile, plan), `--runtime=${plan.runtimeS}`, ...(once ? [] : ['--time_based=1'])];
   if (plan.syncMode === 'fio-fsync') args.push('--fsync=1');

@@ -66,10 +66,7 @@ export const PROFILES: readonly Profile[] = [
     title: 'Sequential write 1M',
     question: 'How fast can large files (backups, media) be written?',
     reference: '[ZFS Raidz Performance, Capacity and Integrity](https://calomel.org/zfs_raid_speed_capacity.html) (sequential write per layout)',
-    // One stream, as one large file is copied. It is also the write-back probe (measured-bandwidth.ts):
-    // a file's dirty records are written back in order at txg sync, and four streams into four parts
-    // of the file wrote back less (lab mirror: 450 KiB requests, 82 MiB/s; one stream 730 KiB, 96–109).
-    rw: 'write', blockSize: M, iodepth: 1, rwmixread: null, sync: false, readsFromDisk: false, writes: true,
+    rw: 'write', blockSize: M, iodepth: 4, rwmixread: null, sync: false, readsFromDisk: false, writes: true,
   },
   {
     id: 'seq-read-1m',
