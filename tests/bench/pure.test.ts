@@ -293,6 +293,15 @@ describe('profiles and fio arguments', () => {
     expect([512, 4096, 12288, 65536, 1048576, 5000].map((bs) => recordsizeFor({ rw: 'randwrite', blockSize: bs }))).toEqual([512, 4096, 4096, 65536, 131072, 512]);
   });
 
+  it('gives the temporary dataset a quota that bounds it without throttling it: twice the file plus 24 × 4 GiB for writes still in RAM', () => {
+    const quotaOf = (size: number) => Number(datasetCreateArgs('tank', 'r1', size, null, getProfile('seq-write-1m')!).find((x) => x.startsWith('quota='))!.slice('quota='.length));
+    // ZFS counts dirty data against a quota at spa_asize_inflation (24) times its size: a quota of
+    // twice the 1 GiB file forced a txg sync every ~64 MiB in the lab and cost a third of the bandwidth.
+    expect(quotaOf(2 ** 30)).toBe(2 * 2 ** 30 + 24 * 4 * 2 ** 30);
+    expect(quotaOf(4096)).toBe(64 * 2 ** 20 + 24 * 4 * 2 ** 30);
+    expect(quotaOf(2 ** 30) - 2 ** 30).toBeGreaterThanOrEqual(24 * 4 * 2 ** 30);
+  });
+
   it('has the seven profiles, each with a question and a reference', () => {
     expect(PROFILES.map((p) => p.id)).toEqual(['sync-write-4k-qd1', 'sync-write-4k-qd16', 'async-write-4k', 'seq-write-1m', 'seq-read-1m', 'rand-read-4k', 'mixed-70-30-4k']);
     for (const p of PROFILES) {
