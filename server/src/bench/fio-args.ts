@@ -87,8 +87,7 @@ function baseArgs(profile: Profile, plan: FioPlan, jobs: number = fioThreads(pro
  * An async sequential write goes once through its file (the runtime only caps it): wrapping around
  * would overwrite blocks still dirty in memory, which never reach the disks, and fio would count
  * them, so the run would measure RAM instead of what the pool writes back (measured-bandwidth.ts).
- * And it writes a new file, as a backup or a media copy does: over a laid-out file every block
- * written also frees one, in the same transaction groups.
+ * And it writes a new file, as a backup or a media copy does, not over a laid-out one.
  */
 const writesNewFileOnce = (profile: Profile, plan: FioPlan): boolean => plan.syncMode === 'async' && profile.writes && isSequential(profile) && !plan.rawDevice;
 

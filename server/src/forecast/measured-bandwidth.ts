@@ -6,12 +6,13 @@
  * write rewrites its whole 128 KiB record): the pool's ceiling then rests on it instead of the
  * disks' class figure.
  *
- * Why measured: in the lab (OpenZFS 2.3, a mirror of two disks QEMU throttles to 150 IOPS) the
- * write-back was 58 MiB/s on 1 GiB disks, 102–112 MiB/s on 4 GiB disks and 72–84 MiB/s on 8 GiB
- * disks holding a 2 GiB file (a small vdev's metaslabs fragment and its aggregated writes shrink),
- * where the class figure says 170 MB/s. 16 and 64 writers of 4 KiB into 128 KiB records with a
- * log device then ran at 1.0–1.45× this bandwidth ÷ 128 KiB, the excess being writes into records
- * already dirty in the open txg (BENCHMARKS.md, "Advice followed").
+ * Why measured: in the lab (OpenZFS 2.3, a mirror of two disks QEMU throttles to 150 IOPS) plain
+ * fio wrote back 58 MiB/s on 1 GiB disks (a small vdev's metaslabs fragment and its aggregated
+ * writes shrink), 102–112 MiB/s on 4 GiB disks, and this probe 105 MiB/s on 8 GiB disks holding a
+ * 2 GiB file, where the class figure says 170 MB/s. 16 and 64 writers of 4 KiB into 128 KiB records
+ * with a log device then ran at 0.75–1.05× this bandwidth ÷ 128 KiB (BENCHMARKS.md, "Advice
+ * followed"). Until the bench dataset's quota left room for writes in RAM (targets.ts), the quota
+ * throttled this probe to 69–83 MiB/s.
  */
 import type { BenchmarkSummary } from '../model/workload.ts';
 import { formatRate } from '../text/format.ts';

@@ -176,8 +176,8 @@ const MEASURED_BW_SPREAD: Record<End, number> = { typical: 1, low: 0.85, high: 1
  * The share of a *measured* write-back bandwidth that many sync writes sustain (the fitted
  * ceilingScale also absorbs how far a class figure is from the real disks; a measurement has no
  * such error). Writes into a record already dirty in the open txg are written back once, so a
- * working set of a few thousand records runs above bandwidth ÷ record size (lab, 2 GiB file:
- * 1.0–1.45×); a fragmented pool falls short of its sequential write-back (BENCHMARKS.md "Advice
+ * working set of a few thousand records can run above bandwidth ÷ record size; a fragmented pool
+ * falls short of its sequential write-back (lab, a 2 GiB file: 0.75–1.05×, BENCHMARKS.md "Advice
  * followed"). The typical end assumes every write dirties its own record.
  */
 const MEASURED_CEILING_SCALE: Record<End, number> = { typical: 1, low: 0.8, high: 1.25 };
