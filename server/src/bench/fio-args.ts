@@ -89,19 +89,17 @@ function baseArgs(profile: Profile, plan: FioPlan, jobs: number = fioThreads(pro
  * them, so the run would measure RAM instead of what the pool writes back (measured-bandwidth.ts).
  * And it writes a new file, as a backup or a media copy does, not over a laid-out one.
  */
-const writesNewFileOnce = (profile: Profile, plan: FioPlan): boolean => plan.syncMode === 'async' && profile.writes && isSequential(profile) && !plan.rawDevice;
+const writesOnce = (profile: Profile, plan: FioPlan): boolean => plan.syncMode === 'async' && profile.writes && isSequential(profile);
 
 /** Lays out the test file (skipped for raw devices, with nothing to create, and for a new file written once). */
 export function layoutArgs(profile: Profile, plan: FioPlan): string[] | null {
-  if (plan.rawDevice || writesNewFileOnce(profile, plan)) return null;
+  if (plan.rawDevice || writesOnce(profile, plan)) return null;
   return [...baseArgs(profile, plan, 1), '--create_only=1', '--output-format=json'];
 }
 
 /** The measured run. */
 export function runArgs(profile: Profile, plan: FioPlan): string[] {
-  // Once through (see writesNewFileOnce); on a raw device or zvol there is no new file, but the same.
-  const once = plan.syncMode === 'async' && profile.writes && isSequential(profile);
-  const args = [...baseArgs(profile, plan), `--runtime=${plan.runtimeS}`, ...(once ? [] : ['--time_based=1'])];
+  const args = [...baseArgs(profile, plan), `--runtime=${plan.runtimeS}`, ...(writesOnce(profile, plan) ? [] : ['--time_based=1'])];
   if (plan.syncMode === 'fio-fsync') args.push('--fsync=1');
   if (plan.syncMode === 'fio-sync') args.push('--sync=1');
   // Async writes: count the flush at the end, or RAM alone would be measured.

@@ -8,7 +8,7 @@
  *
  * Why measured: in the lab (OpenZFS 2.3, a mirror of two disks QEMU throttles to 150 IOPS) plain
  * fio wrote back 58 MiB/s on 1 GiB disks (a small vdev's metaslabs fragment and its aggregated
- * writes shrink), 102–112 MiB/s on 4 GiB disks, and this probe 105 MiB/s on 8 GiB disks holding a
+ * writes shrink), 102–112 MiB/s on 4 GiB disks, and this probe 94–105 MiB/s on 8 GiB disks holding a
  * 2 GiB file, where the class figure says 170 MB/s. 16 and 64 writers of 4 KiB into 128 KiB records
  * with a log device then ran at 0.75–1.05× this bandwidth ÷ 128 KiB (BENCHMARKS.md, "Advice
  * followed"). Until the bench dataset's quota left room for writes in RAM (targets.ts), the quota
