@@ -18,7 +18,6 @@ const KNOWN_MISSES: Record<string, string> = {
   'zilpmem-async-1t': 'async on a 30-NVMe pool: above the host class estimate',
   'zilpmem-async-7t': '900k async IOPS with 7 threads on a 30-NVMe pool: above the host class estimate',
   'smartos847-2': 'NVMe pool of unnamed layout: 4 KiB random writes into 128 KiB records (recordsize not published for this run; the author says 4K made no difference), the model\'s rewrite of every record caps it',
-  'ant-slog-10': '10 s burst: SLOG ingest before the txg write-back throttles, just above the pool\'s sustained ceiling (as ant-slog-11)',
   'duzlov-fsync-1': 'TrueNAS SCALE host at ~175 µs per commit (fdatasync path), above the fitted per-commit overhead\'s range; on a user\'s host the probe\'s CPU per write carries it (forecast.ts HostCpu)',
   'duzlov-fsync-3': 'the same host as duzlov-fsync-1: ~175 µs per commit on an Optane M10 pool',
   'ant-slog-11': '8 s burst: SLOG ingest before the txg write-back throttles (above the pool\'s sustained ceiling, PROVENANCE.md)',

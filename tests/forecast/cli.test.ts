@@ -18,7 +18,10 @@ describe('zfs-advisor forecast', () => {
     expect(r.with!.iops).toBe(39_200);
     expect(r.with!.device).toContain('P1600X');
     expect(r.gain).toBeGreaterThan(10);
-    expect(Object.keys(r).sort()).toEqual(['gain', 'now', 'pool', 'with', 'workload']);
+    // gainRange came with issue 34 (added beside gain, nothing renamed): it contains the gain.
+    expect(Object.keys(r).sort()).toEqual(['gain', 'gainRange', 'now', 'pool', 'with', 'workload']);
+    expect(r.gainRange!.low).toBeLessThanOrEqual(r.gain!);
+    expect(r.gainRange!.high).toBeGreaterThanOrEqual(r.gain!);
   });
 
   it('an unmeasured drive of the box: the text says the figure is the catalog\'s and how to measure the drive in one click', async () => {

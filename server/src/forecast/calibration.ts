@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { CATALOG, classProfile, findEntry, profileForText, type DeviceProfile } from './catalog.ts';
 import type { DataVdevs, DatasetSide, Layout, LogTarget, Workload } from './model.ts';
-import { slogTarget } from './pool-shape.ts';
+import { dirtyDataMax, slogTarget } from './pool-shape.ts';
+import { classifyModelText } from './device-text.ts';
 
 const s = z.string().nullable().optional().transform((x) => x ?? null);
 const n = z.number().nullable().optional().transform((x) => x ?? null);
@@ -64,6 +65,9 @@ function mediaProfile(media: string | null, diskModel: string | null): DevicePro
   if (e) return profileForText(diskModel!);
   // A model the catalog does not hold may still say what it is ("Pliant 406S SSD").
   const m = (media ?? (/\bssd\b/i.test(diskModel ?? '') ? 'ssd' : '')).toLowerCase();
+  // A LUN or virtual disk is not a hard disk, whatever the kernel's rotational flag says (device-text.ts).
+  const text = classifyModelText(diskModel);
+  if (m === 'virtual' || m === 'lun' || m === 'iscsi' || text?.cls === 'virtual') return classProfile('virtual', text?.why ?? 'record names a virtual disk or LUN');
   if (m === 'hdd') return classProfile('hdd', 'record names hard disks');
   if (m === 'optane') return classProfile('optane-consumer', 'record names Optane');
   const span = (a: DeviceProfile, b: DeviceProfile, why: string): DeviceProfile => ({
@@ -85,6 +89,26 @@ function layoutOf(l: string | null): { layout: Layout; parity: number } {
 }
 
 const version = (v: string | null): string | null => /(\d+\.\d+(\.\d+)?)/.exec(v ?? '')?.[1] ?? null;
+
+const UNIT: Record<string, number> = { '': 1, k: 2 ** 10, m: 2 ** 20, g: 2 ** 30, t: 2 ** 40 };
+
+/**
+ * The bytes a published fio run wrote into: its size per job, times the jobs unless they share one
+ * named file (fio gives each job its own file otherwise). Null when the command line does not say.
+ */
+export function workingSetOf(commandLine: string | null, numjobs: number): number | null {
+  const m = /(?:^|[\s;])-{0,2}size[=\s]+(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\b/i.exec(commandLine ?? '');
+  if (!m) return null;
+  const perJob = Number(m[1]) * UNIT[m[2]!.toLowerCase()]!;
+  const shared = /--filename[=\s]|(?:^|[\s;])filename=/.test(commandLine ?? '') && !/filename_format/.test(commandLine ?? '');
+  return Math.round(shared ? perJob : perJob * Math.max(1, numjobs));
+}
+
+/** The host's RAM as the record's notes state it ("128 GB RAM", "64 GB of RAM"), bytes; null when they do not. */
+export function memoryOf(notes: string | null): number | null {
+  const m = /(\d+(?:\.\d+)?)\s*([GT])i?B\s+(?:of\s+)?(?:ECC\s+|DDR\d\s+)?RAM\b/i.exec(notes ?? '');
+  return m ? Number(m[1]) * (m[2]!.toUpperCase() === 'T' ? 2 ** 40 : 2 ** 30) : null;
+}
 
 /** The model's inputs for a record, or why it cannot be scored. */
 export function toScorable(r: CalibrationRecord, opts: { keepUnknownDisks?: boolean } = {}): Scorable | { skip: string } {
@@ -112,11 +136,13 @@ export function toScorable(r: CalibrationRecord, opts: { keepUnknownDisks?: bool
     target: zvol ? 'zvol' : 'dataset',
     blockSize: zvol ? r.dataset.volblocksize ?? 8192 : r.dataset.recordsize ?? 131_072,
     openzfs,
+    dirtyMaxBytes: dirtyDataMax(memoryOf(r.notes)),
   };
   const w: Workload = {
     rw: r.workload.rw === 'write' ? 'write' : 'randwrite', bs,
     iodepth: Math.max(1, r.workload.iodepth ?? 1), numjobs: Math.max(1, r.workload.numjobs ?? 1),
     sync: async ? 'none' : /fsync|fdatasync/.test(mode) ? 'fsync' : 'always',
+    sizeBytes: workingSetOf(r.workload.commandLine, Math.max(1, r.workload.numjobs ?? 1)),
   };
   let log: LogTarget;
   let group: Group;

@@ -12,6 +12,7 @@ import type { Drive } from '../model/inventory.ts';
 import { mdLink } from './cite.ts';
 import { formatLatencyUs, formatRange } from '../text/format.ts';
 import { isHdd, isNvme, isOptane, normaliseModel, qlcOrDramless, syncWriteLatency } from '../../../rules/lib/device-class.ts';
+import { classifyModelText, virtualDrive } from './device-text.ts';
 
 const Figure = z.object({
   typical: z.number().positive(),
@@ -32,7 +33,7 @@ const SlogMeasurement = z.object({
 });
 export type SlogMeasurement = z.infer<typeof SlogMeasurement>;
 
-export const DEVICE_CLASSES = ['optane-dc', 'optane-consumer', 'plp-nvme', 'plp-sata', 'consumer-nvme', 'consumer-nvme-dramless', 'consumer-sata', 'qlc-sata', 'hdd', 'unknown'] as const;
+export const DEVICE_CLASSES = ['optane-dc', 'optane-consumer', 'plp-nvme', 'plp-sata', 'consumer-nvme', 'consumer-nvme-dramless', 'consumer-sata', 'qlc-sata', 'hdd', 'virtual', 'unknown'] as const;
 export type DeviceClassId = (typeof DEVICE_CLASSES)[number];
 
 const ClassInfo = z.object({
@@ -129,14 +130,17 @@ export function findEntry(text: string | null | undefined): CatalogEntry | null 
 }
 const entryByModel = new Map<string, CatalogEntry | null>();
 
-/** Free text with no catalog entry: guess the class from words in it, with a wide range. */
+/**
+ * Free text with no catalog entry: the class its words name (device-text.ts: interface, PCIe
+ * generation, families, virtual disks and LUNs), with a wide range; "unknown" when they name none.
+ */
 function classFromText(text: string): { cls: DeviceClassId; why: string } {
   const m = normaliseModel(text);
   if (/OPTANE/.test(m)) return { cls: 'optane-consumer', why: `"${text}" names Optane but no known model` };
-  if (/\bHDD\b|RPM|\bHARD DISK\b/.test(m)) return { cls: 'hdd', why: `"${text}" reads as a hard disk` };
-  if (/QLC|QVO/.test(m)) return { cls: 'qlc-sata', why: `"${text}" names QLC` };
   if (/ZEUSRAM|PERSISTENT MEMORY|PMEM|RAM ?DISK|NVDIMM/.test(m)) return { cls: 'optane-dc', why: `"${text}" is RAM- or persistent-memory-backed: assumed at least as fast as data-centre Optane` };
-  if (/CONSUMER/.test(m) && /NVME/.test(m)) return { cls: 'consumer-nvme', why: `"${text}" names a consumer NVMe drive` };
+  const t = classifyModelText(text);
+  if (t) return { cls: t.cls, why: t.why };
+  if (/QLC|QVO/.test(m)) return { cls: 'qlc-sata', why: `"${text}" names QLC` };
   if (/SATA|SAS/.test(m) && /ENTERPRISE|\bPLP\b|POWER.LOSS/.test(m)) return { cls: 'plp-sata', why: `"${text}" names an enterprise SATA/SAS drive` };
   return { cls: 'unknown', why: `"${text}" is not in the device catalog` };
 }
@@ -149,17 +153,33 @@ export function profileForText(text: string): DeviceProfile {
   return classProfile(g.cls, g.why);
 }
 
-/** The class a Drive falls in when its model is not in the catalog (rules/lib/device-class.ts). */
-function classForDrive(d: Drive): DeviceClassId {
-  if (isHdd(d)) return 'hdd';
-  if (isOptane(d)) return syncWriteLatency(d).cls === 'optane-dc' ? 'optane-dc' : 'optane-consumer';
+/**
+ * The class a Drive falls in when its model is not in the catalog (rules/lib/device-class.ts),
+ * with why: a virtual disk or LUN first (Linux calls most of them rotational, device-text.ts),
+ * then the drive's media and PLP classification, then the words of its model text.
+ */
+function classForDrive(d: Drive): { cls: DeviceClassId; why: string } {
+  const v = virtualDrive(d);
+  if (v) return { cls: 'virtual', why: v.why };
+  const basis = syncWriteLatency(d).basis;
+  const of = (cls: DeviceClassId) => ({ cls, why: basis });
+  if (isHdd(d)) return of('hdd');
+  if (isOptane(d)) return of(syncWriteLatency(d).cls === 'optane-dc' ? 'optane-dc' : 'optane-consumer');
   const cheap = qlcOrDramless(d);
-  if (cheap) return isNvme(d) ? 'consumer-nvme-dramless' : 'qlc-sata';
+  if (cheap) return of(isNvme(d) ? 'consumer-nvme-dramless' : 'qlc-sata');
   switch (syncWriteLatency(d).cls) {
-    case 'plp-nvme': return 'plp-nvme';
-    case 'plp-sata': return 'plp-sata';
-    case 'consumer-flash': return isNvme(d) ? 'consumer-nvme' : 'consumer-sata';
-    default: return 'unknown';
+    case 'plp-nvme': return of('plp-nvme');
+    case 'plp-sata': return of('plp-sata');
+    case 'consumer-flash': {
+      // The model's words may say more than "an SSD without known PLP" (a DRAM-less family, an enterprise line).
+      const t = classifyModelText(d.model);
+      if (t && t.cls !== 'hdd' && t.cls !== 'virtual' && (t.interface === 'nvme') === isNvme(d)) return { cls: t.cls, why: t.why };
+      return of(isNvme(d) ? 'consumer-nvme' : 'consumer-sata');
+    }
+    default: {
+      const t = classifyModelText(d.model);
+      return t ? { cls: t.cls, why: t.why } : of('unknown');
+    }
   }
 }
 
@@ -168,7 +188,8 @@ export function profileForDrive(d: Drive): DeviceProfile {
   const kept = profileByDrive.get(d);
   if (kept) return kept;
   const e = findEntry(d.model);
-  const p = e ? profileForEntry(e) : classProfile(classForDrive(d), `${d.model ?? `${d.devPath ?? d.id} (no model reported)`}: not in the catalog; ${syncWriteLatency(d).basis}`);
+  const c = e ? null : classForDrive(d);
+  const p = e ? profileForEntry(e) : classProfile(c!.cls, `${d.model ?? `${d.devPath ?? d.id} (no model reported)`}: not in the catalog; ${c!.why.replace(/\.$/, '')}`);
   profileByDrive.set(d, p);
   return p;
 }

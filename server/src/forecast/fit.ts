@@ -15,6 +15,8 @@ import { estimateWith, withHostExtra } from './forecast.ts';
 import { DEFAULT_PARAMS, estimate, paramsOf, type ModelParams } from './model.ts';
 import { hostExtraOf } from './measured-now.ts';
 import { anchorIdsOf, systemOf, type Group, type Scorable } from './calibration.ts';
+import { profileForText } from './catalog.ts';
+import { slogTarget } from './pool-shape.ts';
 
 const GRID = {
   overhead: [20, 30, 40, 55, 75, 100, 130, 170],
@@ -178,4 +180,22 @@ export function pairGains(set: readonly Scorable[], p: ModelParams = DEFAULT_PAR
     }
   }
   return out;
+}
+
+export interface AsyncControl { id: string; now: number; withSlog: number; gain: number }
+
+/**
+ * The published records without sync writes (sync=disabled or an asynchronous workload) as
+ * controls: the forecast with a SLOG added — a data-centre Optane, the fastest log there is — over
+ * the forecast without one. A SLOG changes nothing for them (zfs-facts A1), so anything but 1 is
+ * a defect of the model.
+ */
+export function asyncControls(set: readonly Scorable[], p: ModelParams = DEFAULT_PARAMS): AsyncControl[] {
+  const optane = slogTarget(profileForText('INTEL SSDPEK1A118GA'), false);
+  return set.filter((s) => s.group === 'async').map((s) => {
+    const dataLog = s.log.kind === 'slog' ? { ...s.log, kind: 'data' as const, device: s.data.media } : s.log;
+    const now = estimateWith(s.data, dataLog, s.ds, s.w, { params: p }).iops;
+    const withSlog = estimateWith(s.data, optane, s.ds, s.w, { params: p }).iops;
+    return { id: s.record.id, now, withSlog, gain: withSlog / now };
+  });
 }

@@ -24,6 +24,8 @@ export const WorkloadSpec = z.object({
   iodepth: z.number().int().min(1).max(1024).default(1),
   numjobs: z.number().int().min(1).max(256).default(1),
   sync: z.enum(['always', 'fsync', 'none']).default('always'),
+  /** Bytes the writes land in (all jobs' files together), when known: records rewritten within a txg are written back once (model.ts writesPerRecord). */
+  sizeBytes: z.number().int().positive().nullable().default(null),
 });
 export type WorkloadSpec = z.infer<typeof WorkloadSpec>;
 
@@ -36,7 +38,15 @@ const Side = z.object({
 export const ForecastResult = z.object({
   pool: z.string(),
   workload: WorkloadSpec.extend({ dataset: z.string().nullable(), datasetSync: z.string(), logbias: z.string(), blockSize: z.number(), target: z.enum(['dataset', 'zvol']) }),
-  now: Side.extend({ zil: z.string() }),
+  now: Side.extend({
+    zil: z.string(),
+    /**
+     * Set when the device the ZIL lands on today is a virtual disk or LUN, or of unknown kind, and
+     * nothing on this host measured it: its latency is unknown, "now" is a wide class range and
+     * there is no point gain; the sentence says so and how to measure the pool in one click.
+     */
+    guess: z.string().nullable().default(null),
+  }),
   with: Side.extend({
     device: z.string(), catalogId: z.string(), status: z.string().nullable(),
     /** The published measurement "iops" is, when the pool shape and workload match one. */
@@ -54,7 +64,14 @@ export const ForecastResult = z.object({
     /** A drive of the box forecast from its catalog figure: the sentence saying so and how to measure it in one click; else null. */
     measure: z.string().nullable().default(null),
   }).nullable(),
+  /** with ÷ now, null where either side is a guess (no point forecast). Exactly 1 for a workload without sync writes. */
   gain: z.number().nullable(),
+  /**
+   * The gain's range: the "with" range over the "now" forecast (what the app's probe replaces with
+   * a measurement), containing the gain; [1, 1] for a workload without sync writes, whatever the
+   * device. Given where the gain is not (a guessed side): the class range's spread over "now".
+   */
+  gainRange: z.object({ low: z.number(), high: z.number() }).nullable().default(null),
 });
 export type ForecastResult = z.infer<typeof ForecastResult>;
 
@@ -212,7 +229,7 @@ function applyCeiling(c: MeasuredCeiling, side: DatasetSide, w: Workload, now: E
 const join = (e: Estimate): string => [...(e.measured ? [e.measured] : []), ...e.basis].join(' ');
 
 export function workloadOf(spec: WorkloadSpec): Workload {
-  return { rw: spec.rw, bs: spec.bs, iodepth: spec.iodepth, numjobs: spec.numjobs, sync: spec.sync };
+  return { rw: spec.rw, bs: spec.bs, iodepth: spec.iodepth, numjobs: spec.numjobs, sync: spec.sync, sizeBytes: spec.sizeBytes };
 }
 
 /** Forecast for `pool` of the artifacts, now and (when a candidate is given) with it as SLOG. */
@@ -239,24 +256,41 @@ export function forecastPool(a: Artifacts, pool: Pool, spec: WorkloadSpec, candi
   if (withE && side.logbias === 'throughput') withE.basis.push(`logbias=throughput keeps data off the SLOG: little or no gain (${factLink('A9')}).`);
   if (withE && isAsync(side, w)) withE.basis.push(`No sync writes: a SLOG changes nothing (${factLink('A1')}).`);
   const zil = log.kind === 'slog' ? 'log vdev' : log.kind === 'special' ? 'special vdev' : 'data vdevs';
-  const guess = candidate && candidate.profile.matched === 'class'
+  const asyncW = isAsync(side, w);
+  // No sync writes: the ZIL is not on the path, so the device and the pool's ZIL home change
+  // nothing (zfs-facts A1, A20): "with" is "now", the gain exactly 1, whatever the candidate.
+  if (withE && asyncW) Object.assign(withE, { iops: now.iops, low: now.low, high: now.high, latencyIops: now.latencyIops });
+  const guess = candidate && candidate.profile.matched === 'class' && !asyncW
     ? `Not in the device catalog: the range ${formatCount(Math.round(withE!.low))}–${formatCount(Math.round(withE!.high))} IOPS is the "${candidate.profile.classLabel}" class's, a guess, so there is no point forecast and no gain. Measure the device itself in one click (blank-device test, destroys its contents): ${candidate.measureHint ?? '`zfs-advisor bench sync-write-4k-qd1 --device DEV --confirm-serial SERIAL`'}.`
+    : null;
+  const nowGuess = !asyncW && !opts.nowDevice && UNMEASURED.has(log.device.cls) && log.device.matched === 'class'
+    ? `The ZIL lands on ${log.device.cls === 'virtual' ? 'virtual disks or LUNs' : 'devices of unknown kind'} today (${log.device.basis.replace(/\.$/, '')}): their sync-write latency is unknown until measured, so "now" is the class's wide range ${formatCount(now.low)}–${formatCount(now.high)} IOPS and there is no point gain. Measure the pool in one click: the "Measure" button on the Optane page, or \`zfs-advisor bench sync-write-4k-qd1 --pool ${pool.name}\`.`
     : null;
   // Coherent ranges: a faster path never has a lower best case than now (the same ceilings cap
   // both); a range wholly below "now" is said to be slower.
   if (withE && withE.iops >= now.iops) withE.high = Math.max(withE.high, now.high);
   const slower = withE !== null && withE.high < now.low;
   if (withE && slower) withE.basis.push(`The whole range lies below "now": as SLOG this device would be slower than the current ZIL path.`);
+  const r2 = (x: number) => Math.round(x * 100) / 100;
+  const gain = !withE ? null : asyncW ? 1 : guess || nowGuess ? null : r2(withE.iops / now.iops);
+  const gainRange = !withE ? null : asyncW ? { low: 1, high: 1 } : {
+    low: r2(Math.min(gain ?? Infinity, withE.low / now.iops)),
+    high: r2(Math.max(gain ?? 0, withE.high / now.iops)),
+  };
   return {
     pool: pool.name,
     workload: { ...spec, dataset, datasetSync: side.sync, logbias: side.logbias, blockSize: side.blockSize, target: side.target },
-    now: { iops: now.iops, low: now.low, high: now.high, latencyIops: now.latencyIops, basis: join(now), zil },
+    now: { iops: now.iops, low: now.low, high: now.high, latencyIops: now.latencyIops, basis: join(now), zil, guess: nowGuess },
     with: withE && candidate ? {
       device: candidate.label, catalogId: candidate.profile.id, status: candidate.profile.status, measured: withE.measured ?? null, guess, slower,
       deviceRun: candidate.measurement ? { id: candidate.measurement.runId, startedAt: candidate.measurement.startedAt } : null,
-      measure: candidate.measureHint && !candidate.measurement && !guess ? `This drive was not measured on this host: the figure is the device catalog's. Measure it in one click (blank-device test, destroys its contents): ${candidate.measureHint}.` : null,
+      measure: candidate.measureHint && !candidate.measurement && !guess && !asyncW ? `This drive was not measured on this host: the figure is the device catalog's. Measure it in one click (blank-device test, destroys its contents): ${candidate.measureHint}.` : null,
       iops: withE.iops, low: withE.low, high: withE.high, latencyIops: withE.latencyIops, basis: join(withE),
     } : null,
-    gain: withE && !guess ? Math.round((withE.iops / now.iops) * 100) / 100 : null,
+    gain,
+    gainRange,
   };
 }
+
+/** Device classes whose sync-write latency the model text cannot give: "now" on them is a guess until measured. */
+const UNMEASURED: ReadonlySet<string> = new Set(['virtual', 'unknown']);

@@ -79,10 +79,12 @@ export function newestQd1Probe(runs: readonly BenchmarkSummary[] | undefined, po
 /**
  * µs per write a measurement of `iops` (with T writers) shows beyond the model's `modelled` for the
  * same device. Counted only for flash: a hard disk's own latency spreads over 10× (write cache,
- * seeks), so there the excess is more likely the disk than the host.
+ * seeks), so there the excess is more likely the disk than the host; so does a LUN's.
  */
 export function hostExtraOf(device: DeviceProfile, iops: number, modelled: number, T: number): number {
-  if (device.cls === 'hdd' || iops >= modelled) return 0;
+  // Nor for a virtual disk or LUN, or a device of unknown kind: their class latency is a wide guess,
+  // and the excess is the device's (a network round trip, the storage behind it), not the host's.
+  if (device.cls === 'hdd' || device.cls === 'virtual' || device.cls === 'unknown' || iops >= modelled) return 0;
   return (T * 1e6) / iops - (T * 1e6) / modelled;
 }
 

@@ -114,6 +114,11 @@ export interface DatasetSide {
   blockSize: number;
   /** OpenZFS version ("2.1.6"), null when unknown (treated as ≤ 2.3). */
   openzfs: string | null;
+  /**
+   * zfs_dirty_data_max of the host, bytes (10 % of RAM, at most 4 GiB: zfs-facts A13); null or
+   * absent when the host's memory is unknown. It bounds how many records one txg holds dirty.
+   */
+  dirtyMaxBytes?: number | null;
 }
 
 export interface Workload {
@@ -122,6 +127,11 @@ export interface Workload {
   iodepth: number;
   numjobs: number;
   sync: 'always' | 'fsync' | 'none';
+  /**
+   * Bytes the writes land in (all jobs' files, or the region of a zvol), when known; null or
+   * absent: unknown, and every write is taken to dirty a record of its own.
+   */
+  sizeBytes?: number | null;
 }
 
 export interface Estimate {
@@ -207,10 +217,40 @@ export function asyncCeiling(data: DataVdevs, ds: DatasetSide, w: Workload, p: M
   return Math.min(host, poolCeiling(data, ds, w, end, logBytes));
 }
 
-/** The data vdevs' part of asyncCeiling: IOPS their sustained bandwidth absorbs (with `logBytes` of ZIL copies per write on them). */
+/**
+ * Share of zfs_dirty_data_max one txg holds when the data vdevs bind: writers are delayed from 60 %
+ * of it (zfs_delay_min_dirty_percent, A12) and two txgs are dirty at once (the one syncing and the
+ * one open), so about 30 % each; 20 % (zfs_dirty_data_sync_percent, a txg starts syncing there) at
+ * the slow end, 40 % at the fast end (the delay grows gradually above 60 %).
+ */
+const TXG_DIRTY_SHARE: Record<End, number> = { typical: 0.3, low: 0.2, high: 0.4 };
+
+/**
+ * Writes per record the data vdevs write back at txg sync (≥ 1): a record dirtied by several writes
+ * in one txg is written once. Dirty data is counted in whole records (dbuf_dirty), so a txg holds
+ * about X = TXG_DIRTY_SHARE × zfs_dirty_data_max of them; of a working set of S bytes that is the
+ * share f = X / S, and writes spread at random over it hit f of it after −ln(1 − f) × S/record
+ * writes: −ln(1 − f) / f writes per record written. When one txg can hold the whole working set
+ * (f ≥ 1), the data vdevs write each record at most once per txg, however many writes it took:
+ * no bandwidth ceiling (Infinity). 1 where the working set or the host's memory is unknown (every
+ * write taken to dirty its own record, the worst case), or for sequential writes (each record is
+ * filled once: dataBandwidth counts them so).
+ */
+export function writesPerRecord(ds: DatasetSide, w: Workload, end: End): number {
+  if (w.rw !== 'randwrite' || !w.sizeBytes || !ds.dirtyMaxBytes) return 1;
+  const f = (TXG_DIRTY_SHARE[end] * ds.dirtyMaxBytes) / w.sizeBytes;
+  return f >= 1 ? Infinity : -Math.log(1 - f) / f;
+}
+
+/**
+ * The data vdevs' part of asyncCeiling: IOPS their sustained bandwidth absorbs (with `logBytes` of
+ * ZIL copies per write on them). What they receive is the txg's write-back: every record dirtied in
+ * the txg, once (writesPerRecord), plus, with the ZIL on them, each write's log copy.
+ */
 export function poolCeiling(data: DataVdevs, ds: DatasetSide, w: Workload, end: End, logBytes = 0): number {
   const txg = txgBytes(w.bs, ds.blockSize, w.rw);
-  return ((dataBandwidth(data, w.bs, ds.blockSize, end, w.rw) * 1e6) / w.bs) * (txg / (txg + logBytes));
+  const perWrite = txg / writesPerRecord(ds, w, end) + logBytes;
+  return perWrite <= 0 ? Infinity : ((dataBandwidth(data, w.bs, ds.blockSize, end, w.rw) * 1e6) / w.bs) * (txg / perWrite);
 }
 
 /**
@@ -225,7 +265,7 @@ function appendScale(dev: DeviceProfile, onData: boolean, p: ModelParams, end: E
 }
 
 /** Device classes whose cache flush waits for a volatile write cache to reach the media (zfs-facts E1, E2). */
-const FLUSH_BOUND: ReadonlySet<string> = new Set(['hdd', 'consumer-nvme', 'consumer-nvme-dramless', 'consumer-sata', 'qlc-sata', 'unknown']);
+const FLUSH_BOUND: ReadonlySet<string> = new Set(['hdd', 'consumer-nvme', 'consumer-nvme-dramless', 'consumer-sata', 'qlc-sata', 'virtual', 'unknown']);
 
 /**
  * Group commit (zil.c, zil_commit_waiter / zil_process_commit_list): a writer's commit itx joins

@@ -33,6 +33,8 @@ export function planSlogForecast(input: {
   const qd16 = forecastPool(a, input.pool, QD16, candidate);
   const line = (qd: string, f: ForecastResult) => f.with!.guess
     ? `${qd}: now ${n(f.now.iops)} (${n(f.now.low)}–${n(f.now.high)}) → with this SLOG ${n(f.with!.low)}–${n(f.with!.high)} sync IOPS (its class's range, a guess: no point forecast)`
+    : f.now.guess
+    ? `${qd}: now ${n(f.now.low)}–${n(f.now.high)} (the pool's devices are not measured: a guess) → with this SLOG ${n(f.with!.iops)} (${n(f.with!.low)}–${n(f.with!.high)}) sync IOPS`
     : `${qd}: now ${n(f.now.iops)} (${n(f.now.low)}–${n(f.now.high)}) → with this SLOG ${n(f.with!.iops)} (${n(f.with!.low)}–${n(f.with!.high)}) sync IOPS, ${formatGain(f.gain)}`;
   return {
     qd1, qd16,

@@ -64,6 +64,10 @@ export function slogTarget(device: DeviceProfile, mirrored: boolean): LogTarget 
   return { kind: 'slog', device, vdevs: 1, waitsFor: mirrored ? 2 : 1, streams: 1 };
 }
 
+/** zfs_dirty_data_max's default: 10 % of RAM, at most 4 GiB (zfs-facts A13); null when the memory is unknown. */
+export const dirtyDataMax = (memoryBytes: number | null): number | null =>
+  memoryBytes !== null && memoryBytes > 0 ? Math.min(memoryBytes * 0.1, 4 * 2 ** 30) : null;
+
 const num = (d: Dataset, prop: string): number | null => {
   const v = d.properties[prop]?.value;
   const n = v === undefined ? NaN : Number(v);
@@ -83,7 +87,7 @@ export function datasetSide(pool: Pool, datasets: readonly Dataset[] | undefined
   const block = pick ? (zvol ? num(pick, 'volblocksize') ?? 16_384 : pick.recordsize ?? num(pick, 'recordsize') ?? 131_072) : 131_072;
   const sync = pick?.sync === 'always' || pick?.sync === 'disabled' ? pick.sync : 'standard';
   return {
-    side: { sync, logbias, target: zvol ? 'zvol' : 'dataset', blockSize: block, openzfs: host?.zfs.openzfs ?? null },
+    side: { sync, logbias, target: zvol ? 'zvol' : 'dataset', blockSize: block, openzfs: host?.zfs.openzfs ?? null, dirtyMaxBytes: dirtyDataMax(host?.memoryBytes ?? null) },
     dataset: pick?.name ?? null,
   };
 }

@@ -22,7 +22,7 @@ export const ForecastRequest = z.object({
   /** A device not in the box, by model text ("Micron 7450 PRO"). */
   slogModel: z.string().min(1).max(200).optional(),
   mirrored: z.boolean().default(false),
-  workload: WorkloadSpec.default({ rw: 'randwrite', bs: 4096, iodepth: 1, numjobs: 1, sync: 'always' }),
+  workload: WorkloadSpec.default({ rw: 'randwrite', bs: 4096, iodepth: 1, numjobs: 1, sync: 'always', sizeBytes: null }),
 }).refine((r) => !(r.slog && r.slogModel), 'give either slog or slogModel, not both');
 export type ForecastRequest = z.infer<typeof ForecastRequest>;
 
@@ -66,6 +66,7 @@ export function renderForecast(r: ForecastResult): string {
       ` (dataset ${w.dataset ?? '?'}: sync=${w.datasetSync}, logbias=${w.logbias}, ${w.target === 'zvol' ? 'volblocksize' : 'recordsize'}=${w.blockSize / 1024}k)`,
     '',
     `  now (ZIL on ${r.now.zil}): ${fmt(r.now.iops)} IOPS (range ${fmt(r.now.low)}–${fmt(r.now.high)})`,
+    ...(r.now.guess ? [`    ${r.now.guess}`] : []),
     `    basis: ${r.now.basis}`,
   ];
   if (r.with) {
@@ -76,7 +77,7 @@ export function renderForecast(r: ForecastResult): string {
       ...(r.with.guess ? [`    ${r.with.guess}`] : []),
       ...(r.with.measure ? [`    ${r.with.measure}`] : []),
       `    basis: ${r.with.basis}`,
-      ...(r.gain !== null ? [`  gain: ${formatGain(r.gain)}`] : []),
+      ...(r.gain !== null ? [`  gain: ${formatGain(r.gain)}${r.gainRange && (r.gainRange.low !== r.gain || r.gainRange.high !== r.gain) ? ` (range ${formatGain(r.gainRange.low)}–${formatGain(r.gainRange.high)})` : ''}`] : []),
     );
   }
   return `${out.join('\n')}\n`;
