@@ -44,7 +44,22 @@ describe('zfs-advisor forecast', () => {
     expect(JSON.parse(c.out()).gain).toBe(1);
   });
 
+  it('--size: the working set; a file one txg holds is written back once per txg, so the pool\'s bandwidth no longer caps "with"', async () => {
+    const run = async (extra: string[]) => {
+      const c = capture();
+      expect(await main(['forecast', '--demo', '--pool', 'bench-pool', '--slog-model', 'Micron 7450 PRO', '--iodepth', '16', '--json', ...extra], c.io)).toBe(0);
+      return JSON.parse(c.out()) as { workload: { sizeBytes: number | null }; with: { iops: number; latencyIops: number } };
+    };
+    const unknown = await run([]);
+    const small = await run(['--size', '256M']);
+    expect(unknown.workload.sizeBytes).toBeNull();
+    expect(small.workload.sizeBytes).toBe(256 * 2 ** 20);
+    expect(unknown.with.iops).toBeLessThan(unknown.with.latencyIops);
+    expect(small.with.iops).toBeGreaterThan(unknown.with.iops);
+  });
+
   it.each([
+    [['--demo', '--pool', 'bench-pool', '--size', '0'], /--size/],
     [['--demo'], /--pool is required/],
     [['--demo', '--pool', 'bench-pool', '--bs', '3k'], /--bs "3k" is not one of the choices — give one of 4k, 8k/],
     [['--demo', '--pool', 'bench-pool', '--iodepth', '-1'], /--iodepth "-1" is not a whole number from 1 to 1024/],

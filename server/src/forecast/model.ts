@@ -116,7 +116,8 @@ export interface DatasetSide {
   openzfs: string | null;
   /**
    * zfs_dirty_data_max of the host, bytes (10 % of RAM, at most 4 GiB: zfs-facts A13); null or
-   * absent when the host's memory is unknown. It bounds how many records one txg holds dirty.
+   * absent when the host's memory is unknown (an 8 GiB host is assumed). It bounds how many records
+   * one txg holds dirty.
    */
   dirtyMaxBytes?: number | null;
 }
@@ -225,6 +226,9 @@ export function asyncCeiling(data: DataVdevs, ds: DatasetSide, w: Workload, p: M
  */
 const TXG_DIRTY_SHARE: Record<End, number> = { typical: 0.3, low: 0.2, high: 0.4 };
 
+/** zfs_dirty_data_max of an 8 GiB host (10 %), the least TrueNAS and Proxmox VE support: the assumption where the memory is unknown. */
+const MIN_DIRTY_MAX = 0.1 * 8 * 2 ** 30;
+
 /**
  * Writes per record the data vdevs write back at txg sync (≥ 1): a record dirtied by several writes
  * in one txg is written once. Dirty data is counted in whole records (dbuf_dirty), so a txg holds
@@ -232,13 +236,14 @@ const TXG_DIRTY_SHARE: Record<End, number> = { typical: 0.3, low: 0.2, high: 0.4
  * share f = X / S, and writes spread at random over it hit f of it after −ln(1 − f) × S/record
  * writes: −ln(1 − f) / f writes per record written. When one txg can hold the whole working set
  * (f ≥ 1), the data vdevs write each record at most once per txg, however many writes it took:
- * no bandwidth ceiling (Infinity). 1 where the working set or the host's memory is unknown (every
- * write taken to dirty its own record, the worst case), or for sequential writes (each record is
- * filled once: dataBandwidth counts them so).
+ * no bandwidth ceiling (Infinity). 1 where the working set is unknown (every write taken to dirty
+ * its own record, the worst case), or for sequential writes (each record is filled once:
+ * dataBandwidth counts them so). Where the host's memory is unknown, that of the smallest host the
+ * platforms support (MIN_DIRTY_MAX).
  */
 export function writesPerRecord(ds: DatasetSide, w: Workload, end: End): number {
-  if (w.rw !== 'randwrite' || !w.sizeBytes || !ds.dirtyMaxBytes) return 1;
-  const f = (TXG_DIRTY_SHARE[end] * ds.dirtyMaxBytes) / w.sizeBytes;
+  if (w.rw !== 'randwrite' || !w.sizeBytes) return 1;
+  const f = (TXG_DIRTY_SHARE[end] * (ds.dirtyMaxBytes ?? MIN_DIRTY_MAX)) / w.sizeBytes;
   return f >= 1 ? Infinity : -Math.log(1 - f) / f;
 }
 

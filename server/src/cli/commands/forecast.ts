@@ -28,6 +28,7 @@ export const run: Handler<typeof options> = async ({ values: v }, io) => {
   if (v.bs !== undefined) workload['bs'] = BLOCK_SIZES[v.bs];
   if (v.iodepth !== undefined) workload['iodepth'] = v.iodepth;
   if (v.numjobs !== undefined) workload['numjobs'] = v.numjobs;
+  if (v.size !== undefined) workload['sizeBytes'] = v.size;
   const req = ForecastRequest.safeParse({
     pool: v.pool, workload,
     ...(v.slog !== undefined ? { slog: v.slog } : {}), ...(v['slog-model'] !== undefined ? { slogModel: v['slog-model'] } : {}), ...(v.mirrored ? { mirrored: true } : {}),

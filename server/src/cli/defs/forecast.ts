@@ -17,6 +17,7 @@ export const options = [
   { name: 'iodepth', type: 'integer', unit: 'writes in flight per job', min: 1, max: 1024, example: '16', description: 'Writes in flight per job', default: '1' },
   { name: 'numjobs', type: 'integer', unit: 'jobs', min: 1, max: 256, example: '4', description: 'Parallel writers', default: '1' },
   { name: 'sync', type: 'choice', choices: ['always', 'fsync', 'none'], description: 'How the writes are made durable', default: 'always' },
+  { name: 'size', type: 'size', unit: 'bytes', example: '4G', description: 'The working set the writes land in (all jobs\' files): records rewritten within one txg are written back once', default: 'unknown (every write taken to dirty a record of its own)' },
   DATA_DIR_OPTION,
   JSON_OPTION,
 ] as const satisfies readonly OptionDef[];
