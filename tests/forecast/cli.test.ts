@@ -48,11 +48,11 @@ describe('zfs-advisor forecast', () => {
     const run = async (extra: string[]) => {
       const c = capture();
       expect(await main(['forecast', '--demo', '--pool', 'bench-pool', '--slog-model', 'Micron 7450 PRO', '--iodepth', '16', '--json', ...extra], c.io)).toBe(0);
-      return JSON.parse(c.out()) as { workload: { sizeBytes: number | null }; with: { iops: number; latencyIops: number } };
+      return JSON.parse(c.out()) as { workload: { sizeBytes?: number | null }; with: { iops: number; latencyIops: number } };
     };
     const unknown = await run([]);
     const small = await run(['--size', '256M']);
-    expect(unknown.workload.sizeBytes).toBeNull();
+    expect(unknown.workload.sizeBytes ?? null).toBeNull();
     expect(small.workload.sizeBytes).toBe(256 * 2 ** 20);
     expect(unknown.with.iops).toBeLessThan(unknown.with.latencyIops);
     expect(small.with.iops).toBeGreaterThan(unknown.with.iops);

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../server/src/cli/main.ts';
 import type { CliIO } from '../../server/src/cli/command.ts';
 import { planAddVdev } from '../../server/src/planner/add-vdev.ts';
+import { planSlogForecast } from '../../server/src/forecast/plan-forecast.ts';
 import { benchDataset, benchPool, da1, da3, evo850, host000, p1600x } from '../fixtures/rules/slog-fixtures.ts';
+import { dataset, drive, host, leaf, pool } from '../support/builders.ts';
 
 function capture(): { io: CliIO; out: () => string } {
   let o = '';
@@ -24,6 +26,16 @@ describe('plan add-slog forecast', () => {
     const evo = planAddVdev({ ...opts, devices: [evo850.devPath!] });
     const optane = planAddVdev({ ...opts, devices: ['/dev/nvd1'] });
     expect(evo.forecast!.qd1.with!.iops * 3).toBeLessThan(optane.forecast!.qd1.with!.iops);
+  });
+
+  it('a pool on an iSCSI LUN: "now" is said to be a guess (the LUN is not measured), not a hard disk\'s figure', () => {
+    const lun = drive('lun0', { model: 'LIO-ORG TrueNAS iSCSI Disk', media: 'hdd', rotational: true, rpm: null, transport: 'scsi' });
+    const nvme = drive('nvme0', { model: 'INTEL SSDPEK1A118GA', media: 'nvme', transport: 'nvme', rotational: false, rpm: null });
+    const p = pool('tank', [leaf('sdb', { driveId: lun.id })]);
+    const f = planSlogForecast({ pool: p, host: host('2.2.6'), drives: [lun, nvme], datasets: [dataset('tank', { sync: 'always' })], deviceDrives: [nvme], label: '/dev/nvme0n1' });
+    expect(f.qd1.now.guess).toContain('virtual disks or LUNs');
+    expect(f.summary[0]).toContain('(the pool\'s devices are not measured: a guess)');
+    expect(f.summary[0]).not.toMatch(/×/);
   });
 
   it('special plans carry no forecast', () => {

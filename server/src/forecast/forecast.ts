@@ -25,7 +25,7 @@ export const WorkloadSpec = z.object({
   numjobs: z.number().int().min(1).max(256).default(1),
   sync: z.enum(['always', 'fsync', 'none']).default('always'),
   /** Bytes the writes land in (all jobs' files together), when known: records rewritten within a txg are written back once (model.ts writesPerRecord). */
-  sizeBytes: z.number().int().positive().nullable().default(null),
+  sizeBytes: z.number().int().positive().nullable().optional(),
 });
 export type WorkloadSpec = z.infer<typeof WorkloadSpec>;
 
@@ -229,7 +229,7 @@ function applyCeiling(c: MeasuredCeiling, side: DatasetSide, w: Workload, now: E
 const join = (e: Estimate): string => [...(e.measured ? [e.measured] : []), ...e.basis].join(' ');
 
 export function workloadOf(spec: WorkloadSpec): Workload {
-  return { rw: spec.rw, bs: spec.bs, iodepth: spec.iodepth, numjobs: spec.numjobs, sync: spec.sync, sizeBytes: spec.sizeBytes };
+  return { rw: spec.rw, bs: spec.bs, iodepth: spec.iodepth, numjobs: spec.numjobs, sync: spec.sync, sizeBytes: spec.sizeBytes ?? null };
 }
 
 /** Forecast for `pool` of the artifacts, now and (when a candidate is given) with it as SLOG. */

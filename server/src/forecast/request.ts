@@ -22,7 +22,7 @@ export const ForecastRequest = z.object({
   /** A device not in the box, by model text ("Micron 7450 PRO"). */
   slogModel: z.string().min(1).max(200).optional(),
   mirrored: z.boolean().default(false),
-  workload: WorkloadSpec.default({ rw: 'randwrite', bs: 4096, iodepth: 1, numjobs: 1, sync: 'always', sizeBytes: null }),
+  workload: WorkloadSpec.default({ rw: 'randwrite', bs: 4096, iodepth: 1, numjobs: 1, sync: 'always' }),
 }).refine((r) => !(r.slog && r.slogModel), 'give either slog or slogModel, not both');
 export type ForecastRequest = z.infer<typeof ForecastRequest>;
 
