@@ -15,10 +15,12 @@
  * classification (rules/lib/device-class.ts) does not read it yet.
  */
 import type { Drive } from '../model/inventory.ts';
-import type { DeviceClassId } from './catalog.ts';
+
+/** The catalog's device classes (catalog.ts DEVICE_CLASSES) a model text can name; kept here so the catalog imports this file, not the reverse. */
+export type TextClassId = 'plp-nvme' | 'plp-sata' | 'consumer-nvme' | 'consumer-nvme-dramless' | 'consumer-sata' | 'qlc-sata' | 'hdd' | 'virtual';
 
 export interface TextClass {
-  cls: DeviceClassId;
+  cls: TextClassId;
   /** One sentence: what in the text decided it. */
   why: string;
   interface: 'nvme' | 'sata' | 'sas' | 'virtual' | null;
