@@ -264,7 +264,7 @@ export function forecastPool(a: Artifacts, pool: Pool, spec: WorkloadSpec, candi
     ? `Not in the device catalog: the range ${formatCount(Math.round(withE!.low))}–${formatCount(Math.round(withE!.high))} IOPS is the "${candidate.profile.classLabel}" class's, a guess, so there is no point forecast and no gain. Measure the device itself in one click (blank-device test, destroys its contents): ${candidate.measureHint ?? '`zfs-advisor bench sync-write-4k-qd1 --device DEV --confirm-serial SERIAL`'}.`
     : null;
   const nowGuess = !asyncW && !opts.nowDevice && UNMEASURED.has(log.device.cls) && log.device.matched === 'class'
-    ? `The ZIL lands on ${log.device.cls === 'virtual' ? 'virtual disks or LUNs' : 'devices of unknown kind'} today (${log.device.basis.replace(/\.$/, '')}): their sync-write latency is unknown until measured, so "now" is the class's wide range ${formatCount(now.low)}–${formatCount(now.high)} IOPS and there is no point gain. Measure the pool in one click: the "Measure" button on the Optane page, or \`zfs-advisor bench sync-write-4k-qd1 --pool ${pool.name}\`.`
+    ? `The ZIL lands on ${log.device.cls === 'virtual' ? 'virtual disks or LUNs' : 'devices of unknown kind'} today (${log.device.basis.replace(/\.$/, '')}): their sync-write latency is unknown until measured, so "now" is the class's wide range ${formatCount(now.low)}–${formatCount(now.high)} IOPS and there is no point gain. Measure it in one click: ${measurePoolHint(pool.name)}.`
     : null;
   // Coherent ranges: a faster path never has a lower best case than now (the same ceilings cap
   // both); a range wholly below "now" is said to be slower.
@@ -291,6 +291,11 @@ export function forecastPool(a: Artifacts, pool: Pool, spec: WorkloadSpec, candi
     gainRange,
   };
 }
+
+/** The app's QD1 sync-write probe of a pool, as a command. */
+export const probeCommand = (pool: string): string => `zfs-advisor bench sync-write-4k-qd1 --pool ${pool}`;
+/** The one click that measures a pool's "now", in the words every surface uses. */
+export const measurePoolHint = (pool: string): string => `"Should I add Optane?" with the sync-write probe ticked, or \`${probeCommand(pool)}\``;
 
 /** Device classes whose sync-write latency the model text cannot give: "now" on them is a guess until measured. */
 const UNMEASURED: ReadonlySet<string> = new Set(['virtual', 'unknown']);

@@ -14,7 +14,7 @@ import type { DeviceProfile } from './catalog.ts';
 import { DEFAULT_PARAMS, estimate, latencyForMeasured } from './model.ts';
 import { currentLog, dataVdevs, datasetSide } from './pool-shape.ts';
 import { formatCount } from '../text/format.ts';
-import type { ForecastOptions, HostCpu } from './forecast.ts';
+import { measurePoolHint, probeCommand, type ForecastOptions, type HostCpu } from './forecast.ts';
 import { measuredCeiling, type MeasuredCeiling } from './measured-ceiling.ts';
 import { measuredBandwidth, newestBandwidthRun, withMeasuredBandwidth, type MeasuredBandwidth } from './measured-bandwidth.ts';
 import { newestRun } from './newest-run.ts';
@@ -61,8 +61,8 @@ export function forecastOptionsOf(now: MeasuredNow): ForecastOptions {
   };
 }
 
-/** The one-click measurement that replaces a model estimate of "now". */
-export const probeCommand = (pool: string): string => `zfs-advisor bench sync-write-4k-qd1 --pool ${pool}`;
+/** The one-click measurement that replaces a model estimate of "now" (forecast.ts, re-exported for the verdict). */
+export { probeCommand };
 
 /** The newest completed run on `pool` that measured real 4 KiB sync writes and passes `also`. */
 function newestSyncRun(runs: readonly BenchmarkSummary[] | undefined, pool: string, also: (x: BenchmarkSummary) => boolean): BenchmarkSummary | null {
@@ -128,6 +128,6 @@ export function measuredNow(
   }
   return {
     bandwidth, ceiling: null, hostCpu: null, hostExtraUs: 0, source: 'model', measuredQd1: null, benchmark: null, observed: null, device: undefined,
-    basis: `model estimate, not measured on this host (${log.device.basis}); measure it in one click: "Should I add Optane?" with the sync-write probe ticked, or \`${probeCommand(pool.name)}\``,
+    basis: `model estimate, not measured on this host (${log.device.basis}); measure it in one click: ${measurePoolHint(pool.name)}`,
   };
 }
