@@ -15,7 +15,7 @@ import { forecastPool, workloadOf, WorkloadSpec, type Candidate } from '../../se
 import { DEFAULT_PARAMS, latencyForMeasured, poolCeiling, writesPerRecord, type DatasetSide, type DataVdevs, type Workload } from '../../server/src/forecast/model.ts';
 import { currentLog, dataVdevs, datasetSide, dirtyDataMax } from '../../server/src/forecast/pool-shape.ts';
 import { artifacts000, benchPool, p1600x } from '../fixtures/rules/slog-fixtures.ts';
-import { dataset, drive, host, leaf, pool } from '../support/builders.ts';
+import { dataset, drive, group, host, leaf, pool } from '../support/builders.ts';
 
 const records = loadCalibration(join(import.meta.dirname, '..', 'fixtures', 'forecast', 'calibration'));
 const scorable = records.map((r) => toScorable(r)).filter((s): s is Scorable => !('skip' in s));
@@ -77,6 +77,21 @@ describe('what the data vdevs receive: the txg write-back, each dirtied record o
     expect(base).toBeCloseTo(hdd.mbps.typical * 1e6 / 131_072, 0); // one 128 KiB record written back per 4 KiB write
     expect(poolCeiling(data, side(4 * GiB), w(8 * GiB), 'typical')).toBeGreaterThan(base * 1.05);
     expect(poolCeiling(data, side(4 * GiB), w(8 * GiB), 'low')).toBeLessThanOrEqual(poolCeiling(data, side(4 * GiB), w(8 * GiB), 'typical'));
+  });
+
+  it('the forecast says what the data vdevs write back, and for which working set', () => {
+    const disks = [0, 1].map((i) => drive(`h${i}`, { model: 'WDC WD40EFRX-68N32N0', media: 'hdd', rotational: true, rpm: 5400 }));
+    const q = pool('tank', [group('mirror', 'mirror-0', [leaf('sda', { driveId: 'h0' }), leaf('sdb', { driveId: 'h1' })])]);
+    const a = { Host: host('2.2.6', { memoryBytes: 64 * GiB }), Pools: [q], Drives: disks, Datasets: [dataset('tank', { sync: 'always' })] };
+    const c = { label: 'P1600X', profile: profileForText('INTEL SSDPEK1A118GA'), mirrored: false };
+    const unknown = forecastPool(a, q, WorkloadSpec.parse({ iodepth: 16 }), c);
+    const fits = forecastPool(a, q, WorkloadSpec.parse({ iodepth: 16, sizeBytes: GiB }), c);
+    const big = forecastPool(a, q, WorkloadSpec.parse({ iodepth: 16, sizeBytes: 8 * GiB }), c);
+    expect(unknown.with!.basis).toContain('taken to dirty a 128 KiB record of its own, written back whole at txg sync (working set not given: the worst case)');
+    expect(fits.with!.basis).toContain('one txg holds this whole 1 GiB working set');
+    expect(big.with!.basis).toMatch(/~1\.\d writes per record over this 8 GiB working set/);
+    expect(fits.with!.iops).toBeGreaterThan(big.with!.iops);
+    expect(big.with!.iops).toBeGreaterThan(unknown.with!.iops);
   });
 
   it('calibration records carry fio\'s working set and the host\'s RAM as published', () => {

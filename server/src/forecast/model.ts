@@ -32,7 +32,7 @@
  */
 import type { DeviceProfile } from './catalog.ts';
 import { factLink } from './cite.ts';
-import { formatLatencyUs, formatRange } from '../text/format.ts';
+import { formatBytes, formatLatencyUs, formatRange } from '../text/format.ts';
 
 export interface Range3 { typical: number; low: number; high: number }
 
@@ -324,6 +324,17 @@ function syncIops(data: DataVdevs, log: LogTarget, ds: DatasetSide, w: Workload,
 /** Sync writes do not happen: the workload is async or the dataset ignores sync (zfs-facts A1, A20). */
 export const isAsync = (ds: DatasetSide, w: Workload): boolean => w.sync === 'none' || ds.sync === 'disabled';
 
+/** What the data vdevs write back per write at txg sync, in words, where a small random write rewrites a larger record. */
+function writeBackText(ds: DatasetSide, w: Workload): string {
+  if (w.rw !== 'randwrite' || w.bs >= ds.blockSize) return '';
+  const rec = `${ds.blockSize / 1024} KiB`;
+  if (!w.sizeBytes) return `; each ${w.bs / 1024} KiB write is taken to dirty a ${rec} record of its own, written back whole at txg sync (working set not given: the worst case)`;
+  const m = writesPerRecord(ds, w, 'typical');
+  return Number.isFinite(m)
+    ? `; a ${rec} record dirtied by several writes in one txg is written back once: ~${m.toFixed(1)} writes per record over this ${formatBytes(w.sizeBytes)} working set`
+    : `; one txg holds this whole ${formatBytes(w.sizeBytes)} working set, so each record is written back at most once per txg and the disks' bandwidth sets no ceiling`;
+}
+
 /** IOPS with its range for one ZIL path. The basis lists what the number rests on. */
 export function estimate(data: DataVdevs, log: LogTarget, ds: DatasetSide, w: Workload, p: ModelParams = DEFAULT_PARAMS): Estimate {
   const round = (x: number) => Math.max(1, Math.round(x));
@@ -342,7 +353,7 @@ export function estimate(data: DataVdevs, log: LogTarget, ds: DatasetSide, w: Wo
     state === 'indirect'
       ? `${w.bs / 1024} KiB writes are logged indirectly (${ds.logbias === 'throughput' ? 'logbias=throughput' : `≥ zfs_immediate_write_sz 32 KiB without a SLOG`}): each waits for its data block on the data vdevs (${factLink('A7')}).`
       : `Writes are copied into the log (${log.kind === 'data' ? 'small writes without a SLOG' : 'a SLOG takes all sync data with logbias=latency'}; ${factLink('A7')})${log.kind === 'slog' && w.bs >= 131_072 ? `; large writes all pass through the SLOG's bandwidth and above zil_slog_bulk go at async priority (${factLink('A10')}; ${factLink('A11')})` : ''}.`,
-    `Per-commit ZFS overhead ${formatLatencyUs(p.overheadUs.typical)} (${formatRange(p.overheadUs.low, p.overheadUs.high, formatLatencyUs)}); ${T} write${T === 1 ? '' : 's'} outstanding${T > 1 ? ', and one log write and flush serve every writer waiting (group commit)' : ''}; capped by the pool's sustained ceiling (${factLink('A17')})${log.kind === 'data' && state === 'copied' ? ', which the ZIL on the same disks shares: copied writes are written into the log and again at txg sync' : ''}.`,
+    `Per-commit ZFS overhead ${formatLatencyUs(p.overheadUs.typical)} (${formatRange(p.overheadUs.low, p.overheadUs.high, formatLatencyUs)}); ${T} write${T === 1 ? '' : 's'} outstanding${T > 1 ? ', and one log write and flush serve every writer waiting (group commit)' : ''}; capped by the pool's sustained ceiling (${factLink('A17')})${log.kind === 'data' && state === 'copied' ? ', which the ZIL on the same disks shares: copied writes are written into the log and again at txg sync' : ''}${writeBackText(ds, w)}.`,
   ];
   return {
     iops: round(typical),
