@@ -13,6 +13,8 @@ describe('a class from the model text (no catalog entry)', () => {
   const cases: Array<[text: string, cls: string, gen: number | null]> = [
     // The newcomer case of issue 34: "… 2TB NVMe M.2 2280 PCIe Gen4" got "unknown device".
     ['Acme 2TB NVMe M.2 2280 PCIe Gen4', 'consumer-nvme', 4],
+    // clemtibs' published SLOG (tests/fixtures/forecast/calibration/gh-clemtibs-raidz2-draid2-slog.json notes).
+    ['Nextorage Japan 2TB NVMe M.2 PCIe Gen4', 'consumer-nvme', 4],
     ['Lexar NM790 2TB NVMe M.2 2280 PCIe Gen4', 'consumer-nvme-dramless', 4],
     ['WD_BLACK SN770 1TB', 'consumer-nvme-dramless', null],
     ['WD_BLACK SN850X 2TB', 'consumer-nvme', null],
