@@ -23,6 +23,7 @@ describe('a class from the model text (no catalog entry)', () => {
     ['KIOXIA CD6-R NVMe U.2 3.84TB', 'plp-nvme', null],
     ['Generic Enterprise NVMe SSD with PLP 1.92TB', 'plp-nvme', null],
     ['Micron 5400 PRO 960GB SATA SSD', 'plp-sata', null],
+    ['Micron 5400 PRO 960GB', 'plp-sata', null],
     ['Solidigm D3-S4520 960GB SATA SSD', 'plp-sata', null],
     ['Acme 1TB 2.5" SATA SSD', 'consumer-sata', null],
     ['Seagate IronWolf 4TB NAS HDD 5400 RPM', 'hdd', null],
@@ -71,12 +72,22 @@ describe('virtual disks and LUNs: unknown latency, measure it — never "hard di
     expect(profileForDrive(lun).classLabel).not.toBe('hard disk');
   });
 
-  it('a virtio disk (no model, virtual transport, rotational) is a virtual disk; a loop device that says SSD keeps its media', () => {
-    const vda = drive('vda', { model: null, media: 'hdd', rotational: true, rpm: null, transport: 'virtual' });
+  it('a virtio disk (no model, virtual transport, rotational) is a virtual disk; a loop device that says SSD keeps its media; dm-crypt over a hard disk stays a hard disk', () => {
+    const vda = drive('vda', { devPath: '/dev/vda', model: null, media: 'hdd', rotational: true, rpm: null, transport: 'virtual' });
     expect(virtualDrive(vda)?.cls).toBe('virtual');
     expect(profileForDrive(vda).cls).toBe('virtual');
-    const loop = drive('loop0', { model: null, media: 'ssd', rotational: false, rpm: null, transport: 'virtual' });
+    const xvdb = drive('xvdb', { devPath: '/dev/xvdb', model: null, media: 'unknown', rotational: true, rpm: null, transport: 'virtual' });
+    expect(virtualDrive(xvdb)?.why).toContain('Xen');
+    const loop = drive('loop0', { devPath: '/dev/loop0', model: null, media: 'ssd', rotational: false, rpm: null, transport: 'virtual' });
     expect(virtualDrive(loop)).toBeNull();
+    // lsblk gives device-mapper the virtual transport too, and dm-crypt inherits the disk's rotational flag.
+    const dm = drive('dm-0', { devPath: '/dev/dm-0', model: null, media: 'hdd', rotational: true, rpm: null, transport: 'virtual' });
+    expect(virtualDrive(dm)).toBeNull();
+    expect(profileForDrive(dm).cls).toBe('hdd');
+  });
+
+  it('drives a NAS vendor brands (Synology HAT5300, a real hard disk) are not LUNs', () => {
+    expect(classifyModelText('Synology HAT5300-8T')?.cls).not.toBe('virtual');
   });
 
   it('a real hard disk stays a hard disk', () => {

@@ -48,7 +48,6 @@ const VIRTUAL: ReadonlyArray<{ re: RegExp; what: string }> = [
   { re: /\bSCST[ _](FIO|BIO|VDISK)|\bIET\b/, what: 'a SCST/IET iSCSI LUN' },
   { re: /\b(TRUENAS|FREENAS)\b/, what: 'a TrueNAS/FreeNAS LUN' },
   { re: /\bNETAPP\b|\bLUN\b/, what: 'a SAN LUN' },
-  { re: /\bSYNOLOGY\b|\bQNAP\b/, what: 'a NAS LUN' },
   { re: /\b3PARDATA\b|FLASHARRAY|\bCOMPELNT\b|\bNIMBLE\b|\bDGC\b/, what: 'a storage-array LUN' },
   { re: /AMAZON ELASTIC BLOCK STORE|\bPERSISTENTDISK\b|\bNUTANIX\b/, what: 'a cloud block volume' },
   { re: /\bVIRTUAL[ -]?DIS[KC]\b|\bVDISK\b/, what: 'a virtual disk' },
@@ -111,7 +110,9 @@ export function classifyModelText(text: string | null | undefined): TextClass | 
   const sata = /\bSATA\b|\b2\.5["” ]|\bMSATA\b|\b6 ?GB\/?S\b/.test(m);
   const ssd = nvme || /\bSSD\b|\bSOLID STATE\b|\bFLASH\b/.test(m);
   const genText = gen !== null ? `, PCIe Gen${gen}` : '';
-  if (/\bHDD\b|\bRPM\b|\bHARD (DISK|DRIVE)\b|\b(5400|5900|7200|10K|15K)\b/.test(m) && !ssd) return { cls: 'hdd', why: `${quoted} reads as a hard disk`, interface: sas ? 'sas' : sata ? 'sata' : null, pcieGen: null, family: null };
+  const dcSata = PLP_SATA.find((x) => x.re.test(m));
+  if (dcSata && !nvme) return { cls: 'plp-sata', why: `${quoted} is ${dcSata.family}, a data-centre SSD family with power-loss protection`, interface: sas ? 'sas' : 'sata', pcieGen: null, family: dcSata.family };
+  if (/\bHDD\b|\bRPM\b|\bHARD (DISK|DRIVE)\b/.test(m) && !ssd) return { cls: 'hdd', why: `${quoted} reads as a hard disk`, interface: sas ? 'sas' : sata ? 'sata' : null, pcieGen: null, family: null };
   if (nvme) {
     const dc = PLP_NVME.find((x) => x.re.test(m));
     if (dc) return { cls: 'plp-nvme', why: `${quoted} is ${dc.family}, a data-centre NVMe family with power-loss protection`, interface: 'nvme', pcieGen: gen, family: dc.family };
@@ -134,14 +135,18 @@ export function classifyModelText(text: string | null | undefined): TextClass | 
 }
 
 /**
- * A drive of the inventory that is a virtual disk or LUN, by its model text, or by a virtual
- * transport (virtio, Xen) on a device that calls itself rotational: null when neither says so.
+ * A drive of the inventory that is a virtual disk or LUN, by its model text, or a virtio or Xen
+ * block device (/dev/vdX, /dev/xvdX: lsblk's virtual transport) that calls itself rotational, as
+ * those do by default: null when neither says so. Device-mapper and md devices share that
+ * transport but stack on real disks (dm-crypt over hard disks is common), so they are not read as
+ * virtual here.
  */
-export function virtualDrive(d: Pick<Drive, 'model' | 'transport' | 'media' | 'rotational'>): TextClass | null {
+export function virtualDrive(d: Pick<Drive, 'model' | 'transport' | 'media' | 'rotational' | 'devPath'>): TextClass | null {
   const t = classifyModelText(d.model);
   if (t?.cls === 'virtual') return t;
-  if (d.transport === 'virtual' && (d.media === 'hdd' || d.media === 'unknown') && d.rotational !== false) {
-    return { cls: 'virtual', why: `${d.model ? `"${d.model}"` : 'The device'} is on a virtual transport (virtio, Xen) and reports itself rotational as such disks do: its sync-write latency is that of storage this host cannot see, unknown until measured`, interface: 'virtual', pcieGen: null, family: null };
+  const hypervisorDisk = /\/(x?vd)[a-z]+$/.test(d.devPath ?? '');
+  if (d.transport === 'virtual' && hypervisorDisk && (d.media === 'hdd' || d.media === 'unknown') && d.rotational !== false) {
+    return { cls: 'virtual', why: `${d.devPath} is a ${d.devPath!.includes('/xvd') ? 'Xen' : 'virtio'} disk and reports itself rotational as such disks do: its sync-write latency is that of storage this host cannot see, unknown until measured`, interface: 'virtual', pcieGen: null, family: null };
   }
   return null;
 }
