@@ -94,7 +94,7 @@ export function createOriginPolicy(cfg: OriginPolicyConfig) {
       if (origin !== undefined) {
         const o = origin === 'null' ? null : normaliseOrigin(origin);
         if (o !== null && (trusted.has(o) || o === normaliseOrigin(`${scheme}://${host.authority}`))) return { ok: true };
-        return { ok: false, status: 403, message: `cross-site request refused: Origin ${origin} is not this server's origin; if it is a trusted front end (a reverse proxy or portal), start the server with --trusted-origin ${o ?? origin}` };
+        return { ok: false, status: 403, message: `cross-site request refused: Origin ${origin} is not this server's origin (${scheme}://${host.authority}); if it is a trusted front end (a reverse proxy or portal), start the server with --trusted-origin ${o ?? origin}, or have a TLS proxy send X-Forwarded-Proto: https` };
       }
       const site = headers['sec-fetch-site'];
       if (site === 'cross-site' || site === 'same-site') return { ok: false, status: 403, message: 'cross-site request refused (Sec-Fetch-Site)' };
