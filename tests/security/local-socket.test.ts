@@ -49,9 +49,9 @@ async function serve(extra: Partial<ServeOptions> = {}): Promise<RunningServer> 
 }
 
 /** A request over the Unix socket as root (this process). */
-function viaSocket(socketPath: string, method: string, path: string): Promise<number> {
+function viaSocket(socketPath: string, method: string, path: string, headers: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request({ socketPath, method, path, headers: { 'Content-Type': 'application/json' } }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode ?? 0)); });
+    const req = request({ socketPath, method, path, headers: { 'Content-Type': 'application/json', ...headers } }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode ?? 0)); });
     req.on('error', reject);
     req.end();
   });
@@ -144,6 +144,8 @@ describe.runIf(live)('issue 35: a local account cannot stand in for the service'
       expect(statSync(sock).mode & 0o777).toBe(0o600);
       expect(statSync(join(sock, '..')).mode & 0o777).toBe(0o700);
       expect(await viaSocket(sock, 'GET', '/api/hosts')).toBe(200);
+      // As Cockpit's bridge sends it (cockpit-bridge 287: the socket's path, escaped, as Host).
+      expect(await viaSocket(sock, 'GET', '/api/hosts', { Host: encodeURIComponent(sock) })).toBe(200);
       expect((await fetch(new URL('api/hosts', s.url))).status).toBe(401);
       expect(await asUser([UNIX_CLIENT, sock, 'GET', '/api/hosts'])).toEqual({ error: 'EACCES' });
 

@@ -2,8 +2,9 @@
  * THE GATE: the one place that decides who may call what. It runs before every router, on the
  * path as a hostile client could spell it, and denies by default:
  *
- *   0. the Host and Origin rules (origin-policy.ts) hold in every mode: a foreign Host is 421
- *      (DNS rebinding), a state-changing request from a foreign Origin is 403;
+ *   0. the Host and Origin rules (origin-policy.ts) hold in every mode on TCP: a foreign Host is 421
+ *      (DNS rebinding), a state-changing request from a foreign Origin is 403 (not on the Unix
+ *      socket, which no browser reaches; Cockpit's bridge names the socket's path as Host there);
  *   1. the request target is reduced to one canonical form — percent-decoded (repeatedly, so
  *      `%252f` is a slash too), backslashes as slashes, empty and `.` segments dropped, `..`
  *      resolved, case-folded — so `/API/info`, `//api/info`, `/%61pi/info`, `/api%2finfo`,
@@ -127,7 +128,10 @@ export function createGate(cfg: GateConfig) {
       if (err instanceof BadTarget) return next(new HttpError('bad-request', `bad request target: ${err.message}`));
       throw err;
     }
-    const verdict = cfg.policy.check(req.method, req.headers, overTls(req) ? 'https' : 'http');
+    // The Host and Origin rules are about browsers (rebinding, cross-site writes), which cannot reach
+    // the Unix socket; Cockpit's bridge sends `Host: %2Frun%2F…api.sock` there.
+    const local = cfg.viaLocalSocket?.(req) === true;
+    const verdict = local ? { ok: true as const } : cfg.policy.check(req.method, req.headers, overTls(req) ? 'https' : 'http');
     if (!verdict.ok) {
       const code = verdict.status === 421 ? 'misdirected-request' : verdict.status === 403 ? 'forbidden' : 'bad-request';
       return next(new HttpError(code, verdict.message));
@@ -142,7 +146,7 @@ export function createGate(cfg: GateConfig) {
       res.locals.gate = { rel, access: 'public' } satisfies GateDecision;
       return next();
     }
-    if (cfg.viaLocalSocket?.(req)) {
+    if (local) {
       res.locals.gate = { rel, access: 'socket' } satisfies GateDecision;
       return next();
     }
