@@ -22,6 +22,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type RunningServer, type ServeOptions } from '../../server/src/api/server.ts';
+import { addressesFor } from '../../server/src/api/listen.ts';
 import { canPlayLocalUser, createLocalUser, run, type LocalUser } from './support/local-user.ts';
 
 const SUPPORT = join(import.meta.dirname, 'support');
@@ -90,6 +91,25 @@ async function fakeListener(address: string, port: number): Promise<{ status: ()
   await waitFor(() => existsSync(statusFile) && readFileSync(statusFile, 'utf8').length > 0, 'the fake listener');
   return { status: () => readFileSync(statusFile, 'utf8'), stop: async () => { writeFileSync(stopFile, ''); await done; } };
 }
+
+describe('which addresses a --host means (pure)', () => {
+  const names = (m: Record<string, string[]>) => async (n: string) => { if (!(n in m)) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' }); return m[n]!; };
+  it('loopback is both families; a wildcard IPv4 bind holds [::] too; a name is every address it resolves to', async () => {
+    const only = async (host: string, m: Record<string, string[]> = {}) => {
+      const r = await addressesFor(host, names(m));
+      return r.ok ? r.addresses.map((a) => `${a.address}${a.ipv6Only ? '/v6only' : ''}${a.optional ? '?' : ''}`) : r.message;
+    };
+    expect(await only('127.0.0.1')).toEqual(['127.0.0.1', '::1?']);
+    expect(await only('localhost')).toEqual(['127.0.0.1', '::1?']);
+    expect(await only('::1')).toEqual(['127.0.0.1?', '::1']);
+    expect(await only('127.0.0.5')).toEqual(['127.0.0.5', '127.0.0.1', '::1?']);
+    expect(await only('0.0.0.0')).toEqual(['0.0.0.0', '::/v6only?']);
+    expect(await only('::')).toEqual(['::']);
+    expect(await only('192.168.7.2')).toEqual(['192.168.7.2']);
+    expect(await only('nas.lan', { 'nas.lan': ['192.168.7.2', 'fd00::2', '127.0.1.1'] })).toEqual(['192.168.7.2', 'fd00::2', '127.0.1.1', '127.0.0.1', '::1?']);
+    expect(await only('nowhere.lan')).toMatch(/^--host nowhere\.lan: the name does not resolve \(ENOTFOUND\)/);
+  });
+});
 
 describe.runIf(live)('issue 35: a local account cannot stand in for the service', () => {
   it('the relay: health signs nothing; a fake [::1] listener makes the server refuse to start, and once it runs no account can take either loopback address', async () => {

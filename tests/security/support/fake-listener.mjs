@@ -1,3 +1,4 @@
+/* global setInterval, clearInterval */
 // The relay's first half, played by an unprivileged user: listens on ADDRESS:PORT (e.g. [::1]
 // while the service holds 127.0.0.1), writes "listening" or the bind error to STATUS_FILE, records
 // every request it receives (method, path, Authorization) in STATUS_FILE as JSON lines, and exits

@@ -1,3 +1,4 @@
+/* global setInterval, clearInterval */
 // The connection flood, played by an unprivileged user: opens N idle TCP connections to
 // HOST:PORT (from many loopback source addresses when HOST is 127.0.0.1), writes "ready" to
 // READY_FILE once each connected or failed, and holds them until STOP_FILE appears; then prints
