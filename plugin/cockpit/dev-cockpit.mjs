@@ -4,8 +4,9 @@
 //      (build-cockpit.mjs) into dist/cockpit/zfs-advisor;
 //   2. registers it for this user: ~/.local/share/cockpit/zfs-advisor -> that directory (Cockpit
 //      reads user packages there, $XDG_DATA_HOME/cockpit), and points the page at the server
-//      `npm start` runs (127.0.0.1, port $ZFS_ADVISOR_PORT or 8080) through a config override,
-//      ~/.config/cockpit/zfs-advisor.override.json, naming dist/cockpit/zfs-advisor.conf;
+//      `npm start` runs (its Unix socket, api.sock in the user's state directory, which `start`
+//      listens on) through a config override, ~/.config/cockpit/zfs-advisor.override.json, naming
+//      dist/cockpit/zfs-advisor.conf;
 //   3. prints the URL.
 // Options: --port N (the server's port), --force (replace a package or override this script did
 // not write), --unregister (remove both again). Nothing outside the user's home and dist/ changes.
@@ -28,8 +29,9 @@ const override = join(xdg('XDG_CONFIG_HOME', ['.config']), 'cockpit', 'zfs-advis
 const out = join(root, 'dist', 'cockpit');
 const pkg = join(out, 'zfs-advisor');
 const conf = join(out, 'zfs-advisor.conf');
-// `npm start` keeps its data (and a token, when bound off loopback) in the user's state directory.
-const tokenFile = join(xdg('XDG_STATE_HOME', ['.local', 'state']), 'zfs-advisor', 'api-token');
+// `npm start` keeps its data in the user's state directory and listens on a Unix socket there;
+// Cockpit's bridge runs as the user who logs in, who owns that socket.
+const socket = join(xdg('XDG_STATE_HOME', ['.local', 'state']), 'zfs-advisor', 'api.sock');
 
 /** Ours: a symlink into some checkout's dist/cockpit, or an override naming such a conf file. */
 const isOurLink = (p) => lstatSync(p).isSymbolicLink() && /[/\\]dist[/\\]cockpit[/\\]zfs-advisor$/.test(readlinkSync(p));
@@ -55,7 +57,7 @@ execFileSync(process.execPath, [join(root, 'scripts', 'ensure-ui.mjs')], { stdio
 execFileSync(process.execPath, [join(here, 'build-cockpit.mjs'), '--out', pkg], { stdio: ['ignore', 'ignore', 'inherit'] });
 writeFileSync(conf, [
   '# Written by `npm run cockpit`: the server the Cockpit page talks to (what `npm start` runs).',
-  'ZFS_ADVISOR_HOST=127.0.0.1',
+  `ZFS_ADVISOR_SOCKET=${socket}`,
   `ZFS_ADVISOR_PORT=${port}`,
   'ZFS_ADVISOR_EXTRA_ARGS=',
   '',
@@ -65,12 +67,12 @@ mkdirSync(dirname(packageLink), { recursive: true });
 rmSync(packageLink, { recursive: true, force: true });
 symlinkSync(pkg, packageLink);
 mkdirSync(dirname(override), { recursive: true });
-writeFileSync(override, `${JSON.stringify({ config: { serverConf: conf, tokenFile } }, null, 2)}\n`);
+writeFileSync(override, `${JSON.stringify({ config: { serverConf: conf } }, null, 2)}\n`);
 
 const cockpitHere = existsSync('/usr/share/cockpit/base1') || existsSync('/usr/lib/cockpit/cockpit-ws') || existsSync('/usr/libexec/cockpit-ws');
 process.stdout.write([
   `Registered the ZFS Advisor page for ${userInfo().username}: ${packageLink} -> ${pkg}`,
-  `It talks to the server on 127.0.0.1:${port} (${conf}); start it with: npm start${port === 8080 ? '' : ` (with ZFS_ADVISOR_PORT=${port})`}`,
+  `It talks to the server \`npm start\` runs through its socket ${socket} (${conf}); start it with: npm start${port === 8080 ? '' : ` (with ZFS_ADVISOR_PORT=${port})`}`,
   `Open https://localhost:9090/zfs-advisor and log in as ${userInfo().username} (Cockpit reads the page at login; log out and in again if it was open).`,
   ...(cockpitHere ? [] : ['Cockpit is not installed on this machine: apt install cockpit (Debian, Ubuntu, Proxmox VE), then open the URL.']),
   'Remove it again with: npm run cockpit -- --unregister',

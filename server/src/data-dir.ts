@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, mkdirSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -86,4 +86,54 @@ export function resolveDataDir(inputs: DataDirInputs = {}): ResolvedDataDir {
 /** The directory alone; `option` is the command's `--data-dir` value when it has one. */
 export function defaultDataDir(option?: string, apart?: string): string {
   return resolveDataDir({ option, apart }).dir;
+}
+
+/**
+ * Why `dir` may not hold this process's secrets (token, store, socket), or null when it may:
+ * a real directory (not a symlink) owned by this process's user (or root), not writable by its
+ * group or others; and every directory above it owned by root or this user and not writable by
+ * others unless sticky (like /tmp: others may create names there but not rename or remove ours).
+ * A planted directory, or one a local user could swap, is refused with the reason.
+ * `missing` when it does not exist (the caller creates it, 0700).
+ */
+export function privateDirProblem(dir: string, uid: number = process.geteuid?.() ?? 0): string | null {
+  const abs = resolve(dir);
+  let st;
+  try { st = lstatSync(abs); } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return 'missing';
+    return `${abs} cannot be read (${code ?? String(err)})`;
+  }
+  if (st.isSymbolicLink()) return `${abs} is a symlink`;
+  if (!st.isDirectory()) return `${abs} is not a directory`;
+  if (st.uid !== uid && st.uid !== 0) return `${abs} is owned by uid ${st.uid}, not by ${uid === 0 ? 'root' : `root or uid ${uid}`}`;
+  if ((st.mode & 0o022) !== 0) return `${abs} is writable by its group or by others (mode ${(st.mode & 0o7777).toString(8)})`;
+  // The directories above it, as written and as they really are (a symlink on the way, like
+  // /var/run -> /run, is fine when its owner is root or this user; its target is checked too).
+  let real: string;
+  try { real = realpathSync(dirname(abs)); } catch (err) { return `${dirname(abs)} cannot be resolved (${(err as NodeJS.ErrnoException).code ?? String(err)})`; }
+  for (const start of new Set([dirname(abs), real])) {
+    for (let p = start; ; p = dirname(p)) {
+      let up;
+      try { up = lstatSync(p); } catch (err) { return `${p} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`; }
+      if (up.uid !== uid && up.uid !== 0) return `${p} (above ${abs}) is owned by uid ${up.uid}, who could swap what is below it`;
+      if (!up.isSymbolicLink() && (up.mode & 0o1000) === 0) {
+        if ((up.mode & 0o002) !== 0) return `${p} (above ${abs}) is writable by others without the sticky bit`;
+        if ((up.mode & 0o020) !== 0 && up.gid !== 0) return `${p} (above ${abs}) is writable by group ${up.gid} without the sticky bit`;
+      }
+      if (p === dirname(p)) break;
+    }
+  }
+  return null;
+}
+
+/** Creates `dir` (0700) when missing, then refuses it unless privateDirProblem() passes; the message says what to do. */
+export function ensurePrivateDir(dir: string, what: string): { ok: true } | { ok: false; message: string } {
+  let why = privateDirProblem(dir);
+  if (why === 'missing') {
+    try { mkdirSync(dir, { recursive: true, mode: 0o700 }); } catch (err) { return { ok: false, message: `cannot create the ${what} ${dir}: ${(err as NodeJS.ErrnoException).code ?? String(err)}` }; }
+    why = privateDirProblem(dir);
+  }
+  if (why === null) return { ok: true };
+  return { ok: false, message: `refused: the ${what} ${resolve(dir)} cannot be trusted: ${why}; another account could plant or swap what the server reads there. Use a directory owned by this user, not writable by others (mode 0700), reached without symlinks` };
 }

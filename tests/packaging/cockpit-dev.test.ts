@@ -38,15 +38,15 @@ describe('npm run cockpit', () => {
     // Cockpit's own scripts load first, then the app; the manifest names the page.
     expect(readFileSync(join(pkg, 'index.html'), 'utf8')).toMatch(/<script src="\.\.\/base1\/cockpit\.js"><\/script>[\s\S]*<script type="module"/);
     expect((JSON.parse(readFileSync(join(pkg, 'manifest.json'), 'utf8')) as { menu: { index: { label: string } } }).menu.index.label).toBe('ZFS Advisor');
-    const o = JSON.parse(readFileSync(override, 'utf8')) as { config: { serverConf: string; tokenFile: string } };
-    expect(o.config.serverConf).toBe(join(ROOT, 'dist', 'cockpit', 'zfs-advisor.conf'));
-    expect(o.config.tokenFile).toBe(join(home, '.local', 'state', 'zfs-advisor', 'api-token'));
-    expect(readFileSync(o.config.serverConf, 'utf8')).toMatch(/^ZFS_ADVISOR_HOST=127\.0\.0\.1\nZFS_ADVISOR_PORT=8090\n/m);
+    const o = JSON.parse(readFileSync(override, 'utf8')) as { config: Record<string, string> };
+    expect(o.config).toEqual({ serverConf: join(ROOT, 'dist', 'cockpit', 'zfs-advisor.conf') });
+    // The page talks to the Unix socket `npm start` listens on in the user's state directory (no token).
+    expect(readFileSync(o.config.serverConf!, 'utf8')).toContain(`ZFS_ADVISOR_SOCKET=${join(home, '.local', 'state', 'zfs-advisor', 'api.sock')}\nZFS_ADVISOR_PORT=8090\n`);
     expect(r.stdout).toContain('Open https://localhost:9090/zfs-advisor');
     expect(r.stdout).toContain('npm start (with ZFS_ADVISOR_PORT=8090)');
     // Again: replaces its own link and override.
     expect(cockpit().status).toBe(0);
-    expect(readFileSync(o.config.serverConf, 'utf8')).toContain('ZFS_ADVISOR_PORT=8080');
+    expect(readFileSync(o.config.serverConf!, 'utf8')).toContain('ZFS_ADVISOR_PORT=8080');
   }, 300_000);
 
   it('leaves alone what it did not make, unless --force; --unregister removes its own', () => {

@@ -57,19 +57,27 @@ describe('schema bounds', () => {
 });
 
 describe('authentication failure budget', () => {
-  it('failures from many addresses share one budget: past it every source is refused with 429', () => {
+  it('failures from many addresses share one budget: past it every wrong credential is refused with 429, a request without one still gets 401', () => {
     const gate = createGate({
       basePath: '/', token: 'x'.repeat(43), authFailures: createRateLimiter(20, 60_000), authFailuresGlobal: createRateLimiter(200, 60_000),
       policy: createOriginPolicy({ boundAddress: '127.0.0.1', publicNames: [], trustedOrigins: [] }),
     });
     const statuses: number[] = [];
-    // 300 requests, each from a different loopback address (one failure per address).
-    for (let i = 0; i < 300; i++) {
-      const req = { method: 'GET', originalUrl: '/api/hosts', headers: { host: '127.0.0.1:8077' }, socket: { remoteAddress: `127.0.${i >> 8}.${i & 255}` } };
+    const send = (i: number, headers: Record<string, string>) => {
+      const req = { method: 'GET', originalUrl: '/api/hosts', headers: { host: '127.0.0.1:8077', ...headers }, socket: { remoteAddress: `127.0.${i >> 8}.${i & 255}`, localPort: 8077 } };
       const res = { locals: {}, setHeader: () => undefined };
       gate(req as never, res as never, (err?: unknown) => { statuses.push((err as { status?: number } | undefined)?.status ?? 200); });
-    }
+    };
+    // 300 wrong tokens, each from a different loopback address (one failure per address).
+    for (let i = 0; i < 300; i++) send(i, { authorization: `Bearer ${'y'.repeat(43)}` });
     expect(statuses.slice(0, 200).every((x) => x === 401)).toBe(true);
     expect(statuses.slice(200).every((x) => x === 429)).toBe(true);
+    // Past the budget: no credential at all is not a guess (401, so a client learns one is wanted);
+    // a wrong session cookie is one (429); the right token passes.
+    statuses.length = 0;
+    send(301, {});
+    send(302, { cookie: `zfs-advisor-session-8077=${'z'.repeat(43)}` });
+    send(303, { authorization: `Bearer ${'x'.repeat(43)}` });
+    expect(statuses).toEqual([401, 429, 200]);
   });
 });

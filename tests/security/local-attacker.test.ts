@@ -142,6 +142,7 @@ describe.runIf(live)('a local user against the root service', () => {
         final = (await (await fetch(new URL(`api/bench/runs/${run.body.runId as string}`, server.url))).json()) as typeof final;
       }
       expect(JSON.stringify(final)).toMatch(/lock directory cannot be trusted: .*owned by uid \d+, not by root/);
+      expect(JSON.stringify(final)).not.toMatch(/run unknown/); // the refusal in its own words (issue 35)
       expect(readFileSync(join(lockDir, 'bench.lock'), 'utf8')).toBe(planted); // nothing acted on it
     } finally {
       if (saved === undefined) delete process.env.ZFS_ADVISOR_LOCK_DIR; else process.env.ZFS_ADVISOR_LOCK_DIR = saved;

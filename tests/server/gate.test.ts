@@ -241,8 +241,11 @@ describe('Host and Origin rules in every mode (DNS rebinding, cross-site writes)
     expect(sameOrigin.status).toBe(201);
     const trusted = await raw(s.port, 'PATCH', '/api/settings', { Origin: 'https://portal.example', 'Content-Type': 'application/json' }, '{}');
     expect(trusted.status).toBe(200);
-    const viaName = await raw(s.port, 'PATCH', '/api/settings', { Host: 'nas.example', Origin: 'https://nas.example', 'Content-Type': 'application/json' }, '{}');
+    // Behind a TLS proxy that keeps Host: the proxy says https (X-Forwarded-Proto), and the origin's scheme must match.
+    const viaName = await raw(s.port, 'PATCH', '/api/settings', { Host: 'nas.example', Origin: 'https://nas.example', 'X-Forwarded-Proto': 'https', 'Content-Type': 'application/json' }, '{}');
     expect(viaName.status).toBe(200);
+    const otherScheme = await raw(s.port, 'PATCH', '/api/settings', { Host: 'nas.example', Origin: 'https://nas.example', 'Content-Type': 'application/json' }, '{}');
+    expect(otherScheme.status).toBe(403);
     const script = await raw(s.port, 'PATCH', '/api/settings', { 'Content-Type': 'application/json; charset=utf-8' }, '{}');
     expect(script.status).toBe(200);
     // Reads are not writes: a GET carries no Origin rule (CORS keeps its answer from a foreign page).

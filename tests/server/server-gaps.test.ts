@@ -130,7 +130,9 @@ describe('auth failures behind one address (a reverse proxy)', () => {
       expect(HostView.array().parse(ok.json).map((h) => h.id)).toEqual(['demo']);
       // Valid requests are not counted and do not lift the block for the others.
       for (let i = 0; i < 5; i++) expect((await call(s.url, 'GET', '/api/settings', { token: s.token })).status).toBe(200);
-      expect((await call(s.url, 'GET', '/api/hosts', { token: null })).status).toBe(429);
+      expect((await call(s.url, 'GET', '/api/hosts', { token: 'bad-again-xxxxxxxxxxxxxxxxxxxxxxxxxxxx' })).status).toBe(429);
+      // No credential at all is not a guess: always a 401, so a client learns that one is wanted (issue 35).
+      expect((await call(s.url, 'GET', '/api/hosts', { token: null })).status).toBe(401);
 
       // The announcement names the bound address and says the token is required.
       expect(announced[0]).toMatch(new RegExp(`^ZFS Advisor is running at http://127\\.0\\.0\\.1:${s.port}/ \\(listening on all interfaces, 0\\.0\\.0\\.0 port ${s.port}; `));
@@ -221,7 +223,7 @@ describe('container mode from the environment (zfs-advisor serve with ZFS_ADVISO
       onSpawn: (p) => { pid = p; },
       onStdoutLine: (l) => {
         out += `${l}\n`;
-        const m = /running at (http:\S+) \(listening on 127\.0\.0\.1 port \d+\)/.exec(l);
+        const m = /running at (http:\S+) \(listening on 127\.0\.0\.1 and \[::1\] port \d+\)/.exec(l);
         if (m) resolveUrl(m[1]!);
       },
       onStderrLine: (l) => { out += `${l}\n`; },

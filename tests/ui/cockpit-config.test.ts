@@ -1,42 +1,38 @@
 /**
  * The pure parts of the Cockpit transport (ui/src/api/cockpit.ts): where the server listens, read
  * from the unit's EnvironmentFile as systemd reads it, the package config from Cockpit's manifest,
- * and Cockpit's style mapped onto the page's theme; and, on a fake bridge, that the token is sent only
- * to a server proving it holds it. The transport itself runs against real Cockpit in
+ * and Cockpit's style mapped onto the page's theme; and, on a fake bridge, that every request goes to
+ * the Unix socket (never a TCP port) without a token, and what a refused connection says. The
+ * transport itself runs against real Cockpit in
  * tests/e2e/cockpit.test.ts.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cockpitOf, createCockpitFetch, DEFAULT_PACKAGE_CONFIG, endpointFromConf, packageConfigOf, type Cockpit } from '../../ui/src/api/cockpit.ts';
-import { tokenProof } from '../../server/src/api/security.ts';
+import { cockpitOf, createCockpitFetch, DEFAULT_PACKAGE_CONFIG, DEFAULT_SOCKET, endpointFromConf, packageConfigOf, type Cockpit } from '../../ui/src/api/cockpit.ts';
 import { themeFromCockpitStyle } from '../../ui/src/state/theme.ts';
 
 const REPO = join(import.meta.dirname, '..', '..');
 
 describe('endpointFromConf', () => {
-  it('reads the shipped config file as the defaults: localhost, 8077, no base path', () => {
+  it('reads the shipped config file as the defaults: the service\'s socket, no group, no base path', () => {
     const shipped = readFileSync(join(REPO, 'plugin', 'debian', 'zfs-advisor.conf'), 'utf8');
-    expect(endpointFromConf(shipped)).toEqual({ address: null, port: 8077, basePath: '/' });
-    expect(endpointFromConf(null)).toEqual({ address: null, port: 8077, basePath: '/' });
+    expect(endpointFromConf(shipped)).toEqual({ socket: DEFAULT_SOCKET, group: null, basePath: '/' });
+    expect(endpointFromConf(null)).toEqual({ socket: DEFAULT_SOCKET, group: null, basePath: '/' });
   });
 
-  it('takes the last assignment, quotes, a base path in EXTRA_ARGS, and a specific bind address', () => {
+  it('takes the last assignment, quotes, a base path in EXTRA_ARGS, the socket and its group', () => {
     const conf = [
-      'ZFS_ADVISOR_PORT=8077', '# ZFS_ADVISOR_PORT=1', 'ZFS_ADVISOR_PORT="9001"', 'ZFS_ADVISOR_HOST=192.168.7.2',
+      'ZFS_ADVISOR_SOCKET=/run/a.sock', '# ZFS_ADVISOR_SOCKET=/x', 'ZFS_ADVISOR_SOCKET="/run/zfsa/api.sock"', 'ZFS_ADVISOR_SOCKET_GROUP=storage-ops',
       "ZFS_ADVISOR_EXTRA_ARGS='--public-name nas.lan --base-path=/zfs'",
     ].join('\n');
-    expect(endpointFromConf(conf)).toEqual({ address: '192.168.7.2', port: 9001, basePath: '/zfs/' });
+    expect(endpointFromConf(conf)).toEqual({ socket: '/run/zfsa/api.sock', group: 'storage-ops', basePath: '/zfs/' });
     expect(endpointFromConf('ZFS_ADVISOR_EXTRA_ARGS=--base-path /a/b/\n').basePath).toBe('/a/b/');
   });
 
-  it('connects to loopback when the server listens on every address', () => {
-    for (const host of ['0.0.0.0', '::', 'localhost', '127.0.0.1']) expect(endpointFromConf(`ZFS_ADVISOR_HOST=${host}`).address).toBeNull();
-    expect(endpointFromConf('ZFS_ADVISOR_HOST=::1').address).toBe('::1');
-  });
-
-  it('falls back to the defaults for values that are not a port or a plain path', () => {
-    for (const port of ['0', '65536', 'http', '80.5', '']) expect(endpointFromConf(`ZFS_ADVISOR_PORT=${port}`).port).toBe(8077);
+  it('falls back to the defaults for values that are not a plain absolute path or a group name', () => {
+    for (const sock of ['relative.sock', '/run/../tmp/x', '/run/a b', '']) expect(endpointFromConf(`ZFS_ADVISOR_SOCKET=${sock}`).socket).toBe(DEFAULT_SOCKET);
+    expect(endpointFromConf('ZFS_ADVISOR_SOCKET_GROUP=a b').group).toBeNull();
     expect(endpointFromConf('ZFS_ADVISOR_EXTRA_ARGS=--base-path /x?y=<script>').basePath).toBe('/');
     expect(endpointFromConf('ZFS_ADVISOR_EXTRA_ARGS=--base-path ../up').basePath).toBe('/');
   });
@@ -46,7 +42,8 @@ describe('package config and detection', () => {
   const fake = (config: unknown): Cockpit => ({ http: () => { throw new Error('unused'); }, file: () => { throw new Error('unused'); }, manifests: { 'zfs-advisor': { config } } });
 
   it('uses the manifest config, keeping only absolute paths', () => {
-    expect(packageConfigOf(fake({ serverConf: '/srv/a.conf', tokenFile: 'relative/token' }))).toEqual({ serverConf: '/srv/a.conf', tokenFile: DEFAULT_PACKAGE_CONFIG.tokenFile });
+    expect(packageConfigOf(fake({ serverConf: '/srv/a.conf' }))).toEqual({ serverConf: '/srv/a.conf' });
+    expect(packageConfigOf(fake({ serverConf: 'relative.conf' }))).toEqual(DEFAULT_PACKAGE_CONFIG);
     expect(packageConfigOf(fake(undefined))).toEqual(DEFAULT_PACKAGE_CONFIG);
     const manifest = JSON.parse(readFileSync(join(REPO, 'plugin', 'cockpit', 'manifest.json'), 'utf8')) as { config: unknown };
     expect(packageConfigOf(fake(manifest.config))).toEqual(DEFAULT_PACKAGE_CONFIG);
@@ -67,22 +64,24 @@ describe('package config and detection', () => {
   });
 });
 
-describe('the token goes only to a server that proves it holds it', () => {
-  const TOKEN = 'T'.repeat(43);
-  type Answer = { status: number; headers: Record<string, string>; body: string };
-  /** A Cockpit whose bridge reaches `serve` (a function of the request) and whose files are `files`. */
-  function fakeCockpit(files: Record<string, string>, serve: (path: string, headers: Record<string, string>) => Answer) {
-    const seen: { path: string; headers: Record<string, string> }[] = [];
+describe('every request goes to the Unix socket, without a token', () => {
+  type Answer = { status: number; headers: Record<string, string>; body: string } | { problem: string };
+  /** A Cockpit whose bridge answers with `serve` and whose files are `files`; records every channel's options. */
+  function fakeCockpit(files: Record<string, string>, serve: (path: string) => Answer) {
+    const seen: { opts: Record<string, unknown>; path: string; headers: Record<string, string> }[] = [];
     const later = (f: () => void, ms: number) => { setTimeout(f, ms); };
     const ck: Cockpit = {
-      http: () => ({
+      http: (opts) => ({
         request: ({ path, headers }) => {
-          seen.push({ path, headers });
-          const a = serve(path, headers);
+          seen.push({ opts: { ...opts }, path, headers });
+          const a = serve(path);
           const req = {
-            response(cb: (s: number, h: Record<string, string>) => void) { later(() => cb(a.status, a.headers), 0); return req; },
-            stream(cb: (c: Uint8Array) => void) { if (a.status < 300) later(() => cb(new TextEncoder().encode(a.body)), 1); return req; },
-            then(ok: (v: Uint8Array) => void, fail: (e: { status?: number }, b?: string) => void) { later(() => (a.status < 300 ? ok(new Uint8Array()) : fail({ status: a.status }, a.body)), 2); return undefined; },
+            response(cb: (s: number, h: Record<string, string>) => void) { if ('status' in a) later(() => cb(a.status, a.headers), 0); return req; },
+            stream(cb: (c: Uint8Array) => void) { if ('status' in a && a.status < 300) later(() => cb(new TextEncoder().encode(a.body)), 1); return req; },
+            then(ok: (v: Uint8Array) => void, fail: (e: { status?: number; problem?: string }, b?: string) => void) {
+              later(() => ('problem' in a ? fail({ problem: a.problem }) : a.status < 300 ? ok(new Uint8Array()) : fail({ status: a.status }, a.body)), 2);
+              return undefined;
+            },
             close() { /* nothing to close */ },
           };
           return req;
@@ -95,28 +94,31 @@ describe('the token goes only to a server that proves it holds it', () => {
     };
     return { ck, seen };
   }
-  const config = { serverConf: '/etc/zfs-advisor/zfs-advisor.conf', tokenFile: '/var/lib/zfs-advisor/api-token' };
-  const files = { [config.tokenFile]: `${TOKEN}\n` };
-  const unauthorized: Answer = { status: 401, headers: {}, body: '{"error":{"code":"unauthorized","message":"x"}}' };
+  const config = { serverConf: '/etc/zfs-advisor/zfs-advisor.conf' };
 
-  it('an impostor on the port (401, but no proof) never receives the token', async () => {
-    const { ck, seen } = fakeCockpit(files, (path) => (path.startsWith('/api/health') ? { status: 200, headers: { 'X-ZFS-Advisor-Proof': 'ab'.repeat(32) }, body: '{}' } : unauthorized));
-    const res = await createCockpitFetch(ck, config)('/api/hosts', {});
-    expect(res.status).toBe(502);
-    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/did not prove it is this machine's ZFS Advisor .* the token was not sent/);
-    expect(seen.some((r) => r.headers.Authorization !== undefined)).toBe(false);
+  it('asks the bridge for the configured socket (superuser: try), under the base path, and sends no credential', async () => {
+    const files = { [config.serverConf]: 'ZFS_ADVISOR_SOCKET=/run/zfsa/api.sock\nZFS_ADVISOR_PORT=8077\nZFS_ADVISOR_EXTRA_ARGS=--base-path /zfs\n' };
+    const { ck, seen } = fakeCockpit(files, () => ({ status: 200, headers: { 'Content-Type': 'application/json' }, body: '[]' }));
+    const res = await createCockpitFetch(ck, config)('/api/hosts', { method: 'POST', body: '{}' });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('[]');
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.opts).toEqual({ unix: '/run/zfsa/api.sock', superuser: 'try', binary: true });
+    expect(seen[0]!.path).toBe('/zfs/api/hosts');
+    expect(seen[0]!.headers.Authorization).toBeUndefined();
+    expect(seen[0]!.headers['Content-Type']).toBe('application/json');
   });
 
-  it('the real server (an HMAC of the fresh challenge under the token) gets it', async () => {
-    const { ck, seen } = fakeCockpit(files, (path, headers) => {
-      if (path.startsWith('/api/health?challenge=')) {
-        const challenge = path.split('=')[1]!;
-        return { status: 200, headers: { 'X-ZFS-Advisor-Proof': tokenProof(TOKEN, challenge) }, body: '{}' };
-      }
-      return headers.Authorization === `Bearer ${TOKEN}` ? { status: 200, headers: { 'Content-Type': 'application/json' }, body: '[]' } : unauthorized;
-    });
-    const res = await createCockpitFetch(ck, config)('/api/hosts', {});
-    expect(res.status).toBe(200);
-    expect(seen.filter((r) => r.headers.Authorization !== undefined).map((r) => r.path)).toEqual(['/api/hosts']);
+  it('a refused connection says to turn on administrative access or join the named group; a missing service says so', async () => {
+    const files = { [config.serverConf]: 'ZFS_ADVISOR_SOCKET_GROUP=storage-ops\n' };
+    const denied = await createCockpitFetch(fakeCockpit(files, () => ({ problem: 'access-denied' })).ck, config)('/api/hosts', {});
+    expect(denied.status).toBe(403);
+    const msg = ((await denied.json()) as { error: { message: string } }).error.message;
+    expect(msg).toContain(DEFAULT_SOCKET);
+    expect(msg).toContain('administrative access');
+    expect(msg).toContain('storage-ops');
+    const down = await createCockpitFetch(fakeCockpit(files, () => ({ problem: 'not-found' })).ck, config)('/api/hosts', {});
+    expect(down.status).toBe(502);
+    expect(((await down.json()) as { error: { message: string } }).error.message).toMatch(/nothing answers on \/run\/zfs-advisor\/api\.sock .*systemctl status zfs-advisor/);
   });
 });

@@ -26,6 +26,12 @@ export interface AnnounceInput {
   openLoopback?: boolean;
   /** `serve --snapshot DIR`: the captured snapshot the local host shows. */
   snapshot?: string | null;
+  /** Where the login link was written instead of being printed (the service: its output is the journal). */
+  loginLinkFile?: string | null;
+  /** The Unix socket local clients use, or null. */
+  socket?: string | null;
+  /** The TCP addresses really bound (loopback: 127.0.0.1 and ::1). */
+  addresses?: string[];
 }
 
 export function isAllInterfaces(host: string): boolean {
@@ -61,9 +67,12 @@ export function announceLines(i: AnnounceInput): string[] {
     const others = external.length > 0 ? `from other machines: ${external.join(' or ')}` : 'this machine has no address but loopback';
     lines.push(`ZFS Advisor is running at ${localUrl(i.host, i.port, i.basePath)} (listening on all interfaces, ${i.host || '0.0.0.0'} port ${i.port}; ${others})`);
   } else {
-    lines.push(`ZFS Advisor is running at ${urlFor(i.host, i.port, i.basePath)} (listening on ${i.host} port ${i.port})`);
+    const on = i.addresses && i.addresses.length > 0 ? i.addresses.map((a) => (a.includes(':') ? `[${a}]` : a)).join(' and ') : i.host;
+    lines.push(`ZFS Advisor is running at ${urlFor(i.host, i.port, i.basePath)} (listening on ${on} port ${i.port})`);
   }
+  if (i.socket) lines.push(`Local clients (zfs-advisor login-link, Cockpit) connect through ${i.socket}, without a token (only this server's user, or the group named with --socket-group, can connect).`);
   if (i.loginUrl) lines.push(`Sign in from a browser with this one-time link: ${i.loginUrl}`);
+  else if (i.loginLinkFile) lines.push(`The one-time login link for a browser is in ${i.loginLinkFile} (mode 0600, not in the journal); \`zfs-advisor login-link\` prints a new one.`);
   if (i.tokenFile) {
     lines.push(`A credential is required on every request except /api/health: the session the link above sets, or the API token (Authorization: Bearer …; the web UI asks for it). The token is stored 0600 in ${i.tokenFile}.`);
     if (i.newToken) lines.push(`API token (shown once): ${i.newToken}`);

@@ -23,7 +23,7 @@ import { createOriginPolicy } from './origin-policy.ts';
 import type { Logger } from './logger.ts';
 import { securityHeaders } from './security.ts';
 import { uiRouter } from './ui.ts';
-import { serviceRoutes } from './routes/service.ts';
+import { serviceRoutes, sessionRoutes } from './routes/service.ts';
 import { hostRoutes, uniqueHostId } from './routes/hosts.ts';
 import { assessmentRoutes } from './routes/assessments.ts';
 import { findingRoutes } from './routes/findings.ts';
@@ -71,6 +71,9 @@ export function createApp(deps: AppDeps) {
   const ctx = createAppContext(deps, basePath);
   const { config, logger, hosts, benchDir, localZfs } = ctx;
   const logins = createLogins();
+  // Connections accepted on the Unix socket (listen.ts): the gate lets their requests through.
+  const localSockets = new WeakSet<object>();
+  let loginBase: string | null = null;
 
   const inner = express.Router({ caseSensitive: true, strict: true });
   inner.use(express.json({ limit: config.jsonLimit ?? '64kb', strict: true }));
@@ -82,6 +85,7 @@ export function createApp(deps: AppDeps) {
     next(new HttpError('forbidden', 'this login link is not valid: it was used already, has expired, or is from an earlier start of the server; the server prints a new one when it starts (or give the API token)'));
   });
   for (const make of ROUTERS) inner.use(make(ctx));
+  inner.use(sessionRoutes(logins, basePath, () => (config.token === null ? null : loginBase)));
   inner.use(docsRoutes());
   inner.use('/api', (req, _res, next) => next(new HttpError('not-found', `no route ${req.method} ${req.baseUrl}${req.path}`)));
   inner.use(uiRouter(config.uiDir, basePath));
@@ -95,7 +99,7 @@ export function createApp(deps: AppDeps) {
   app.use(securityHeaders);
   app.use(requestLog(logger));
   const policy = createOriginPolicy({ boundAddress: config.boundAddress ?? '127.0.0.1', publicNames: config.publicNames ?? [], trustedOrigins: config.trustedOrigins ?? [] });
-  app.use(createGate({ basePath, token: config.token, authFailures: ctx.authLimiter, authFailuresGlobal: ctx.authLimiterGlobal, policy, logins }));
+  app.use(createGate({ basePath, token: config.token, authFailures: ctx.authLimiter, authFailuresGlobal: ctx.authLimiterGlobal, policy, logins, viaLocalSocket: (req) => localSockets.has(req.socket) }));
   app.use(basePath, inner);
   app.use((req, _res, next) => next(new HttpError('not-found', `no route ${req.method} ${req.path}`)));
   app.use(errorHandler(logger));
@@ -149,7 +153,11 @@ export function createApp(deps: AppDeps) {
     },
     runAssessment: (hostId: string, trigger: 'manual' | 'scheduled' | 'startup') => ctx.job.run(ctx.getHost(hostId), trigger),
     /** A one-time login code for `…/login?code=` (login.ts); only meaningful when the server has a token. */
-    newLoginCode: () => logins.newCode(),
+    newLoginCode: () => logins.newCode().code,
+    /** The URL (ending in /) login links start with, once the server listens. */
+    setLoginBase: (url: string) => { loginBase = url; },
+    /** Marks a connection accepted on the Unix socket: its requests need no credential. */
+    trustLocalConnection: (socket: object) => { localSockets.add(socket); },
     close(): void {
       ctx.scheduler.stop();
       ctx.benchRuns?.abortAll();

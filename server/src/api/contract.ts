@@ -34,8 +34,20 @@ const json = <S extends z.ZodType>(schema: S, status = 200) => ({ kind: 'json' a
 /** Every route of the API, keyed by operation id. */
 export const routes = {
   health: {
-    method: 'get', path: '/api/health', summary: 'Liveness check (no token needed). With ?challenge=C (16–128 of A-Z a-z 0-9 _ -) a server that has a token proves it holds it: X-ZFS-Advisor-Proof = hex HMAC-SHA256(token, "zfs-advisor-proof:" + C), which a client that read the token checks before sending it',
-    tag: 'service', auth: false, query: z.object({ challenge: z.string().regex(/^[A-Za-z0-9_-]{16,128}$/).optional() }), response: json(Health), errors: [400],
+    method: 'get', path: '/api/health', summary: 'Liveness check (no token needed). It signs nothing: a client proves who it talks to by the Unix socket it connects to (root-owned) or by TLS, never by a challenge a stranger could relay',
+    tag: 'service', auth: false, response: json(Health), errors: [],
+  },
+  newLoginLink: {
+    method: 'post', path: '/api/login-links', summary: 'A new one-time login link for a browser (what `zfs-advisor login-link` asks for over the Unix socket); valid once, for 24 hours, until the server restarts or every session is ended',
+    tag: 'service', auth: true, response: json(z.object({ url: z.string(), expiresAt: z.string() }), 201), errors: [409],
+  },
+  logout: {
+    method: 'post', path: '/api/session/logout', summary: 'Ends the session of the cookie sent with it (and tells the browser to drop the cookie)',
+    tag: 'service', auth: true, response: { kind: 'empty', status: 204 }, errors: [],
+  },
+  endAllSessions: {
+    method: 'post', path: '/api/sessions/end-all', summary: 'Sign out everywhere: ends every browser session and voids every unused login link (the API token is unchanged)',
+    tag: 'service', auth: true, response: json(z.object({ sessionsEnded: z.number().int().min(0), linksVoided: z.number().int().min(0) })), errors: [],
   },
   info: { method: 'get', path: '/api/info', summary: 'Version, base path, whether a token is required and whether the demo snapshot is shown', tag: 'service', auth: true, response: json(AppInfo), errors: [] },
   openapi: { method: 'get', path: '/api/openapi.json', summary: 'This API as an OpenAPI 3.1 document', tag: 'service', auth: true, response: json(z.record(z.string(), z.unknown())), errors: [] },

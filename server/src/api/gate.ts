@@ -2,8 +2,9 @@
  * THE GATE: the one place that decides who may call what. It runs before every router, on the
  * path as a hostile client could spell it, and denies by default:
  *
- *   0. the Host and Origin rules (origin-policy.ts) hold in every mode: a foreign Host is 421
- *      (DNS rebinding), a state-changing request from a foreign Origin is 403;
+ *   0. the Host and Origin rules (origin-policy.ts) hold in every mode on TCP: a foreign Host is 421
+ *      (DNS rebinding), a state-changing request from a foreign Origin is 403 (not on the Unix
+ *      socket, which no browser reaches; Cockpit's bridge names the socket's path as Host there);
  *   1. the request target is reduced to one canonical form — percent-decoded (repeatedly, so
  *      `%252f` is a slash too), backslashes as slashes, empty and `.` segments dropped, `..`
  *      resolved, case-folded — so `/API/info`, `//api/info`, `/%61pi/info`, `/api%2finfo`,
@@ -13,8 +14,14 @@
  *      knowledge pages under /docs/kb, and the one-time login link /login, which carries its own code)
  *      passes without the token — and only when the request spelled the path plainly (no
  *      encoding, no dot segments), so an encoded API path can never pass as a UI asset;
- *   4. everything else needs the bearer token, or a session cookie from the login link (login.ts),
+ *   4. a request that came through the Unix socket (`--socket`) needs nothing more: the kernel let
+ *      only root or the operator group connect (listen.ts), and no failure budget applies to it;
+ *   5. everything else needs the bearer token, or a session cookie from the login link (login.ts),
  *      when the server has a token — which `serve` has on loopback too unless `--open-loopback`.
+ *      Only a credential that was presented and is wrong counts against the failure budgets: a
+ *      request with none gets its 401 whatever the budgets say, so a stranger who spends them
+ *      cannot keep the owner's first, credential-less request (a browser's, the UI's) from
+ *      learning that a credential is wanted, and a valid credential is never refused.
  *
  * The routers behind it are strict and case-sensitive: whatever is not exactly a known route is
  * 404 *after* the gate, so a spelling can only ever lose access, never gain it.
@@ -23,7 +30,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { HttpError } from './errors.ts';
 import { bearerOf, tokensEqual, type RateLimiter } from './security.ts';
 import type { createOriginPolicy } from './origin-policy.ts';
-import type { Logins } from './login.ts';
+import { sessionCookieName, overTls, type Logins } from './login.ts';
 
 /** Client-side views of the UI (ui/src/router.ts VIEWS): a bookmark of one loads the shell. */
 export const UI_VIEW_PATHS = ['/recommendations', '/optane', '/benchmarks', '/sizing', '/planner', '/reports', '/hosts'] as const;
@@ -89,13 +96,15 @@ export interface GateConfig {
   logins?: Pick<Logins, 'hasSession'>;
   /** Host and Origin rules (origin-policy.ts), applied before anything else in every mode. */
   policy: ReturnType<typeof createOriginPolicy>;
+  /** Whether the request came through the server's Unix socket (its connection was accepted there). */
+  viaLocalSocket?: (req: Request) => boolean;
 }
 
 /** What the gate decided, for the request log and for tests. */
 export interface GateDecision {
   /** Canonical path relative to the base path, or null when outside it. */
   rel: string | null;
-  access: 'public' | 'token' | 'session' | 'open';
+  access: 'public' | 'token' | 'session' | 'open' | 'socket';
 }
 
 /** Where the request's path sits relative to the base path (canonical), or null when outside. */
@@ -119,7 +128,10 @@ export function createGate(cfg: GateConfig) {
       if (err instanceof BadTarget) return next(new HttpError('bad-request', `bad request target: ${err.message}`));
       throw err;
     }
-    const verdict = cfg.policy.check(req.method, req.headers);
+    // The Host and Origin rules are about browsers (rebinding, cross-site writes), which cannot reach
+    // the Unix socket; Cockpit's bridge sends `Host: %2Frun%2F…api.sock` there.
+    const local = cfg.viaLocalSocket?.(req) === true;
+    const verdict = local ? { ok: true as const } : cfg.policy.check(req.method, req.headers, overTls(req) ? 'https' : 'http');
     if (!verdict.ok) {
       const code = verdict.status === 421 ? 'misdirected-request' : verdict.status === 403 ? 'forbidden' : 'bad-request';
       return next(new HttpError(code, verdict.message));
@@ -132,6 +144,10 @@ export function createGate(cfg: GateConfig) {
     const canonicalWithBase = cfg.basePath === '/' ? rel : rel === '/' ? cfg.basePath.toLowerCase() : `${cfg.basePath.toLowerCase()}${rel}`;
     if (isPublicPath(req.method, rel) && plain.toLowerCase() === canonicalWithBase) {
       res.locals.gate = { rel, access: 'public' } satisfies GateDecision;
+      return next();
+    }
+    if (local) {
+      res.locals.gate = { rel, access: 'socket' } satisfies GateDecision;
       return next();
     }
     if (cfg.token === null) {
@@ -148,6 +164,9 @@ export function createGate(cfg: GateConfig) {
       res.locals.gate = { rel, access: 'session' } satisfies GateDecision;
       return next();
     }
+    res.setHeader('WWW-Authenticate', 'Bearer realm="zfs-advisor"');
+    const presentedCookie = typeof req.headers.cookie === 'string' && req.headers.cookie.includes(`${sessionCookieName(req)}=`);
+    if (presented === null && !presentedCookie) return next(new HttpError('unauthorized', 'this server requires a credential: the API token (Authorization: Bearer …) or a session from a one-time login link'));
     const client = req.socket.remoteAddress ?? 'unknown';
     const perAddress = cfg.authFailures.hit(client);
     const global = cfg.authFailuresGlobal ? cfg.authFailuresGlobal.hit(GLOBAL_KEY) : true;
@@ -155,7 +174,6 @@ export function createGate(cfg: GateConfig) {
       res.setHeader('Retry-After', String(perAddress ? cfg.authFailuresGlobal!.retryAfterSeconds(GLOBAL_KEY) : cfg.authFailures.retryAfterSeconds(client)));
       return next(new HttpError('rate-limited', 'too many failed authentication attempts; try again later'));
     }
-    res.setHeader('WWW-Authenticate', 'Bearer realm="zfs-advisor"');
-    next(new HttpError('unauthorized', presented === null ? 'this server requires a bearer token (Authorization: Bearer …)' : 'wrong token'));
+    next(new HttpError('unauthorized', presented === null ? 'the session has ended or is not valid: open a new one-time login link, or give the API token' : 'wrong token'));
   };
 }

@@ -10,8 +10,9 @@
  *   rebinding needs a *name*, and a page whose origin is the IP itself is same-origin anyway.
  *   Anything else is 421 Misdirected Request.
  * - Origin (cross-site writes): a state-changing method (anything but GET/HEAD/OPTIONS) from a
- *   browser carries Origin; it must be this server's own origin (same host and port as Host) or a
- *   configured `--trusted-origin`. Without Origin (a non-browser client: curl, scripts) the body
+ *   browser carries Origin; it must be this server's own origin — the scheme the request came
+ *   over (https when over TLS or through a proxy that says `X-Forwarded-Proto: https`), the host
+ *   and port of Host — or a configured `--trusted-origin`. Without Origin (a non-browser client: curl, scripts) the body
  *   must be declared JSON — a type no cross-site form can send without a CORS preflight, which
  *   this server never grants. Everything else is 403.
  */
@@ -82,7 +83,7 @@ export function createOriginPolicy(cfg: OriginPolicyConfig) {
     isLoopbackName(name) || names.has(name) || (wildcard && isIP(name) !== 0);
 
   return {
-    check(method: string, headers: Record<string, string | string[] | undefined>): PolicyVerdict {
+    check(method: string, headers: Record<string, string | string[] | undefined>, scheme: 'http' | 'https' = 'http'): PolicyVerdict {
       const host = parseHostHeader(typeof headers.host === 'string' ? headers.host : undefined);
       if (!host) return { ok: false, status: 400, message: 'the Host header is missing or malformed' };
       if (!hostAllowed(host.name)) {
@@ -92,8 +93,8 @@ export function createOriginPolicy(cfg: OriginPolicyConfig) {
       const origin = typeof headers.origin === 'string' ? headers.origin.trim() : undefined;
       if (origin !== undefined) {
         const o = origin === 'null' ? null : normaliseOrigin(origin);
-        if (o !== null && (trusted.has(o) || new URL(o).host === host.authority)) return { ok: true };
-        return { ok: false, status: 403, message: `cross-site request refused: Origin ${origin} is not this server's origin; if it is a trusted front end (a reverse proxy or portal), start the server with --trusted-origin ${o ?? origin}` };
+        if (o !== null && (trusted.has(o) || o === normaliseOrigin(`${scheme}://${host.authority}`))) return { ok: true };
+        return { ok: false, status: 403, message: `cross-site request refused: Origin ${origin} is not this server's origin (${scheme}://${host.authority}); if it is a trusted front end (a reverse proxy or portal), start the server with --trusted-origin ${o ?? origin}, or have a TLS proxy send X-Forwarded-Proto: https` };
       }
       const site = headers['sec-fetch-site'];
       if (site === 'cross-site' || site === 'same-site') return { ok: false, status: 403, message: 'cross-site request refused (Sec-Fetch-Site)' };

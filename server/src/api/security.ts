@@ -8,14 +8,7 @@
  * - Rate limits: a fixed-window counter per client address and purpose; instances are created
  *   per app (no global state).
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-
-export const PROOF_HEADER = 'X-ZFS-Advisor-Proof';
-
-/** hex HMAC-SHA256(token, "zfs-advisor-proof:" + challenge): what /api/health?challenge= answers. */
-export function tokenProof(token: string, challenge: string): string {
-  return createHmac('sha256', token).update(`zfs-advisor-proof:${challenge}`, 'utf8').digest('hex');
-}
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 
 export function tokensEqual(presented: string, expected: string): boolean {

@@ -4,8 +4,9 @@
  * Errors come back as values (`{ok: false, message}`) so `serve` can print one line.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { existsSync } from 'node:fs';
+import type { Socket } from 'node:net';
+import { closeSync, constants, existsSync, openSync, renameSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openStore } from '../store/db.ts';
@@ -21,6 +22,8 @@ import type { BenchPolicy } from './bench-policy.ts';
 import { normaliseOrigin, normalisePublicName } from './origin-policy.ts';
 import { resolveAllowList } from './sizes-confinement.ts';
 import { announceLines, localUrl } from './announce.ts';
+import { addressesFor, capConnections, listenAll, listenUnix } from './listen.ts';
+import { ensurePrivateDir } from '../data-dir.ts';
 import { networkInterfaces } from 'node:os';
 import type { RemoteClients } from '../remote/clients.ts';
 
@@ -73,6 +76,21 @@ export interface ServeOptions {
   authFailuresPerMinute?: number;
   /** Run a first assessment of the default host in the background (default true). */
   assessOnStart?: boolean;
+  /**
+   * `--socket PATH`: also listen on this Unix socket, for local clients (the CLI, Cockpit's bridge)
+   * that need no credential there; only root — or `socketGroup` — can connect (listen.ts).
+   */
+  socket?: string | null;
+  /** `--socket-group G`: the operator group that may connect to the socket besides root. */
+  socketGroup?: string | null;
+  /** Open connections per listener before the oldest idle one is closed (default 512). */
+  connectionCap?: number;
+  /**
+   * Where the one-time login link goes: 'announce' (the terminal that ran serve: announced) or
+   * 'file' (0600 `login-link` beside the token, for a service whose output is the journal, which
+   * the adm group reads). Default 'announce'.
+   */
+  loginLink?: 'announce' | 'file';
 }
 
 export interface RunningServer {
@@ -84,6 +102,10 @@ export interface RunningServer {
   demo: boolean;
   /** Container mode's benchmark directory (resolved), or null. */
   benchDir: string | null;
+  /** The Unix socket it listens on, or null. */
+  socket: string | null;
+  /** The TCP addresses it listens on (all on `port`). */
+  addresses: string[];
   handle: AppHandle;
   logger: Logger;
   close(): Promise<void>;
@@ -126,6 +148,12 @@ export async function startServer(opts: ServeOptions): Promise<{ ok: true; serve
     benchDir = r.dir;
   }
 
+  const addrs = await addressesFor(opts.host);
+  if (!addrs.ok) return { ok: false, message: addrs.message };
+  // The token, the store and the login link live here: refused when another account could plant
+  // or swap them (issue 35: a planted api-token in a user-writable --data-dir was accepted).
+  const privateDir = ensurePrivateDir(opts.dataDir, 'data directory');
+  if (!privateDir.ok) return { ok: false, message: privateDir.message };
   const opened = await openStore(opts.dataDir);
   if (!opened.ok) return { ok: false, message: opened.error.message };
   const store = opened.store;
@@ -169,27 +197,47 @@ export async function startServer(opts: ServeOptions): Promise<{ ok: true; serve
   const uiDir = opts.uiDir === undefined ? (existsSync(join(DEFAULT_UI_DIR, 'index.html')) ? DEFAULT_UI_DIR : null) : opts.uiDir;
 
   const handle = createApp({ store, secrets, services, logger, remote: opts.remote, config: { basePath, token, uiDir, demo, localZfs, benchDir, snapshot, noDemo: opts.noDemo ?? false,
-    authFailuresPerMinute: opts.authFailuresPerMinute, boundAddress: opts.host, publicNames, trustedOrigins, sizesAllow: allow.dirs, benchAllow: benchPlaces.dirs, benchCeiling: opts.benchCeiling,
+    authFailuresPerMinute: opts.authFailuresPerMinute, boundAddress: opts.host, publicNames: [...publicNames, ...addrs.addresses.map((a) => a.address).filter((a) => a !== '0.0.0.0' && a !== '::')], trustedOrigins, sizesAllow: allow.dirs, benchAllow: benchPlaces.dirs, benchCeiling: opts.benchCeiling,
   } });
   const created = handle.ensureDefaultHosts();
   let closing = false;
   handle.scheduler.start();
 
-  const server: Server = createServer(handle.app);
-  server.requestTimeout = 120_000;
-  server.headersTimeout = 30_000;
-  const listening = await new Promise<{ ok: true } | { ok: false; message: string }>((resolve) => {
-    server.once('error', (err: NodeJS.ErrnoException) => resolve({ ok: false, message: `cannot listen on ${opts.host}:${opts.port}: ${err.code ?? err.message}` }));
-    server.listen(opts.port, opts.host, () => resolve({ ok: true }));
-  });
-  if (!listening.ok) {
+  const cap = opts.connectionCap ?? 512;
+  const makeServer = () => {
+    const server: Server = createServer(handle.app);
+    server.requestTimeout = 120_000;
+    server.headersTimeout = 30_000;
+    capConnections(server, cap);
+    return server;
+  };
+  const bound = await listenAll(makeServer, addrs.addresses, opts.port);
+  if (!bound.ok) {
     handle.close();
     store.close();
-    return listening;
+    return { ok: false, message: bound.message };
   }
-  const port = (server.address() as AddressInfo).port;
+  const servers: Server[] = [...bound.servers];
+  const port = bound.port;
+  let socketPath: string | null = null;
+  if (opts.socket) {
+    const unix = makeServer();
+    unix.on('connection', (sock: Socket) => handle.trustLocalConnection(sock));
+    const r = await listenUnix(unix, opts.socket, opts.socketGroup ?? null);
+    if (!r.ok) {
+      for (const s of servers) s.close();
+      handle.close();
+      store.close();
+      return { ok: false, message: r.message };
+    }
+    servers.push(unix);
+    socketPath = opts.socket;
+  }
   const url = localUrl(opts.host, port, basePath);
-  logger.info('listening', { address: opts.host, port, url, demo, benchDir, auth: token !== null });
+  handle.setLoginBase(url);
+  const addresses = bound.servers.map((s) => { const a = s.address(); return typeof a === 'object' && a ? a.address : ''; });
+  logger.info('listening', { addresses, port, socket: socketPath, url, demo, benchDir, auth: token !== null });
+  for (const why of bound.skipped) logger.info('address not bound', { address: why });
 
   if (opts.assessOnStart !== false && services.assess && services.loadInventory) {
     for (const h of handle.hostsToAssessAtStart(created)) {
@@ -202,30 +250,49 @@ export async function startServer(opts: ServeOptions): Promise<{ ok: true; serve
   }
 
   const announce = opts.announce ?? (() => {});
-  // The one-time login link: printed for whoever started the server and written to the service's
-  // log (journald: root and the adm group), never the token itself.
-  const loginUrl = token ? `${url}login?code=${handle.newLoginCode()}` : null;
-  if (loginUrl) logger.info('one-time login link', { url: loginUrl });
+  // The one-time login link goes to whoever started the server, never to the log: printed on the
+  // terminal, or — when that output is the journal (the service), which the adm group reads —
+  // written 0600 beside the token, where `zfs-advisor login-link` also gets a fresh one.
+  let loginUrl = token ? `${url}login?code=${handle.newLoginCode()}` : null;
+  let loginLinkFile: string | null = null;
+  if (loginUrl && opts.loginLink === 'file') {
+    loginLinkFile = join(opts.dataDir, 'login-link');
+    try { writePrivateFile(loginLinkFile, `${loginUrl}\n`); } catch (err) { logger.warn('could not write the login link file', { file: loginLinkFile, error: (err as Error).message }); loginLinkFile = null; }
+    loginUrl = null;
+  }
   if (openLoopback && opts.loopbackAuth === false) logger.warn('--open-loopback: every local account can use this server without a credential, and through it run benchmarks as this process\'s user', {});
   for (const line of announceLines({
     host: opts.host, port, basePath, interfaces: networkInterfaces(), tokenFile: token ? join(opts.dataDir, 'api-token') : null,
-    newToken: token && tokenCreated && !isLoopback(opts.host) ? token : null, demo, benchDir, localZfs, snapshot, loginUrl, openLoopback: openLoopback && opts.loopbackAuth === false,
+    newToken: token && tokenCreated && !isLoopback(opts.host) ? token : null, demo, benchDir, localZfs, snapshot, loginUrl, loginLinkFile, socket: socketPath, openLoopback: openLoopback && opts.loopbackAuth === false,
+    addresses,
   })) announce(line);
 
   return {
     ok: true,
     server: {
-      url, port, token, tokenCreated, demo, benchDir, handle, logger,
+      url, port, token, tokenCreated, demo, benchDir, handle, logger, socket: socketPath, addresses,
       close: () =>
         new Promise<void>((resolve) => {
           closing = true;
           handle.close();
-          server.closeAllConnections();
-          server.close(() => {
-            store.close();
-            resolve();
-          });
+          let left = servers.length;
+          for (const server of servers) {
+            server.closeAllConnections();
+            server.close(() => {
+              if (--left > 0) return;
+              store.close();
+              resolve();
+            });
+          }
         }),
     },
   };
+}
+
+/** Writes `file` 0600 without following a planted link: a new name, then renamed over. */
+function writePrivateFile(file: string, text: string): void {
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  try { writeSync(fd, text); } finally { closeSync(fd); }
+  renameSync(tmp, file);
 }

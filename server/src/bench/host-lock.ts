@@ -80,7 +80,13 @@ const trusted = (dir: string) => directoryTrust(dir) === null;
 
 function readOwner(file: string): { text: string; owner: HostLockOwner | null } | null {
   let text: string;
-  try { text = readFileSync(file, 'utf8'); } catch { return null; }
+  try {
+    // Only a regular file of root or this user is a lock; anything else in the directory is not
+    // read (a directory made by the unit can still hold what an account left before it was made).
+    const st = lstatSync(file);
+    if (!st.isFile() || (st.uid !== 0 && st.uid !== euid())) return { text: '', owner: null };
+    text = readFileSync(file, 'utf8');
+  } catch { return null; }
   try {
     const r = HostLockOwner.safeParse(JSON.parse(text));
     return { text, owner: r.success ? r.data : null };
@@ -202,13 +208,15 @@ export function heldMessage(h: LockHolder): string {
  * Both locks a run takes: the store's row (shown in that store's history and dry runs) and the
  * host-wide file. Same answer shape as the store's `acquireLock`, so the runner handles one.
  */
-export function acquireBenchLock(db: Database, h: LockHolder, isStale: (holder: LockHolder) => boolean, probe: LivenessProbe): { ok: true } | { ok: false; holder: LockHolder } {
+export function acquireBenchLock(db: Database, h: LockHolder, isStale: (holder: LockHolder) => boolean, probe: LivenessProbe): { ok: true } | { ok: false; holder: LockHolder | null; message: string } {
   const row = acquireLock(db, h, isStale);
-  if (!row.ok) return row;
+  if (!row.ok) return { ok: false, holder: row.holder, message: heldMessage(row.holder) };
   const host = acquireHostLock({ ...h }, probe);
   if (host.ok) return row;
   releaseLock(db, h.runId);
-  return { ok: false, holder: host.holder ?? { ...h, runId: 'unknown', target: host.message, pid: 0 } };
+  // The refusal in its own words: a holder when there is one, else why the lock could not be
+  // taken (an untrusted directory, …) — never a made-up holder ("run unknown … on refused: …").
+  return { ok: false, holder: host.holder, message: host.message };
 }
 
 export function releaseBenchLock(db: Database, runId: string): void {

@@ -147,10 +147,7 @@ export async function startBenchmark(req: BenchRequest, deps: RunDeps): Promise<
     bootId: me.bootId, procStart: me.startTime,
   }, (h) => isStaleHolder(h, probe), probe);
   if (!lock.ok) {
-    const h = lock.holder;
-    const verdicts = guards.map((g) => g.id === 'lock'
-      ? { id: 'lock', ok: false, message: `refused: another benchmark is running on this host (run ${h.runId}, ${h.profile} on ${h.target}, pid ${h.pid} on ${h.host}, since ${h.acquiredAt})` }
-      : g);
+    const verdicts = guards.map((g) => (g.id === 'lock' ? { id: 'lock', ok: false, message: lock.message } : g));
     const message = verdicts.find((g) => g.id === 'lock')!.message;
     const run: BenchmarkRun = { summary: summaryOf(id, req, ctx, startedAt, 'refused', null, null, []), detail: emptyDetail(req, verdicts, commands), message };
     finishRun(db, id, 'refused', message, run);

@@ -117,7 +117,7 @@ export interface CommandDef {
 /** The handlers cli/handlers.ts can load, by the command path that runs them. */
 export type HandlerId =
   | 'inventory' | 'assess' | 'optane' | 'forecast' | 'plan layouts' | 'plan add-slog' | 'plan add-special' | 'sizes' | 'observe'
-  | 'bench' | 'bench suite' | 'report' | 'capture' | 'parse' | 'serve' | 'start' | 'info' | 'completion' | 'man';
+  | 'bench' | 'bench suite' | 'report' | 'capture' | 'parse' | 'serve' | 'start' | 'info' | 'login-link' | 'completion' | 'man';
 
 /** Declares a command (an identity function that checks the shape). */
 export function defineCommand(def: CommandDef): CommandDef {

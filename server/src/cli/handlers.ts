@@ -23,6 +23,7 @@ export const HANDLERS: Record<HandlerId, () => Promise<HandlerModule>> = {
   serve: () => import('./commands/serve.ts'),
   start: () => import('./commands/serve.ts').then((m) => ({ run: m.runStart })),
   info: () => import('./commands/info.ts'),
+  'login-link': () => import('./commands/login-link.ts'),
   completion: () => import('./framework/completion.ts').then((m) => ({ run: m.runCompletion })),
   man: () => import('./framework/man.ts').then((m) => ({ run: m.runMan })),
 };

@@ -7,7 +7,7 @@
  * own `sizes` command), because lowering the priority in-process would slow the whole server for
  * good. That child reports no file counts while it runs: progress is elapsed time only.
  */
-import { statSync } from 'node:fs';
+import { closeSync, constants, existsSync, openSync, readlinkSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SizesProgress, SizesRecord, SizesRequest } from '../api/evidence-schemas.ts';
@@ -17,6 +17,7 @@ import { describeFailure, runCommand } from '../exec/runner.ts';
 import type { Inventory } from '../model/inventory.ts';
 import { SizeHistogram } from '../model/workload.ts';
 import { measureSizes } from '../sizing/measure.ts';
+import { fdPath } from '../sizing/parallel-find.ts';
 import { resolveTarget } from '../sizing/resolve-target.ts';
 import type { EvidenceRepo } from '../store/evidence-repo.ts';
 import type { HostRow } from '../store/hosts-repo.ts';
@@ -78,6 +79,20 @@ async function measureInChild(path: string, recordsize: number, ashift: number, 
   return { histogram, stats, notes };
 }
 
+/**
+ * Opens a place to walk (O_DIRECTORY|O_NOFOLLOW) and reads where the descriptor really is; null
+ * where there is no /proc/self/fd (FreeBSD: the walk goes by name there), 'not-a-directory' when it
+ * cannot be opened as one (a link as the last component included).
+ */
+function openPlace(path: string): { fd: number; real: string } | null | 'not-a-directory' {
+  if (!existsSync('/proc/self/fd')) {
+    try { return statSync(path).isDirectory() ? null : 'not-a-directory'; } catch { return 'not-a-directory'; }
+  }
+  let fd: number;
+  try { fd = openSync(path, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW); } catch { return 'not-a-directory'; }
+  try { return { fd, real: readlinkSync(`/proc/self/fd/${fd}`) }; } catch { closeSync(fd); return 'not-a-directory'; }
+}
+
 export function createSizesJob(deps: SizesJobDeps) {
   const now = deps.now ?? Date.now;
   const live = createLiveTasks<SizesProgress, SizesRecord>();
@@ -111,9 +126,14 @@ export function createSizesJob(deps: SizesJobDeps) {
       const recordsize = request.recordsize ?? resolved.value.recordsize ?? ds?.recordsize ?? DEFAULT_RECORDSIZE;
       const ashift = request.ashift ?? dataAshiftOf(inv, pool) ?? DEFAULT_ASHIFT;
       if (live.activeFor(host.id) !== undefined) throw new HttpError('conflict', `a size measurement is already running on host "${host.id}"`);
-      try { if (!statSync(path).isDirectory()) throw new Error('not a directory'); } catch {
-        throw new HttpError('bad-request', `${path} is not a directory on this machine`);
-      }
+      // The walk goes from this descriptor, never by name again (issue 35): the place is opened once
+      // (O_DIRECTORY|O_NOFOLLOW) and where it really is (the kernel's path of the descriptor) is
+      // judged again, so a component swapped for a link after the check cannot lead the walk out.
+      const anchor = openPlace(path);
+      if (anchor === 'not-a-directory') throw new HttpError('bad-request', `${path} is not a directory on this machine`);
+      const reopened = anchor && deps.refusal ? await deps.refusal(anchor.real) : null;
+      if (anchor && reopened) { closeSync(anchor.fd); throw new HttpError('forbidden', `refused: ${reopened}`); }
+      const closeAnchor = () => { if (anchor) { try { closeSync(anchor.fd); } catch { /* closed */ } } };
 
       const startedMs = now();
       const id = deps.evidence.addSizes({
@@ -133,12 +153,14 @@ export function createSizesJob(deps: SizesJobDeps) {
           if (request.lowPriority) {
             ticker = setInterval(() => live.progress(id, { files: null, dirs: null, bytes: null, elapsedS: elapsedS() }), 1000);
             ticker.unref();
-            const r = await measureInChild(path, recordsize, ashift, controller.signal);
-            histogram = { ...r.histogram, target, dataset, pool, notes: [...r.histogram.notes, ...r.notes] };
-            stats = r.stats;
+            const r = await measureInChild(anchor ? fdPath(anchor.fd) : path, recordsize, ashift, controller.signal);
+            // The child walked the descriptor's path: its words name the place instead.
+            const named = <T>(v: T): T => (anchor ? JSON.parse(JSON.stringify(v).split(fdPath(anchor.fd)).join(path)) as T : v);
+            histogram = named({ ...r.histogram, target, dataset, pool, notes: [...r.histogram.notes, ...r.notes] });
+            stats = named(r.stats);
           } else {
             const r = await measureSizes(path, {
-              recordsize, ashift, dataset, pool, signal: controller.signal, progressIntervalMs: 500,
+              recordsize, ashift, dataset, pool, signal: controller.signal, progressIntervalMs: 500, anchor: anchor ? { fd: anchor.fd, display: path } : undefined,
               onProgress: (p) => live.progress(id, { files: p.files, dirs: p.dirs, bytes: p.bytes, elapsedS: elapsedS() }),
             });
             histogram = { ...r.histogram, target };
@@ -151,6 +173,7 @@ export function createSizesJob(deps: SizesJobDeps) {
           if (!controller.signal.aborted) deps.logger.warn('size walk failed', { host: host.id, sizes: id, error: errText(err) });
         } finally {
           if (ticker) clearInterval(ticker);
+          closeAnchor();
         }
         try {
           deps.evidence.finishSizes(id, { status, endedAt: new Date(now()).toISOString(), histogram: status === 'completed' ? histogram : null, stats, message });

@@ -5,7 +5,8 @@
 import { SizeHistogram } from '../model/workload.ts';
 import { METADATA_BASIS, projectCandidates, toBins } from './histogram.ts';
 import { findHasPrintf, walkWithFind } from './find-walk.ts';
-import { walkWithParallelFind } from './parallel-find.ts';
+import { closeSync, constants, openSync } from 'node:fs';
+import { walkWithParallelFind, type WalkAnchor } from './parallel-find.ts';
 import { walkTree, type WalkOptions, type WalkResult, type WalkStats } from './walker.ts';
 import { factLinks } from '../../../rules/lib/citations.ts';
 
@@ -25,6 +26,11 @@ export interface MeasureOptions extends WalkOptions {
   method?: WalkMethod;
   /** Clock for capturedAt (tests). */
   now?: () => Date;
+  /**
+   * Walk from this descriptor (the API's walks: the checked place, opened once), never by name;
+   * GNU find only — there is no by-descriptor Node walker, so without find it is refused.
+   */
+  anchor?: WalkAnchor;
 }
 
 export interface MeasureResult {
@@ -37,6 +43,12 @@ export interface MeasureResult {
 /** Runs the requested walk; returns which one ran and, after a fallback, why. */
 async function walkBest(root: string, opts: MeasureOptions): Promise<WalkResult & { method: 'parallel' | 'find' | 'node'; note: string }> {
   const want = opts.method ?? 'auto';
+  if (opts.anchor) {
+    if (want === 'node' || !(await findHasPrintf())) throw new Error('a walk from a descriptor needs GNU find (-printf): install findutils');
+    const f = await walkWithParallelFind(root, { ...opts, processes: want === 'find' ? 1 : opts.processes });
+    if (!f.ok) throw new Error(`the find walk failed: ${f.reason}`);
+    return { ...f.result, method: want === 'find' ? 'find' : 'parallel', note: `walk: by ${f.processes} GNU find -xdev -printf process${f.processes === 1 ? '' : 'es'} from the directory opened once (by descriptor, no link followed), records binned as they streamed in` };
+  }
   // The histogram's method is "walk" (a directory walk, beside "zdb"); the note says which walker.
   if (want === 'node') return { ...(await walkTree(root, opts)), method: 'node', note: 'walk: by the Node walker (requested)' };
   let reason: string;
@@ -66,7 +78,15 @@ const human = (n: number): string => {
   return `${n.toFixed(i === 0 ? 0 : 1)} ${units[i]}`;
 };
 
+/** A descriptor of another (or this) process as a path: `/proc/PID/fd/N` — what the API hands a low-priority child. */
+const FD_PATH = /^\/proc\/(?:self|\d+)\/fd\/\d+$/;
+
 export async function measureSizes(root: string, opts: MeasureOptions): Promise<MeasureResult> {
+  if (!opts.anchor && FD_PATH.test(root)) {
+    // Opening the descriptor's path gives the same directory (not a name lookup): walk from it.
+    const fd = openSync(root, constants.O_RDONLY | constants.O_DIRECTORY);
+    try { return await measureSizes(root, { ...opts, anchor: { fd, display: root } }); } finally { closeSync(fd); }
+  }
   const { sizes, stats, method, note } = await walkBest(root, opts);
   const fileBins = toBins(sizes.fileCount, sizes.fileBytes);
   const blockBins = toBins(sizes.blockCount, sizes.blockBytes);

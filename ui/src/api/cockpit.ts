@@ -1,18 +1,17 @@
 /**
  * The transport inside Cockpit: the same typed client, with requests carried by Cockpit's bridge
- * (`cockpit.http`, an `http-stream2` channel over Cockpit's own WebSocket) to the advisor's server
- * on loopback. Cockpit's login is the authentication: the page has no token of its own.
+ * (`cockpit.http`, an `http-stream2` channel over Cockpit's own WebSocket) to the advisor's
+ * server through its Unix socket (`/run/zfs-advisor/api.sock`, `ZFS_ADVISOR_SOCKET` in its config
+ * file). Cockpit's login is the authentication: the page has no token and never reads one.
  *
- * - Where the server listens comes from its config file (`/etc/zfs-advisor/zfs-advisor.conf`,
- *   the unit's EnvironmentFile): port, address, `--base-path`.
- * - Default mode (bound to loopback, no token): the bridge's request arrives from 127.0.0.1 with
- *   `Host: localhost:PORT` and no `Origin`, like any local client; nothing else is needed.
- * - Token mode (the default, loopback included, unless the server runs with --open-loopback): on a
- *   401 the page reads the token file (root-only) through the bridge with `superuser: 'require'`,
- *   so only a Cockpit session with administrative access gets in; a limited session gets a 403
- *   that says how to turn that access on. Before the token is sent, the server must prove it holds
- *   it (an HMAC of a fresh challenge, /api/health?challenge=), so whatever else answers on the
- *   port never receives it.
+ * - The channel asks for `superuser: 'try'`: a session with administrative access connects as root
+ *   through the privileged bridge; a limited session connects as its user, which the socket's
+ *   permissions let in only when the admin named that user's group (`ZFS_ADVISOR_SOCKET_GROUP`).
+ *   Anyone else gets a 403 that says which of the two to turn on.
+ * - Nothing goes over TCP, so no program on a port (a local account's listener on [::1] or
+ *   127.0.0.1 while the service is down, say) ever sees a request of the page: the socket lives in
+ *   a directory only root can write, so nobody else can put a listener there either.
+ * - The base path comes from the config file too (`--base-path` in `ZFS_ADVISOR_EXTRA_ARGS`).
  * Only the few Cockpit calls used here are typed (cockpit.js has no types of its own).
  */
 import type { Fetch } from './client.ts';
@@ -28,7 +27,7 @@ interface CockpitHttpRequest extends CockpitPromise<Uint8Array> {
   close(problem?: string): void;
 }
 export interface Cockpit {
-  http(opts: { port: number; address?: string; binary: true }): {
+  http(opts: { unix: string; superuser?: 'try' | 'require'; binary: true }): {
     request(opts: { method: string; path: string; headers: Record<string, string>; body: Uint8Array | string }): CockpitHttpRequest;
   };
   file(path: string, opts?: { superuser?: 'try' | 'require' }): { read(): CockpitPromise<string | null>; close(): void };
@@ -42,28 +41,28 @@ export function cockpitOf(win: object): Cockpit | null {
 }
 
 /** What the package's manifest (`config`, overridable in ~/.config/cockpit/zfs-advisor.override.json) names. */
-export interface CockpitPackageConfig { serverConf: string; tokenFile: string }
+export interface CockpitPackageConfig { serverConf: string }
 export const DEFAULT_PACKAGE_CONFIG: CockpitPackageConfig = {
   serverConf: '/etc/zfs-advisor/zfs-advisor.conf',
-  tokenFile: '/var/lib/zfs-advisor/api-token',
 };
 
 export function packageConfigOf(ck: Cockpit, name = 'zfs-advisor'): CockpitPackageConfig {
   const raw = ck.manifests?.[name]?.config;
   const out = { ...DEFAULT_PACKAGE_CONFIG };
   if (raw && typeof raw === 'object') {
-    for (const key of ['serverConf', 'tokenFile'] as const) {
-      const v = (raw as Record<string, unknown>)[key];
-      if (typeof v === 'string' && /^\/[^\0]*$/.test(v)) out[key] = v;
-    }
+    const v = (raw as Record<string, unknown>).serverConf;
+    if (typeof v === 'string' && /^\/[^\0]*$/.test(v)) out.serverConf = v;
   }
   return out;
 }
 
+export const DEFAULT_SOCKET = '/run/zfs-advisor/api.sock';
+
 export interface ServerEndpoint {
-  /** Address for the bridge to connect to; null = Cockpit's default (localhost). */
-  address: string | null;
-  port: number;
+  /** The server's Unix socket. */
+  socket: string;
+  /** The operator group that may connect besides root (for the refusal's words), or null. */
+  group: string | null;
   /** `--base-path` with a trailing slash, `/` when none. */
   basePath: string;
 }
@@ -79,14 +78,13 @@ export function endpointFromConf(text: string | null): ServerEndpoint {
     if (!m) continue;
     values.set(m[1]!, m[2]!.replace(/^"(.*)"$/, '$1').replace(/^'(.*)'$/, '$1'));
   }
-  const port = Number(values.get('ZFS_ADVISOR_PORT') ?? '8077');
-  const host = values.get('ZFS_ADVISOR_HOST') ?? '127.0.0.1';
   const extra = values.get('ZFS_ADVISOR_EXTRA_ARGS') ?? '';
   const bp = /(?:^|\s)--base-path(?:=|\s+)(\S+)/.exec(extra)?.[1] ?? '/';
-  const basePath = /^\/[A-Za-z0-9._~/-]*$/.test(bp) ? (bp.endsWith('/') ? bp : `${bp}/`) : '/';
-  // A wildcard bind is reachable on loopback; a loopback name is Cockpit's default already.
-  const local = host === '' || host === '0.0.0.0' || host === '::' || host === 'localhost' || host === '127.0.0.1';
-  return { address: local ? null : host, port: Number.isInteger(port) && port > 0 && port < 65536 ? port : 8077, basePath };
+  const basePath = /^\/[A-Za-z0-9._~/-]*$/.test(bp) && !bp.split('/').includes('..') ? (bp.endsWith('/') ? bp : `${bp}/`) : '/';
+  const sock = values.get('ZFS_ADVISOR_SOCKET') ?? '';
+  const socket = /^\/[A-Za-z0-9._~/@+-]+$/.test(sock) && !sock.split('/').includes('..') ? sock : DEFAULT_SOCKET;
+  const g = values.get('ZFS_ADVISOR_SOCKET_GROUP') ?? '';
+  return { socket, group: /^[A-Za-z0-9._-]{1,64}$/.test(g) ? g : null, basePath };
 }
 
 const NULL_BODY = new Set([101, 204, 205, 304]);
@@ -95,19 +93,18 @@ function problemResponse(status: number, code: string, message: string): Respons
   return new Response(JSON.stringify({ error: { code, message } }), { status, headers: { 'Content-Type': 'application/json' } });
 }
 
-function read(ck: Cockpit, path: string, superuser?: 'require'): Promise<{ text: string | null } | { problem: string }> {
+function read(ck: Cockpit, path: string): Promise<{ text: string | null } | { problem: string }> {
   return new Promise((resolve) => {
-    const f = ck.file(path, superuser ? { superuser } : {});
+    const f = ck.file(path);
     f.read().then((text) => { f.close(); resolve({ text }); }, (err) => { f.close(); resolve({ problem: err.problem ?? err.message ?? 'unknown' }); });
   });
 }
 
 /** One request over the bridge, answered as a fetch `Response` (bodies streamed for 2xx). */
-function send(ck: Cockpit, ep: ServerEndpoint, url: string, init: RequestInit | undefined, token: string | null): Promise<Response> {
+function send(ck: Cockpit, ep: ServerEndpoint, url: string, init: RequestInit | undefined): Promise<Response> {
   return new Promise((resolve, reject) => {
     const method = (init?.method ?? 'GET').toUpperCase();
     const headers: Record<string, string> = { ...(init?.headers as Record<string, string> | undefined) };
-    if (token) headers.Authorization = `Bearer ${token}`;
     // A state-changing call always says JSON (the gate's rule for clients without an Origin).
     if (method !== 'GET' && method !== 'HEAD' && !headers['Content-Type']) headers['Content-Type'] = 'application/json';
     const body = typeof init?.body === 'string' ? new TextEncoder().encode(init.body) : '';
@@ -116,7 +113,7 @@ function send(ck: Cockpit, ep: ServerEndpoint, url: string, init: RequestInit | 
     let respHeaders: Record<string, string> = {};
     let settled = false;
     let sink: ReadableStreamDefaultController<Uint8Array> | null = null;
-    const req = ck.http({ port: ep.port, ...(ep.address ? { address: ep.address } : {}), binary: true })
+    const req = ck.http({ unix: ep.socket, superuser: 'try', binary: true })
       .request({ method, path, headers, body });
     const stream = new ReadableStream<Uint8Array>({
       start(c) { sink = c; },
@@ -148,27 +145,16 @@ function send(ck: Cockpit, ep: ServerEndpoint, url: string, init: RequestInit | 
           // A fresh copy: the bridge's chunk may be a view into a larger (shared) buffer.
           const bytes = typeof errBody === 'string' ? new TextEncoder().encode(errBody) : new Uint8Array(errBody ?? new Uint8Array(0));
           resolve(new Response(NULL_BODY.has(s) ? null : bytes, { status: s, headers: respHeaders }));
+        } else if (err.problem === 'access-denied' || err.problem === 'not-authorized') {
+          const who = ep.group ? `members of the group ${ep.group}` : 'members of the operator group the admin names in ZFS_ADVISOR_SOCKET_GROUP (none is named now)';
+          resolve(problemResponse(403, 'cockpit-admin-needed',
+            `ZFS Advisor's socket ${ep.socket} lets in root and ${who} only. Turn on administrative access in Cockpit's top bar, or ask the admin to add your account to that group, then try again.`));
         } else {
-          const where = `${ep.address ?? 'localhost'}:${ep.port}`;
-          resolve(problemResponse(502, 'unreachable', `nothing answers on ${where} through Cockpit (${err.problem ?? 'no connection'}): is zfs-advisor.service running? (systemctl status zfs-advisor)`));
+          resolve(problemResponse(502, 'unreachable', `nothing answers on ${ep.socket} through Cockpit (${err.problem ?? 'no connection'}): is zfs-advisor.service running? (systemctl status zfs-advisor)`));
         }
       },
     );
   });
-}
-
-/** Asks the server for an HMAC of a fresh challenge under `token` (/api/health?challenge=) and checks it. */
-async function provesToken(ck: Cockpit, ep: ServerEndpoint, token: string): Promise<boolean> {
-  const subtle = globalThis.crypto?.subtle;
-  if (!subtle) return false;
-  const challenge = Array.from(globalThis.crypto.getRandomValues(new Uint8Array(24)), (b) => b.toString(16).padStart(2, '0')).join('');
-  const res = await send(ck, ep, `/api/health?challenge=${challenge}`, undefined, null);
-  const proof = res.headers.get('X-ZFS-Advisor-Proof');
-  if (!res.ok || !proof) return false;
-  const key = await subtle.importKey('raw', new TextEncoder().encode(token), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  const mac = new Uint8Array(await subtle.sign('HMAC', key, new TextEncoder().encode(`zfs-advisor-proof:${challenge}`)));
-  const expected = Array.from(mac, (b) => b.toString(16).padStart(2, '0')).join('');
-  return expected === proof.toLowerCase();
 }
 
 /**
@@ -177,29 +163,8 @@ async function provesToken(ck: Cockpit, ep: ServerEndpoint, token: string): Prom
  */
 export function createCockpitFetch(ck: Cockpit, config: CockpitPackageConfig = packageConfigOf(ck)): Fetch {
   let endpoint: Promise<ServerEndpoint> | null = null;
-  let token: string | null = null;
   return async (url, init) => {
     endpoint ??= read(ck, config.serverConf).then((r) => endpointFromConf('text' in r ? r.text : null));
-    const ep = await endpoint;
-    const res = await send(ck, ep, url, init, token);
-    if (res.status !== 401) return res;
-    // The server is in token mode: the token file is root-only, so only administrative access reads it.
-    const t = await read(ck, config.tokenFile, 'require');
-    const found = 'text' in t && t.text ? t.text.trim() : null;
-    if (!found) {
-      token = null;
-      const why = 'problem' in t ? t.problem : 'the file is empty or missing';
-      return problemResponse(403, 'cockpit-admin-needed',
-        `This ZFS Advisor server requires its access token, which Cockpit reads from ${config.tokenFile} (root only; ${why}). Turn on administrative access in Cockpit's top bar, then try again.`);
-    }
-    if (found === token) return res;
-    // Before the token goes anywhere: the program on that port must prove it holds it (a user who
-    // bound the port while the service was down would otherwise receive it).
-    if (!(await provesToken(ck, ep, found))) {
-      return problemResponse(502, 'cockpit-not-the-service',
-        `The program answering on ${ep.address ?? 'localhost'}:${ep.port} did not prove it is this machine's ZFS Advisor (it does not hold the token in ${config.tokenFile}), so the token was not sent. Is zfs-advisor.service running? (systemctl status zfs-advisor)`);
-    }
-    token = found;
-    return send(ck, ep, url, init, token);
+    return send(ck, await endpoint, url, init);
   };
 }

@@ -1,6 +1,7 @@
 /**
- * The bearer token, when the server requires one (bound off-loopback). Kept in sessionStorage:
- * gone when the tab closes, never in a cookie (the server accepts no cookies).
+ * The bearer token, when the server asks for one (on TCP, loopback included, unless
+ * --open-loopback). Kept in sessionStorage: gone when the tab closes, never in a cookie (the only
+ * cookie is the HttpOnly session a one-time login link sets, which no script reads).
  */
 const KEY = 'zfs-advisor-token';
 

@@ -11,7 +11,22 @@
 import { EXIT, type CliIO, type Handler } from '../command.ts';
 import type { options } from '../defs/serve.ts';
 import { refusal, usageError } from '../framework/errors.ts';
+import { fstatSync } from 'node:fs';
+import { join } from 'node:path';
 import { defaultDataDir, startServer } from '../../api/server.ts';
+
+/**
+ * Whether this process's standard output is the journal (systemd sets JOURNAL_STREAM to the
+ * device:inode of the stream it connected): then the login link is not printed there.
+ */
+export function stdoutIsJournal(env: Readonly<Record<string, string | undefined>> = process.env): boolean {
+  const m = /^(\d+):(\d+)$/.exec(env.JOURNAL_STREAM ?? '');
+  if (!m) return false;
+  try {
+    const st = fstatSync(1, { bigint: true });
+    return st.dev === BigInt(m[1]!) && st.ino === BigInt(m[2]!);
+  } catch { return false; }
+}
 
 export interface ServeDefaults {
   host: string;
@@ -29,6 +44,7 @@ export function containerOptionsFromEnv(env: Readonly<Record<string, string | un
 
 /** A listen failure in words: which address, what to do (EADDRINUSE names the port and --port). */
 export function listenFailure(message: string, host: string, port: number): Error {
+  if (/refuses to share/.test(message)) return refusal(message.replace(/^cannot listen on /, 'cannot listen on '), `stop that program, or choose another port with --port, e.g. --port ${port === 65535 ? 8081 : port + 1}`);
   if (/EADDRINUSE/.test(message)) return refusal(`port ${port} on ${host} is already in use by another program`, `stop that program, or choose another port with --port, e.g. --port ${port === 65535 ? 8081 : port + 1}`);
   if (/EACCES/.test(message)) return refusal(`not allowed to listen on port ${port}${port < 1024 ? ' (ports below 1024 need root)' : ''}`, 'choose a port from 1024 up with --port, e.g. --port 8080');
   if (/EADDRNOTAVAIL|ENOTFOUND/.test(message)) return refusal(`${host} is not an address of this machine`, 'give one of its addresses with --host, or 0.0.0.0 for all');
@@ -42,11 +58,18 @@ async function serve(o: ServeValues, io: CliIO, defaults: ServeDefaults, command
   const fromEnv = containerOptionsFromEnv(process.env);
   const port = o.port ?? defaults.port;
   const host = o.host ?? defaults.host;
+  // `start` (what `npm start` runs) and demo runs never use the service's data directory.
+  const dataDir = o['data-dir'] ?? defaultDataDir(undefined, command === 'start' ? '`start` (a try-out run)' : o.demo ? 'a demo run' : undefined);
+  const envSocket = process.env.ZFS_ADVISOR_SOCKET?.trim();
+  // `start` gives this user's own clients (`npm run cockpit`, login-link) a socket in its data directory.
+  const socket = o.socket ?? (envSocket ? envSocket : command === 'start' ? join(dataDir, 'api.sock') : null);
   const started = await startServer({
     host,
     port,
-    // `start` (what `npm start` runs) and demo runs never use the service's data directory.
-    dataDir: o['data-dir'] ?? defaultDataDir(undefined, command === 'start' ? '`start` (a try-out run)' : o.demo ? 'a demo run' : undefined),
+    dataDir,
+    socket,
+    socketGroup: o['socket-group'] ?? (process.env.ZFS_ADVISOR_SOCKET_GROUP?.trim() || null),
+    loginLink: stdoutIsJournal() ? 'file' : 'announce',
     basePath: o['base-path'],
     demo: o.demo ? true : undefined,
     benchDir: o['bench-dir'] ?? fromEnv.benchDir,

@@ -18,8 +18,9 @@ import serve from './serve.ts';
 import start from './start.ts';
 import completion from './completion.ts';
 import info from './info.ts';
+import loginLink from './login-link.ts';
 import man from './man.ts';
 
 export const COMMANDS: readonly CommandDef[] = [
-  inventory, assess, optane, forecast, plan, sizes, observe, bench, report, capture, parse, serve, start, info, completion, man,
+  inventory, assess, optane, forecast, plan, sizes, observe, bench, report, capture, parse, serve, start, info, loginLink, completion, man,
 ];

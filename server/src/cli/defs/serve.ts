@@ -17,6 +17,8 @@ export const SERVE_OPTIONS = [
   { name: 'bench-max-load', type: 'number', unit: '1-minute load', min: 0.1, max: 1000, example: '16', description: 'The ceiling for the load at which a benchmark may start or go on; the API may only set it lower (default max(4, 2 × CPUs))' },
   { name: 'bench-max-pool-write-wait', type: 'integer', unit: 'ms', min: 1, max: 60000, example: '5000', description: 'The ceiling for the pool write latency before a benchmark is stopped; the API may only set it lower (default 2000)' },
   { name: 'sizes-allow', type: 'path', value: 'DIR', example: '/srv/data', multiple: true, description: 'A directory size walks from the API may measure besides mounted ZFS datasets (the only way on a machine without ZFS)' },
+  { name: 'socket', type: 'path', value: 'PATH', example: '/run/zfs-advisor/api.sock', description: 'Also listen on this Unix socket, for local clients (zfs-advisor login-link, Cockpit) that need no token there; its directory must be this user\'s own, and only this user (or --socket-group) can connect' },
+  { name: 'socket-group', type: 'string', value: 'GROUP', example: 'zfs-advisor', description: 'An operator group whose members may connect to --socket too (socket 0660, its directory 0750)' },
   { name: 'trusted-origin', type: 'string', value: 'URL', example: 'https://nas.example.lan', multiple: true, description: 'The origin (scheme://host[:port]) of a trusted front end (reverse proxy, portal) whose pages may send changes; other origins get 403' },
 ] as const satisfies readonly OptionDef[];
 
@@ -28,6 +30,8 @@ export const SERVE_ENV = [
   { name: 'ZFS_ADVISOR_BENCH_ALLOW', description: 'As --bench-allow, comma-separated (the flag wins).' },
   { name: 'ZFS_ADVISOR_SIZES_ALLOW', description: 'As --sizes-allow, comma-separated (the flag wins).' },
   { name: 'ZFS_ADVISOR_TRUSTED_ORIGINS', description: 'As --trusted-origin, comma-separated (the flag wins).' },
+  { name: 'ZFS_ADVISOR_SOCKET', description: 'As --socket (the flag wins).' },
+  { name: 'ZFS_ADVISOR_SOCKET_GROUP', description: 'As --socket-group (the flag wins).' },
 ] as const;
 
 export const options = SERVE_OPTIONS;
