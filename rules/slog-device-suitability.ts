@@ -81,7 +81,8 @@ export default defineRule({
             { label: 'log device', value: products },
             ...(one ? [] : [{ label: 'log vdev', value: `${top.name}: ${judged.map((j) => j.leaf.name).join(', ')}` }]),
             { label: 'latency class', value: [...new Set(judged.map((j) => j.c.latency.label))].join(', ') },
-            { label: 'typical 4K sync write', value: Math.max(...judged.map((j) => j.c.latency.typicalUs ?? 0)) || null, unit: 'µs' },
+            // A class that does not know the latency (virtual, unknown) gives no typical figure: it is to be measured.
+            { label: 'typical 4K sync write', value: Math.max(0, ...judged.filter((j) => j.c.latency.known).map((j) => j.c.latency.typicalUs)) || null, unit: 'µs' },
             { label: 'power-loss protection', value: [...new Set(judged.map((j) => plpSummary(j.c.plp)))].join(', ') },
             { label: 'power-loss protection basis', value: [...new Set(judged.map((j) => j.c.plp.basis))].join(' ') },
             { label: 'QLC/DRAM-less', value: [...new Set(judged.map((j) => (j.c.cheapFlash ? j.c.cheapFlash.kind : 'no known match')))].join(', ') },
