@@ -104,7 +104,10 @@ export default defineRule({
             reversible: 'yes',
             reversibleWhy: 'A log device can be replaced or removed at any time; pool data is not touched.',
           },
-          citations: [kb('slog', 'Flush latency is the sync write latency'), fact('A19'), fact('E1'), fact('E2'), fact('E3'), fact('E8'), fact('G3'), doc(DOC_000, 'Samsung 850 EVO vs Optane QD16 results'), doc(DOC_004, 'choose SSDs carefully')],
+          citations: [
+            kb('slog', 'Flush latency is the sync write latency'), ...(judged.some((j) => j.c.virtual) ? [kb('device-classes', 'Virtual disks and LUNs')] : []),
+            fact('A19'), fact('E1'), fact('E2'), fact('E3'), fact('E8'), fact('G3'), doc(DOC_000, 'Samsung 850 EVO vs Optane QD16 results'), doc(DOC_004, 'choose SSDs carefully'),
+          ],
           confidence,
         });
       }

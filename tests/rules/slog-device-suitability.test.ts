@@ -22,6 +22,7 @@ const measureIt = (f: Finding) => {
   expect(f.action?.commands).toEqual(['zfs-advisor bench sync-write-4k-qd1 --pool bench-pool']);
   expect(f.evidence.find((e) => e.label === 'typical 4K sync write')?.value, 'no typical figure for an unknown latency').toBeNull();
   expect(f.confidence).toBe('low');
+  expect(f.citations.map((c) => c.url)).toContain('docs/kb/device-classes.md#virtual-disks-and-luns');
 };
 
 ruleTester(rule, {
