@@ -18,6 +18,8 @@ import { driveFromSmartctl, parseSmartctl } from '../../server/src/parsers/smart
 import { rawText } from '../../server/src/snapshot/raw-set.ts';
 import type { Drive } from '../../server/src/model/inventory.ts';
 import { drive, leaf, pool } from '../support/builders.ts';
+import { loadSnapshotInventory } from '../../server/src/gather/load.ts';
+import { assess } from '../../server/src/assess/assess.ts';
 
 const FIX = join(import.meta.dirname, '..', 'fixtures', 'devices');
 const lsblkDrives = (file: string): Drive[] =>
@@ -135,5 +137,34 @@ describe('a drive of unknown media: its class from its model text', () => {
   it('text that names nothing leaves the old reading: rotational flag, else unknown', () => {
     expect(isHdd(unknownMedia('Acme Turbo 9000', { rotational: true }))).toBe(true);
     expect(syncWriteLatency(unknownMedia('Acme Turbo 9000')).cls).toBe('unknown');
+  });
+});
+
+/**
+ * The lab's real OpenZFS 2.3 capture of a pool with every vdev class (tests/fixtures/lab/2.3/all-classes,
+ * PROVENANCE.md there): virtio data disks without a model and QEMU NVMe controllers as special, log,
+ * cache and dedup. Every drive is virtual; the rules say "measure it" and never "hard disk".
+ */
+describe('the lab\'s capture: virtio disks and QEMU NVMe, assessed', async () => {
+  const { inventory } = await loadSnapshotInventory(join(import.meta.dirname, '..', 'fixtures', 'lab', '2.3', 'all-classes'));
+  const { assessment } = assess(inventory, {}, new Date('2026-11-28T00:00:00Z'));
+  const about = (rule: string) => assessment.findings.filter((f) => f.ruleId === rule);
+
+  it('every drive of the guest is a virtual disk of unknown latency', () => {
+    expect(inventory.drives.length).toBe(16);
+    expect(inventory.drives.filter((d) => syncWriteLatency(d).cls !== 'virtual').map((d) => `${d.devPath} ${d.model}`)).toEqual([]);
+  });
+  it('the log mirror of two QEMU NVMe: "virtual disks or LUNs of unknown latency: measure it", the probe on tank', () => {
+    const [f, ...more] = about('slog-device-suitability');
+    expect(more).toEqual([]);
+    expect(f!.title).toMatch(/are virtual disks or LUNs of unknown latency: measure it$/);
+    expect(f!.action?.commands).toEqual(['zfs-advisor bench sync-write-4k-qd1 --pool tank']);
+  });
+  it('no power-loss guess about the QEMU NVMe special and dedup mirrors; raidz2 media "virtual"', () => {
+    expect(about('special-device-plp')).toEqual([]);
+    expect(about('mirrors-for-random-io').map((f) => f.evidence.find((e) => e.label === 'media')?.value)).toEqual(['virtual']);
+  });
+  it('no finding calls a drive of the guest a hard disk or a consumer drive', () => {
+    for (const f of assessment.findings) expect(`${f.ruleId}: ${f.title} ${f.explanation} ${JSON.stringify(f.evidence)}`).not.toMatch(/\bhard disks?\b|consumer-grade|"hdd"/);
   });
 });
