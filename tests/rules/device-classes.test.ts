@@ -116,6 +116,7 @@ describe('a drive of unknown media: its class from its model text', () => {
     ['SAMSUNG MZQL23T8HCLS-00A07', false, true, 'plp-nvme', /power-loss protection/],
     ['Micron 5400 PRO 960GB SATA SSD', false, false, 'plp-sata', /Micron 5100-5400/],
     ['Seagate IronWolf 4TB NAS HDD 5400 RPM', true, false, 'hdd', /reads as a hard disk/],
+    ['WD Red Plus 4TB SATA HDD', true, false, 'hdd', /reads as a hard disk/],
   ];
   for (const [model, hdd, nvme, latency, basis] of cases) {
     it(`"${model}" → ${latency}`, () => {
