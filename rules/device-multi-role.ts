@@ -6,7 +6,7 @@
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
 import { DOC_004, doc, fact, kb } from './lib/layout-citations.ts';
-import { isOptane, productName } from './lib/device-class.ts';
+import { isHdd, isOptane, isSsd, isVirtual, productName } from './lib/device-class.ts';
 import { distinctRoles, driveRoles } from './lib/layout-roles.ts';
 import { newDevice } from './lib/commands.ts';
 
@@ -63,7 +63,7 @@ export default defineRule({
         ],
         explanation: optane
           ? `Optane is the accepted exception to "one device, one role" (the TrueNAS Optane resource: mirrored, partitioned Optane 905Ps served SLOG and special at 255 ns–4 µs latency), but the exception assumes each role is mirrored across two devices. Here ${unmirrored.map((r) => `${r.cls} in ${r.pool}`).join(', ')} rests on this one device alone, so its failure takes ${poolCritical ? 'the pool' : 'those roles'} with it.`
-          : `This ${drive.media === 'hdd' ? 'hard disk' : 'SSD'} is partitioned into ${distinct.length} roles. NAND SSDs and hard disks lose much of their performance under sustained mixed reads and writes (TrueNAS Optane resource), so ${withData ? 'the log or cache competes with the pool\'s own data I/O on the same device and gains little' : 'the SLOG\'s flush latency suffers whenever the other role is busy'}; and when the device fails, every role on it fails at once${unmirrored.length > 0 ? ` — including ${unmirrored.map((r) => `${r.cls} in ${r.pool}`).join(', ')}, which has no redundancy` : ''}. OpenZFS also advises leaving the unused space of a NAND SLOG empty as over-provisioning.`,
+          : `This ${isVirtual(drive) ? 'virtual disk' : isHdd(drive) ? 'hard disk' : isSsd(drive) ? 'SSD' : 'device'} is partitioned into ${distinct.length} roles.${isVirtual(drive) ? ' Its roles share one path to the storage behind it, which this host cannot see.' : ''} NAND SSDs and hard disks lose much of their performance under sustained mixed reads and writes (TrueNAS Optane resource), so ${withData ? 'the log or cache competes with the pool\'s own data I/O on the same device and gains little' : 'the SLOG\'s flush latency suffers whenever the other role is busy'}; and when the device fails, every role on it fails at once${unmirrored.length > 0 ? ` — including ${unmirrored.map((r) => `${r.cls} in ${r.pool}`).join(', ')}, which has no redundancy` : ''}. OpenZFS also advises leaving the unused space of a NAND SLOG empty as over-provisioning.`,
         action: {
           summary: optane
             ? 'Mirror each role across a second Optane partitioned the same way.'

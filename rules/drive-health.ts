@@ -6,7 +6,7 @@ import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
 import type { Severity } from '../server/src/model/finding.ts';
 import type { Drive, Pool } from '../server/src/model/inventory.ts';
-import { isHdd, isNvme } from './lib/device-class.ts';
+import { isHdd, isNvme, isVirtual } from './lib/device-class.ts';
 import { allLeaves, driveForLeaf } from './lib/topology.ts';
 import { newDevice } from './lib/commands.ts';
 import { kb } from './lib/citations.ts';
@@ -62,10 +62,13 @@ export default defineRule({
       if ((d.mediaErrors ?? 0) > 0) problems.push({ sev: 'warning', text: `${plural(d.mediaErrors!, 'media/data-integrity error')}: data could not be read back as written` });
       if ((d.pendingSectors ?? 0) > 0) problems.push({ sev: 'warning', text: `${plural(d.pendingSectors!, 'pending sector')} waiting to be reallocated: unreadable right now` });
       if ((d.reallocatedSectors ?? 0) > 0) problems.push({ sev: (d.reallocatedSectors ?? 0) >= 100 ? 'warning' : 'suggestion', text: `${plural(d.reallocatedSectors!, 'reallocated sector')}: the drive has replaced bad sectors from its reserve; watch whether the number grows` });
-      if (d.wearPct !== null && d.wearPct >= WEAR_WARN_PCT) problems.push({ sev: d.wearPct >= WEAR_CRITICAL_PCT ? 'critical' : 'warning', text: `${d.wearPct} % of its rated write endurance used` });
+      // A virtual disk or LUN reports the hypervisor's or the target's figures for wear and
+      // temperature, not a drive's (QEMU emulates them): no limit of ours applies to them.
+      const physical = !isVirtual(d);
+      if (physical && d.wearPct !== null && d.wearPct >= WEAR_WARN_PCT) problems.push({ sev: d.wearPct >= WEAR_CRITICAL_PCT ? 'critical' : 'warning', text: `${d.wearPct} % of its rated write endurance used` });
       const kind = isHdd(d) ? 'hdd' : isNvme(d) ? 'nvme' : 'ssd';
       const lim = TEMP_LIMITS[kind];
-      if (d.temperatureC !== null && d.temperatureC >= lim.warn) problems.push({ sev: d.temperatureC >= lim.critical ? 'critical' : 'warning', text: `${d.temperatureC} °C, at or above the ${d.temperatureC >= lim.critical ? lim.critical : lim.warn} °C we flag for ${kind === 'hdd' ? 'hard disks' : kind === 'nvme' ? 'NVMe drives' : 'SATA/SAS SSDs'} (a heuristic limit)` });
+      if (physical && d.temperatureC !== null && d.temperatureC >= lim.warn) problems.push({ sev: d.temperatureC >= lim.critical ? 'critical' : 'warning', text: `${d.temperatureC} °C, at or above the ${d.temperatureC >= lim.critical ? lim.critical : lim.warn} °C we flag for ${kind === 'hdd' ? 'hard disks' : kind === 'nvme' ? 'NVMe drives' : 'SATA/SAS SSDs'} (a heuristic limit)` });
       if (problems.length === 0) continue;
       const severity = problems.map((p) => p.sev).sort((a, b) => RANK[a] - RANK[b])[0]!;
       const where = Pools ? poolOf(d, Pools) : null;

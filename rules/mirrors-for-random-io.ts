@@ -62,7 +62,8 @@ export default defineRule({
         explanation:
           `Block storage for VMs and databases issues small random reads and writes. On raidz each block is spread over all data disks of its vdev, so ${pool.name}'s ${plural(parity.length, 'parity vdev')} give roughly the random IOPS of ${plural(parity.length, 'disk')} (≈${nowIops} at ~${HDD_RANDOM_IOPS} IOPS per 7200 rpm disk), whereas the same ${disks} disks as striped two-way mirrors would give ≈${mirrorIops} for writes and more for reads (calomel.org: "mirrors are better for random IOPs"). ` +
           'Mirrors cost capacity (50 %) and raidz2 survives any two failures, so this is a trade-off to weigh, not a defect. The IOPS figures are rough per-disk estimates, not measurements.' +
-          (media === 'unknown' ? ' The drives behind the vdevs could not be identified as hard disks; if they are SSDs, ignore this.' : ''),
+          (media === 'unknown' ? ' The drives behind the vdevs could not be identified as hard disks; if they are SSDs, ignore this.' : '') +
+          (media === 'virtual' ? ` The vdevs are virtual disks or LUNs, so what backs them is unknown here; measure their random writes (\`zfs-advisor bench mixed-70-30-4k --pool ${pool.name}\`), and if flash backs them, ignore this.` : ''),
         action: {
           summary: 'For VM/database storage, put it on a pool of striped mirrors (or a flash pool) and move the zvols there with send/receive.',
           commands: [

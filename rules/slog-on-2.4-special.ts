@@ -5,7 +5,7 @@
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
 import { fact, kb, man } from './lib/slog-citations.ts';
-import { classifyDrive, slowestLatency } from './lib/device-class.ts';
+import { classifyDrive, measureCommand, slowestLatency } from './lib/device-class.ts';
 import { hasLog, hasSpecial, leafDrives } from './lib/slog-devices.ts';
 import { syncEvidence } from './lib/slog-evidence.ts';
 import { allLeaves } from './lib/topology.ts';
@@ -34,7 +34,10 @@ export default defineRule({
     for (const pool of targets) {
       const ds = Drives ? leafDrives(allLeaves(pool, 'special'), Drives) : [];
       const slow = slowestLatency(ds);
-      const weak = ds.map(classifyDrive).filter((c) => c.cheapFlash || (!c.optane && c.plp.plp !== 'yes'));
+      const classes = ds.map(classifyDrive);
+      // A virtual disk or LUN is neither weak nor strong: its latency is unknown until measured.
+      const virtual = classes.filter((c) => c.virtual);
+      const weak = classes.filter((c) => !c.virtual && (c.cheapFlash || (!c.optane && c.plp.plp !== 'yes')));
       const ev = syncEvidence(pool, { Datasets, Workload, ZilStats, poolCount: Pools.length });
       findings.push({
         severity: weak.length > 0 && (ev.level === 'observed' || ev.level === 'configured' || ev.level === 'counters') ? 'suggestion' : 'info',
@@ -52,6 +55,7 @@ export default defineRule({
           'Sync writes therefore already get the special devices\' latency; a separate SLOG would still win when present, but the gain is smaller than on a plain HDD pool. ' +
           'The special vdev now also takes every sync-written byte as extra writes: size and choose its SSDs for that endurance. ' +
           (weak.length > 0 ? `${weak.map((c) => c.product).join(', ')} ${weak.length === 1 ? 'is' : 'are'} not a PLP/Optane device, so sync latency stays consumer-grade and wear rises. ` : '') +
+          (virtual.length > 0 ? `${virtual.map((c) => c.product).join(', ')} ${virtual.length === 1 ? 'is a virtual disk or LUN' : 'are virtual disks or LUNs'}: the sync latency they give is that of storage this host cannot see, unknown until measured (\`${measureCommand(ds[0]!, pool.name)}\`). ` : '') +
           'ZIL traffic on the special vdev is counted under the "normal" ZIL metaslab counters.',
         action: weak.length > 0
           ? {
@@ -60,7 +64,14 @@ export default defineRule({
               reversible: 'yes',
               reversibleWhy: 'A log vdev can be removed again; the zil_special_is_slog module parameter can be set to 0 at any time.',
             }
-          : null,
+          : virtual.length > 0
+            ? {
+                summary: `Measure ${pool.name}'s sync writes: whether the virtual special devices are fast enough as its ZIL is unknown until then.`,
+                commands: [measureCommand(ds[0]!, pool.name)],
+                reversible: 'yes',
+                reversibleWhy: 'The probe writes to a throw-away dataset of the pool and removes it afterwards; it changes no pool setting.',
+              }
+            : null,
         citations: [kb('slog', 'OpenZFS 2.4: the special vdev as log'), fact('A4'), fact('A5'), fact('A28'), fact('F10'), man('zfs', 4, 'zil_special_is_slog')],
         confidence: ds.length > 0 ? 'high' : 'medium',
       });

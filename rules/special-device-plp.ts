@@ -28,9 +28,13 @@ function memberDrive(leaf: VdevNode, drives: readonly Drive[]): Drive | null {
 
 type Verdict = 'no-plp' | 'flushed-only' | 'unknown';
 
-/** Why a NAND member fails the check, or null when it passes (Optane, capacitor PLP, HDD: not NAND). */
+/**
+ * Why a NAND member fails the check, or null when it passes (Optane, capacitor PLP, HDD: not NAND)
+ * or is no flash this host can see (a virtual disk or LUN: what survives a power cut is up to the
+ * storage behind it, and the rule would only guess; slog-device-suitability asks to measure it).
+ */
 function verdictOf(c: DeviceClass): Verdict | null {
-  if (c.hdd || c.optane) return null;
+  if (c.hdd || c.optane || c.virtual) return null;
   if (c.plp.plp === 'no') return 'no-plp';
   if (c.plp.plp === 'yes') return c.plp.kind === 'firmware-flushed-only' ? 'flushed-only' : null;
   return 'unknown';

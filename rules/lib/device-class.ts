@@ -1,6 +1,6 @@
 /**
  * Device classification for the rules: what kind of device a `Drive` is (HDD / SATA-SAS SSD /
- * NVMe / Optane), whether it protects flushed data on power loss (PLP) and on what basis, whether
+ * NVMe / Optane / a virtual disk or LUN), whether it protects flushed data on power loss (PLP) and on what basis, whether
  * it is a known consumer QLC or DRAM-less model, and which sync-write latency class it belongs to.
  *
  * Why latency classes and not just "SSD": a SLOG's value is its flush latency (zfs-facts A19, E1,
@@ -8,9 +8,16 @@
  * drive is safe but PLP alone does not make it fast (E3). So every rule that picks or judges a
  * device for a sync or metadata role goes through `syncWriteLatency()`.
  *
+ * Virtual disks and LUNs (QEMU, virtio, VMware, Hyper-V, iSCSI/LIO, SAN arrays) are a class of
+ * their own: Linux calls most of them rotational, but a flush to one goes through a hypervisor or a
+ * network to storage this host cannot see, so they are neither "hard disk" nor "fast" here — their
+ * latency is unknown until measured. What the model text says (virtual, NVMe/SATA/SAS, families) is
+ * read by one classifier, server/src/forecast/device-text.ts, which the forecast's catalog reads too.
+ *
  * Pure functions; everything is computed from the Drive the inventory built.
  */
 import type { Drive } from '../../server/src/model/inventory.ts';
+import { classifyModelText, virtualDrive, type TextClass } from '../../server/src/forecast/device-text.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Media
@@ -21,22 +28,54 @@ export function normaliseModel(model: string | null | undefined): string {
   return (model ?? '').replace(/_/g, ' ').replace(/\s+/g, ' ').trim().toUpperCase();
 }
 
-/** Spinning disk: media = hdd, or (media unknown) a rotational flag or a known rpm. */
+/**
+ * A virtual disk or LUN, with what said so (device-text.ts: the model text, or a virtio/Xen block
+ * device that reports itself rotational); null for a real drive or when nothing says so.
+ */
+export function virtualDisk(d: Drive): TextClass | null {
+  return d.media === 'file' ? null : virtualDrive(d);
+}
+
+export const isVirtual = (d: Drive): boolean => virtualDisk(d) !== null;
+
+/** What the model text alone says about a real drive (interface, PCIe generation, family); null for a virtual one or a text that names nothing. */
+export function modelTextClass(d: Drive): TextClass | null {
+  const t = classifyModelText(d.model);
+  return t && t.cls !== 'virtual' ? t : null;
+}
+
+/**
+ * Spinning disk: media = hdd, or (media unknown) a model text that names a hard disk, else a
+ * rotational flag or a known rpm. Never a virtual disk or LUN (Linux calls those rotational too).
+ */
 export function isHdd(d: Drive): boolean {
+  if (isVirtual(d)) return false;
   if (d.media === 'hdd') return true;
   if (d.media !== 'unknown') return false; // ssd / nvme / file said so explicitly
+  const t = modelTextClass(d);
+  if (t) return t.cls === 'hdd';
   return d.rotational === true || (d.rpm !== null && d.rpm > 0);
 }
 
-/** NVMe transport or media. */
+/** NVMe transport or media, or (media unknown) a model text that names NVMe. A QEMU NVMe is NVMe here and virtual for its latency. */
 export function isNvme(d: Drive): boolean {
-  return d.media === 'nvme' || d.transport === 'nvme';
+  if (d.media === 'nvme' || d.transport === 'nvme') return true;
+  return d.media === 'unknown' && modelTextClass(d)?.interface === 'nvme';
 }
 
-/** Any flash device (SATA/SAS SSD or NVMe, Optane included). */
+/** Any flash device (SATA/SAS SSD or NVMe, Optane included). A virtual disk is not known to be flash. */
 export function isSsd(d: Drive): boolean {
-  if (isHdd(d)) return false;
-  return d.media === 'ssd' || isNvme(d) || d.rotational === false;
+  if (isVirtual(d) || isHdd(d)) return false;
+  if (d.media === 'ssd' || isNvme(d)) return true;
+  if (d.media === 'unknown' && modelTextClass(d)) return true; // a non-hdd text class is a flash class
+  return d.rotational === false;
+}
+
+/** How to measure a device's sync-write latency: on its pool when it is in one, else the blank device itself (the guarded probe). */
+export function measureCommand(d: Drive, pool?: string | null): string {
+  return pool
+    ? `zfs-advisor bench sync-write-4k-qd1 --pool ${pool}`
+    : `zfs-advisor bench sync-write-4k-qd1 --device ${d.byIdPath ?? d.devPath ?? d.id} --confirm-serial ${d.serial ?? '<serial>'}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -162,8 +201,13 @@ export function plpModel(d: Drive): (typeof PLP_MODELS)[number] | null {
   return PLP_MODELS.find((p) => p.pattern.test(m)) ?? null;
 }
 
+/** A classifier's reason as the start of a sentence: first letter up, no full stop. */
+const sentence = (why: string): string => why.charAt(0).toUpperCase() + why.slice(1).replace(/\.$/, '');
+
 /** PLP with its basis. Order: Optane table → inventory's own finding → OpenZFS PLP list → known consumer QLC/DRAM-less → unknown. */
 export function powerLossProtection(d: Drive): PlpAssessment {
+  const v = virtualDisk(d);
+  if (v) return { plp: 'unknown', kind: null, basis: 'A virtual disk or LUN: whether a flushed write survives power loss is up to the storage behind it, which this host cannot see.' };
   if (isHdd(d)) {
     return { plp: 'unknown', kind: null, basis: 'Hard disk: PLP does not apply; its flush latency is set by rotation and seek ([FreeBSD r320683 (commit message)](https://svnweb.freebsd.org/base?view=revision&revision=320683)).' };
   }
@@ -189,6 +233,12 @@ export function powerLossProtection(d: Drive): PlpAssessment {
   const cheap = qlcOrDramless(d);
   if (cheap) {
     return { plp: 'no', kind: null, basis: `${cheap.product}: consumer ${cheap.kind} drive; consumer drives of this class have no power-loss protection ([OpenZFS docs: Hardware](https://openzfs.github.io/openzfs-docs/Performance%20and%20Tuning/Hardware.html)).` };
+  }
+  // A family the model text names (device-text.ts): data-centre lines have capacitor PLP, the named consumer lines none.
+  const t = modelTextClass(d);
+  if (t?.family) {
+    if (t.cls === 'plp-nvme' || t.cls === 'plp-sata') return { plp: 'yes', kind: 'capacitor', basis: `${sentence(t.why)} (model text; not on OpenZFS's list).` };
+    if (t.cls === 'consumer-nvme' || t.cls === 'consumer-nvme-dramless') return { plp: 'no', kind: null, basis: `${sentence(t.why)} (model text).` };
   }
   return { plp: 'unknown', kind: null, basis: 'Model not in the OpenZFS PLP list or the Optane table; check the vendor datasheet for "power loss protection".' };
 }
@@ -244,12 +294,17 @@ export const isQlcOrDramless = (d: Drive): boolean => qlcOrDramless(d) !== null;
  * ZFS issues after each log write (zfs-facts A19, table E1). `low/high` bound what the sources
  * show for the class; `typical` is what the latency model uses.
  */
-export type LatencyClass = 'optane-dc' | 'optane-consumer' | 'plp-nvme' | 'plp-sata' | 'consumer-flash' | 'hdd' | 'unknown';
+export type LatencyClass = 'optane-dc' | 'optane-consumer' | 'plp-nvme' | 'plp-sata' | 'consumer-flash' | 'hdd' | 'virtual' | 'unknown';
 
 export interface LatencyClassInfo {
   cls: LatencyClass;
-  /** 0 = fastest; larger = slower. `unknown` ranks after everything known. */
+  /** 0 = fastest; larger = slower. `virtual` and `unknown` rank after everything known. */
   rank: number;
+  /**
+   * False for `virtual` and `unknown`: the class does not know the device's latency (a rule may
+   * neither call it slow nor fast, and compares no ranks with it; it asks for a measurement).
+   */
+  known: boolean;
   typicalUs: number;
   lowUs: number;
   highUs: number;
@@ -260,19 +315,23 @@ export interface LatencyClassInfo {
 export const LATENCY_CLASSES: Record<LatencyClass, LatencyClassInfo> = {
   // P4800X "typical <10 µs"; P1600X 10 µs write (E1). High end 30 µs: a P1600X in an x1-lane
   // M.2 slot measured roughly double its 13.3 µs (000_a5b8e6cc27024805.txt, diskinfo section).
-  'optane-dc': { cls: 'optane-dc', rank: 0, typicalUs: 10, lowUs: 7, highUs: 30, label: 'Optane (data-centre)', citation: '[FreeBSD r320683 (commit message)](https://svnweb.freebsd.org/base?view=revision&revision=320683) (P4800X, P1600X)' },
+  'optane-dc': { cls: 'optane-dc', rank: 0, known: true, typicalUs: 10, lowUs: 7, highUs: 30, label: 'Optane (data-centre)', citation: '[FreeBSD r320683 (commit message)](https://svnweb.freebsd.org/base?view=revision&revision=320683) (P4800X, P1600X)' },
   // 900P p50 11.3 µs; M10 16 GB ~54 µs per fsync (E1).
-  'optane-consumer': { cls: 'optane-consumer', rank: 1, typicalUs: 15, lowUs: 10, highUs: 60, label: 'Optane (consumer)', citation: '[FreeBSD r320683 (commit message)](https://svnweb.freebsd.org/base?view=revision&revision=320683) (900P, M10)' },
+  'optane-consumer': { cls: 'optane-consumer', rank: 1, known: true, typicalUs: 15, lowUs: 10, highUs: 60, label: 'Optane (consumer)', citation: '[FreeBSD r320683 (commit message)](https://svnweb.freebsd.org/base?view=revision&revision=320683) (900P, M10)' },
   // ~12–58 µs fsync (smalldatum 2026, E1).
-  'plp-nvme': { cls: 'plp-nvme', rank: 2, typicalUs: 30, lowUs: 12, highUs: 60, label: 'NVMe with power-loss protection', citation: '[FreeBSD r320683 (commit message)](https://svnweb.freebsd.org/base?view=revision&revision=320683) (enterprise NVMe with PLP)' },
+  'plp-nvme': { cls: 'plp-nvme', rank: 2, known: true, typicalUs: 30, lowUs: 12, highUs: 60, label: 'NVMe with power-loss protection', citation: '[FreeBSD r320683 (commit message)](https://svnweb.freebsd.org/base?view=revision&revision=320683) (enterprise NVMe with PLP)' },
   // Intel 710: 158 µs (4 K) (E1).
-  'plp-sata': { cls: 'plp-sata', rank: 3, typicalUs: 150, lowUs: 60, highUs: 250, label: 'SATA/SAS SSD with power-loss protection', citation: '[FreeBSD r320683 (commit message)](https://svnweb.freebsd.org/base?view=revision&revision=320683) (Intel 710, FreeBSD r320683)' },
+  'plp-sata': { cls: 'plp-sata', rank: 3, known: true, typicalUs: 150, lowUs: 60, highUs: 250, label: 'SATA/SAS SSD with power-loss protection', citation: '[FreeBSD r320683 (commit message)](https://svnweb.freebsd.org/base?view=revision&revision=320683) (Intel 710, FreeBSD r320683)' },
   // 950 PRO 2090 µs, 990 Pro ~891 µs (E1); consumer SATA same order [heuristic].
-  'consumer-flash': { cls: 'consumer-flash', rank: 4, typicalUs: 1500, lowUs: 800, highUs: 2500, label: 'consumer-grade SSD (no capacitor PLP)', citation: '[FreeBSD r320683 (commit message)](https://svnweb.freebsd.org/base?view=revision&revision=320683), [OpenZFS docs: Hardware](https://openzfs.github.io/openzfs-docs/Performance%20and%20Tuning/Hardware.html) (consumer NVMe ~0.9–2.1 ms; SATA [heuristic])' },
+  'consumer-flash': { cls: 'consumer-flash', rank: 4, known: true, typicalUs: 1500, lowUs: 800, highUs: 2500, label: 'consumer-grade SSD (no capacitor PLP)', citation: '[FreeBSD r320683 (commit message)](https://svnweb.freebsd.org/base?view=revision&revision=320683), [OpenZFS docs: Hardware](https://openzfs.github.io/openzfs-docs/Performance%20and%20Tuning/Hardware.html) (consumer NVMe ~0.9–2.1 ms; SATA [heuristic])' },
   // 7200 rpm: 4.17 ms rotation + ~8 ms seek ≈ 12 ms (E1); 000: "sync write latencies in the 13
   // millisecond range", "8-15 milliseconds". Low end 4 ms: rotation only, when the ZIL writes land near the head.
-  hdd: { cls: 'hdd', rank: 5, typicalUs: 12000, lowUs: 4000, highUs: 15000, label: 'hard disk', citation: '[FreeBSD r320683 (commit message)](https://svnweb.freebsd.org/base?view=revision&revision=320683); [Intel Optane P1600X & P4800X as ZFS SLOG/ZIL](https://austinsnerdythings.com/tag/nvme) ("8-15 milliseconds")' },
-  unknown: { cls: 'unknown', rank: 6, typicalUs: 1500, lowUs: 12, highUs: 15000, label: 'unknown device', citation: '[FreeBSD r320683 (commit message)](https://svnweb.freebsd.org/base?view=revision&revision=320683)' },
+  hdd: { cls: 'hdd', rank: 5, known: true, typicalUs: 12000, lowUs: 4000, highUs: 15000, label: 'hard disk', citation: '[FreeBSD r320683 (commit message)](https://svnweb.freebsd.org/base?view=revision&revision=320683); [Intel Optane P1600X & P4800X as ZFS SLOG/ZIL](https://austinsnerdythings.com/tag/nvme) ("8-15 milliseconds")' },
+  // A virtual disk or LUN: from a host NVMe with PLP behind a hypervisor (tens of µs plus the
+  // virtualisation path) to an array of hard disks without a write cache behind a network. The same
+  // range as the forecast's catalog class "virtual" (server/src/forecast/device-catalog.json).
+  virtual: { cls: 'virtual', rank: 6, known: false, typicalUs: 2000, lowUs: 50, highUs: 20000, label: 'virtual disk or LUN (latency unknown: measure it)', citation: '[FreeBSD r320683 (commit message)](https://svnweb.freebsd.org/base?view=revision&revision=320683)' },
+  unknown: { cls: 'unknown', rank: 6, known: false, typicalUs: 1500, lowUs: 12, highUs: 15000, label: 'unknown device', citation: '[FreeBSD r320683 (commit message)](https://svnweb.freebsd.org/base?view=revision&revision=320683)' },
 };
 
 export interface SyncLatencyAssessment extends LatencyClassInfo {
@@ -283,7 +342,12 @@ export interface SyncLatencyAssessment extends LatencyClassInfo {
 export function syncWriteLatency(d: Drive): SyncLatencyAssessment {
   const c = (cls: LatencyClass, basis: string): SyncLatencyAssessment => ({ ...LATENCY_CLASSES[cls], basis });
   if (d.media === 'file') return c('unknown', 'File-backed vdev: latency is that of the file system below it.');
-  if (isHdd(d)) return c('hdd', `Rotational disk${d.rpm ? ` (${d.rpm} rpm)` : ''}.`);
+  const v = virtualDisk(d);
+  if (v) return c('virtual', `${sentence(v.why)}. Measure it with \`zfs-advisor bench sync-write-4k-qd1\` (on its pool, or on the device while it is blank).`);
+  if (isHdd(d)) {
+    const t = d.media === 'unknown' ? modelTextClass(d) : null;
+    return c('hdd', t?.cls === 'hdd' ? `${sentence(t.why)}.` : `Rotational disk${d.rpm ? ` (${d.rpm} rpm)` : ''}.`);
+  }
   if (isOptane(d)) {
     const fam = optaneFamily(d);
     return fam?.datacenter ? c('optane-dc', `${productName(d)} (data-centre Optane).`) : c('optane-consumer', `${productName(d)} (consumer Optane).`);
@@ -294,6 +358,10 @@ export function syncWriteLatency(d: Drive): SyncLatencyAssessment {
     return isNvme(d) ? c('plp-nvme', plp.basis) : c('plp-sata', plp.basis);
   }
   if (plp.plp === 'no' || plp.kind === 'firmware-flushed-only') return c('consumer-flash', plp.basis);
+  // The model text may name an enterprise line without a known family ("… U.2 …", "… with PLP …").
+  const t = modelTextClass(d);
+  if (t && (t.cls === 'plp-nvme' || t.cls === 'plp-sata') && (t.cls === 'plp-nvme') === isNvme(d)) return c(t.cls, `${sentence(t.why)}.`);
+  if (t && t.cls !== 'hdd') return c('consumer-flash', `${sentence(t.why)}. Run \`zfs-advisor bench sync-write-4k-qd1\` to measure.`);
   return c('consumer-flash', 'SSD with unknown power-loss protection: assumed consumer-grade flush latency until shown otherwise ([OpenZFS docs: Hardware](https://openzfs.github.io/openzfs-docs/Performance%20and%20Tuning/Hardware.html)) — run `zfs-advisor bench sync-write-4k-qd1` to measure.');
 }
 
@@ -308,6 +376,8 @@ export interface DeviceClass {
   ssd: boolean;
   nvme: boolean;
   optane: boolean;
+  /** A virtual disk or LUN and what said so (then `hdd` and `ssd` are false and the latency class is `virtual`). */
+  virtual: TextClass | null;
   plp: PlpAssessment;
   cheapFlash: CheapFlashMatch | null;
   latency: SyncLatencyAssessment;
@@ -321,6 +391,7 @@ export function classifyDrive(d: Drive): DeviceClass {
     ssd: isSsd(d),
     nvme: isNvme(d),
     optane: isOptane(d),
+    virtual: virtualDisk(d),
     plp: powerLossProtection(d),
     cheapFlash: qlcOrDramless(d),
     latency: syncWriteLatency(d),

@@ -5,7 +5,7 @@
  */
 import type { Drive, Pool, VdevNode } from '../../server/src/model/inventory.ts';
 import { draidEfficiency, raidzEfficiency, raidzNominalEfficiency } from '../../server/src/zfsmath/raidz.ts';
-import { isHdd, isSsd } from './device-class.ts';
+import { isHdd, isSsd, isVirtual } from './device-class.ts';
 import { driveForLeaf, faultTolerance, leaves, topLevel, vdevId } from './topology.ts';
 import { leafSizeBytes } from './partitions.ts';
 
@@ -82,11 +82,15 @@ export function drivesOf(v: VdevNode, drives: readonly Drive[]): Drive[] {
   return leaves(v).map((l) => driveForLeaf(l, drives)).filter((d): d is Drive => d !== null);
 }
 
-export type MediaVerdict = 'hdd' | 'flash' | 'mixed' | 'unknown';
+export type MediaVerdict = 'hdd' | 'flash' | 'virtual' | 'mixed' | 'unknown';
 
-/** Whether a set of drives is spinning, flash, a mix, or unknown (no drive resolved / media unknown). */
+/**
+ * Whether a set of drives is spinning, flash, virtual disks or LUNs (whose media this host cannot
+ * see), a mix, or unknown (no drive resolved / media unknown).
+ */
 export function mediaOf(ds: readonly Drive[]): MediaVerdict {
   if (ds.length === 0) return 'unknown';
+  if (ds.every(isVirtual)) return 'virtual';
   const hdd = ds.filter(isHdd).length;
   const flash = ds.filter(isSsd).length;
   if (hdd === ds.length) return 'hdd';

@@ -49,7 +49,7 @@ export function dataLatency(pool: Pool, drives: readonly Drive[]): SyncLatencyAs
 /** The data vdevs are hard disks (or unknown-but-rotational): the case a SLOG is for (A26). */
 export function isSlowDataPool(pool: Pool, drives: readonly Drive[]): boolean {
   const l = dataLatency(pool, drives);
-  return l !== null && l.rank >= LATENCY_CLASSES['consumer-flash'].rank && l.cls !== 'unknown';
+  return l !== null && l.known && l.rank >= LATENCY_CLASSES['consumer-flash'].rank;
 }
 
 /** The drive behind a leaf, trying the parent disk of a partition name (`nvd1p1` → nvd1). */

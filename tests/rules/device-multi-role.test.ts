@@ -13,6 +13,8 @@ const nand = byId(smartDrive('health-smartctl-nvme-intel-660p-devname-edited.jso
 const optA = byId(smartDrive('health-smartctl-nvme-intel-optane-900p-ssdped1d280ga.json'), 'nvme-INTEL_SSDPED1D280GA_A');
 const optB = { ...byId(optA, 'nvme-INTEL_SSDPED1D280GA_B'), id: 'ms:INTEL_SSDPED1D280GA:B', serial: 'B' };
 const nand2: Drive = { ...byId(nand, 'nvme-INTEL_SSDPEKNW010T8_SECOND'), id: 'ms:INTEL_SSDPEKNW010T8:SECOND', serial: 'SECOND', wwn: null, devPath: null, aliases: [] };
+// The lab's emulated NVMe (issue 34 item 5: a virtual disk, not "an SSD" the host sees).
+const qemuNvme: Drive = { ...nand, id: 'nvme-QEMU_NVMe_Ctrl_NV0003', model: 'QEMU NVMe Ctrl', serial: 'NV0003', wwn: null, devPath: null, aliases: [], byIdPath: '/dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_NV0003' };
 const part = (d: Drive, n: number) => leaf(`${d.byIdPath}-part${n}`);
 const withVdevs = (extra: VdevNode[]): Pool[] => raidz2.map((p) => ({ ...p, vdevs: [...p.vdevs, ...extra] }));
 
@@ -33,6 +35,11 @@ ruleTester(rule, {
         severity: 'warning', subjectId: nand.id, mentions: ['2 roles', 'SLOG in storage', 'L2ARC in storage', 'over-provisioning'],
         commandIncludes: ['zpool remove storage /dev/disk/by-id/nvme-INTEL_SSDPEKNW010T8_BTNH93710FS91P0B-part1'], reversible: 'partly',
       }],
+    },
+    {
+      name: 'the lab\'s QEMU NVMe partitioned into SLOG + L2ARC: "this virtual disk", not "this SSD"',
+      artifacts: { Pools: withVdevs([inClass('log', part(qemuNvme, 1)), inClass('cache', part(qemuNvme, 2))]), Drives: [...hdds, qemuNvme] },
+      findings: [{ severity: 'warning', subjectId: qemuNvme.id, mentions: ['This virtual disk is partitioned into 2 roles', 'cannot see'], check: (f) => expect(f.explanation).not.toContain('This SSD') }],
     },
     {
       name: 'single Optane split into SLOG + unmirrored special: the 004 exception does not cover it',

@@ -14,9 +14,29 @@ const tank = pool('tank', [group('mirror', 'mirror-0', [leaf('sdb'), leaf('sdc')
 ruleTester(rule, {
   valid: [
     { name: 'healthy Exos X16 and a P4500 at 75 % wear', artifacts: { Drives: [exos, p4500] } },
+    {
+      // QEMU emulates SMART for its NVMe (the lab's drives): wear and temperature of a virtual disk are
+      // the hypervisor's figures, not a drive's, so no limit of ours applies (issue 34 item 5).
+      name: 'virtual disks with emulated wear and temperature: the lab\'s QEMU NVMe at 75 °C and 90 % wear, a virtio disk at 55 °C',
+      artifacts: { Drives: [
+        drive('nvme-QEMU_NVMe_Ctrl_NV0001', { model: 'QEMU NVMe Ctrl', media: 'nvme', transport: 'nvme', rotational: false, rpm: null, temperatureC: 75, wearPct: 90 }),
+        drive('virtio-ZD0001', { model: null, devPath: '/dev/vdb', media: 'hdd', transport: 'virtual', rotational: true, rpm: null, temperatureC: 55 }),
+      ] },
+    },
     { name: 'no SMART data at all', artifacts: { Drives: [drive('x', { smartPassed: null, wearPct: null, temperatureC: null, mediaErrors: null })] }, status: 'not-applicable' },
   ],
   invalid: [
+    {
+      name: 'a virtual disk whose SMART self-assessment FAILED is still reported (the target said so), and a real NVMe at 75 °C still warns',
+      artifacts: { Drives: [
+        drive('scsi-VMware_Virtual_disk', { model: 'VMware Virtual disk', media: 'hdd', transport: 'scsi', rotational: true, rpm: null, smartPassed: false, temperatureC: 55 }),
+        drive('nvme-Samsung_SSD_970_EVO_500GB', { model: 'Samsung SSD 970 EVO 500GB', media: 'nvme', transport: 'nvme', rotational: false, rpm: null, temperatureC: 75 }),
+      ] },
+      findings: [
+        { severity: 'critical', subjectId: 'scsi-VMware_Virtual_disk', check: (f) => expect(f.explanation).not.toMatch(/°C/) },
+        { severity: 'warning', subjectId: 'nvme-Samsung_SSD_970_EVO_500GB', mentions: ['75 °C', 'NVMe drives'] },
+      ],
+    },
     {
       name: 'failing USB Hitachi: SMART FAILED, 1975 reallocated, 8 pending; in pool tank',
       artifacts: { Drives: [hitachi, exos], Pools: [tank] },

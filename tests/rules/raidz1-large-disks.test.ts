@@ -35,6 +35,16 @@ ruleTester(rule, {
       }],
     },
     {
+      // The lab's case (tests/lab/lab-cases.ts): raidz1 of three 8 TiB sparse virtio disks. Large disks
+      // of unknown media still warn; the media reads "virtual", no longer "hdd".
+      name: 'raidz1 of three 8 TiB virtio disks (the lab): a warning, media "virtual"',
+      artifacts: {
+        Pools: [pool('tank', [group('raidz1', 'raidz1-0', ['vdb', 'vdc', 'vdd'].map((n) => leaf(n, { driveId: `virtio-BIG-${n}` })))])],
+        Drives: ['vdb', 'vdc', 'vdd'].map((n) => drive(`virtio-BIG-${n}`, { devPath: `/dev/${n}`, model: null, media: 'hdd', transport: 'virtual', rotational: true, rpm: null, sizeBytes: 8 * 2 ** 40 })),
+      },
+      findings: [{ severity: 'warning', subjectId: 'tank/raidz1-0', check: (f) => expect(f.evidence.find((e) => e.label === 'media')?.value).toBe('virtual') }],
+    },
+    {
       name: '16 TB Exos-class disks: a warning',
       artifacts: { Pools: raidz1, Drives: documentedHdds(['da0', 'da1', 'da2', 'da3', 'da4'], 16e12) },
       findings: [{ severity: 'warning', mentions: ['16.0 TB'] }],

@@ -2,6 +2,7 @@ import rule from '../../rules/slog-device-suitability.ts';
 import { ruleTester } from '../support/rule-tester.ts';
 import { benchPool, benchPoolEvoLog, benchPoolOptaneLog, da1, da3, evo850, p1600x } from '../fixtures/rules/slog-fixtures.ts';
 import { expect } from 'vitest';
+import type { Finding } from '../../server/src/model/finding.ts';
 import { drive, group, host, inClass, leaf } from '../support/builders.ts';
 
 const a400 = drive('ata-KINGSTON_SA400S37240G', { model: 'KINGSTON SA400S37240G', media: 'ssd', rotational: false, rpm: null });
@@ -11,6 +12,18 @@ const s3500 = drive('ata-INTEL_SSDSC2BB480G4', { model: 'INTEL SSDSC2BB480G4', m
 const mx300 = drive('ms:Crucial_CT275MX300SSD1:17191A2B3C4D', { model: 'Crucial_CT275MX300SSD1', media: 'ssd', rotational: false, rpm: null, byIdPath: '/dev/disk/by-id/ata-Crucial_CT275MX300SSD1_17191A2B3C4D' });
 const mx300Part = `${mx300.byIdPath}-part1`;
 const withLog = (d: typeof a400) => ({ ...benchPool, vdevs: [...benchPool.vdevs, inClass('log', leaf('da9', { driveId: d.id }))] });
+// Virtual log devices (issue 34 item 5): the lab's emulated NVMe, and an iSCSI LUN as Linux sees it (rotational, media hdd).
+const qemuNvme = drive('nvme-QEMU_NVMe_Ctrl_NV0001', { model: 'QEMU NVMe Ctrl', serial: 'NV0001', media: 'nvme', transport: 'nvme', rotational: false, rpm: null });
+const lunLog = drive('scsi-LIO-ORG_TrueNAS_iSCSI_Disk', { model: 'LIO-ORG TrueNAS iSCSI Disk', media: 'hdd', transport: 'scsi', rotational: true, rpm: null, devPath: '/dev/sdc' });
+/** A virtual log device is "unknown: measure it": never "a hard disk", never a replace command on a guess. */
+const measureIt = (f: Finding) => {
+  expect(`${f.title} ${f.explanation}`).not.toMatch(/hard disk: no faster|assumed to flush like a consumer/);
+  expect(f.evidence.find((e) => e.label === 'latency class')?.value).toBe('virtual disk or LUN (latency unknown: measure it)');
+  expect(f.action?.commands).toEqual(['zfs-advisor bench sync-write-4k-qd1 --pool bench-pool']);
+  expect(f.evidence.find((e) => e.label === 'typical 4K sync write')?.value, 'no typical figure for an unknown latency').toBeNull();
+  expect(f.confidence).toBe('low');
+  expect(f.citations.map((c) => c.url)).toContain('docs/kb/device-classes.md#virtual-disks-and-luns');
+};
 
 ruleTester(rule, {
   valid: [
@@ -19,6 +32,16 @@ ruleTester(rule, {
     { name: 'no log vdev', status: 'not-applicable', artifacts: { Pools: [benchPool], Drives: [da1, da3] } },
   ],
   invalid: [
+    {
+      name: 'the lab\'s QEMU NVMe as SLOG: a virtual disk of unknown latency, measure it (was: PLP unknown, assumed consumer)',
+      artifacts: { Pools: [withLog(qemuNvme)], Drives: [da1, da3, qemuNvme] },
+      findings: [{ severity: 'suggestion', subjectId: qemuNvme.id, mentions: ['virtual disk or LUN of unknown latency: measure it', 'QEMU/KVM virtual disk'], check: measureIt }],
+    },
+    {
+      name: 'an iSCSI LUN as SLOG (rotational, media hdd): unknown latency, measure it — not "a hard disk"',
+      artifacts: { Pools: [withLog(lunLog)], Drives: [da1, da3, lunLog] },
+      findings: [{ severity: 'suggestion', subjectId: lunLog.id, mentions: ['Linux LIO iSCSI/FC LUN'], check: measureIt }],
+    },
     {
       name: '000: Samsung 850 EVO as SLOG (PLP unknown → assumed consumer flush latency)',
       artifacts: { Pools: [benchPoolEvoLog], Drives: [da1, da3, evo850] },

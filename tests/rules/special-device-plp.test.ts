@@ -4,6 +4,7 @@
  * members. Includes reference 004's partitioned mirrored Optane (passes) and one partitioned NAND
  * drive serving several roles (warned).
  */
+import { expect } from 'vitest';
 import rule from '../../rules/special-device-plp.ts';
 import { ruleTester } from '../support/rule-tester.ts';
 import { p1600x, testPool, testPoolDrivesAll } from '../fixtures/rules/slog-fixtures.ts';
@@ -23,6 +24,9 @@ const dcB = nvme('nvme3n1', 'INTEL SSDPE2KX010T8');
 const optA = nvme('nvme4n1', 'INTEL SSDPED1D280GA', { sizeBytes: 280e9 });
 const optB = nvme('nvme5n1', 'INTEL SSDPED1D280GA', { sizeBytes: 280e9 });
 const unknownA = nvme('nvme6n1', 'ACME NVME 1TB');
+// The lab's emulated NVMe drives (tests/lab: nvme-QEMU_NVMe_Ctrl_NV0001…): virtual disks, no flash this host can see.
+const qemuA = nvme('nvme7n1', 'QEMU NVMe Ctrl');
+const qemuB = nvme('nvme8n1', 'QEMU NVMe Ctrl');
 const mx300 = drive('ata-Crucial_CT525MX300SSD1', { devPath: '/dev/sde', aliases: ['/dev/sde'], model: 'Crucial_CT525MX300SSD1', media: 'ssd', rotational: false, rpm: null });
 
 const special = (name: string, members: string[]) => inClass('special', members.length === 1 ? leaf(members[0]!) : group('mirror', name, members.map((m) => leaf(m))));
@@ -45,10 +49,19 @@ ruleTester(rule, {
     { name: '000 test-pool: the P1600X (Optane, no volatile cache) as special passes', artifacts: { Pools: [testPool], Drives: testPoolDrivesAll } },
     { name: 'mirrored Intel DC P4510 (capacitor PLP) special passes', artifacts: { Pools: [pool('tank', [...data, special('mirror-2', ['nvme2n1', 'nvme3n1'])])], Drives: [dcA, dcB] } },
     { name: '004: partitioned mirrored Optane for SLOG + special + L2ARC passes', artifacts: { Pools: [optanePartitioned], Drives: [optA, optB], Host: host() } },
+    { name: 'a special mirror of two QEMU NVMe (virtual: what survives a power cut is the host storage\'s business, not guessed here)', artifacts: { Pools: [pool('tank', [...data, special('mirror-2', ['nvme7n1', 'nvme8n1'])])], Drives: [qemuA, qemuB] } },
     { name: 'no special or dedup vdev', status: 'not-applicable', artifacts: { Pools: [pool('tank', data)], Drives: [p1600x] } },
     { name: 'special members the inventory cannot match to drives', status: 'not-applicable', artifacts: { Pools: [pool('tank', [...data, special('mirror-2', ['x1', 'x2'])])], Drives: [] } },
   ],
   invalid: [
+    {
+      name: 'a special mirror of a QEMU NVMe and a consumer QLC NVMe: the finding names the QLC drive only',
+      artifacts: { Pools: [pool('tank', [...data, special('mirror-2', ['nvme7n1', 'nvme0n1'])])], Drives: [qemuA, p3a], Host: host() },
+      findings: [{
+        severity: 'warning', subjectId: 'tank/mirror-2', mentions: ['nvme0n1 (CT1000P3SSD8)'],
+        check: (f) => expect(`${f.title} ${JSON.stringify(f.evidence)}`).not.toContain('QEMU'),
+      }],
+    },
     {
       name: 'mirror of two consumer QLC NVMe as special: ONE finding naming both drives, a warning with 003\'s reason',
       artifacts: { Pools: [pool('tank', [...data, special('mirror-2', ['nvme0n1', 'nvme1n1'])])], Drives: [p3a, p3b], Host: host() },
