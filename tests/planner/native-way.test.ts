@@ -31,9 +31,12 @@ describe('plans on TrueNAS CORE (the demo of reference 000)', () => {
     expect(n.uiSteps[1]).toBe('Click ADD VDEV, choose Log, give it the disk nvd1 and the layout Stripe.');
     expect(n.api.map((r) => r.method)).toEqual(['pool.query', 'pool.update']);
     expect(n.api[0]!.params).toEqual([[['name', '=', 'bench-pool']], { get: true }]);
-    expect(n.api[1]!.params).toEqual(['POOL_ID', { topology: { log: [{ type: 'STRIPE', disks: ['nvd1'] }] } }]);
-    expect(n.api[1]!.rest).toEqual({ method: 'PUT', path: '/api/v2.0/pool/id/POOL_ID', body: { topology: { log: [{ type: 'STRIPE', disks: ['nvd1'] }] } } });
-    expect(n.api[1]!.midclt).toBe(`midclt call -job pool.update POOL_ID '{"topology":{"log":[{"type":"STRIPE","disks":["nvd1"]}]}}'`);
+    // The demo is a capture: TrueNAS's id of the pool is not in it, so the first request asks and the
+    // second carries no string where the integer goes; CORE's midclt takes `-job` (issue 36).
+    expect(n.api[1]!.params).toEqual([null, { topology: { log: [{ type: 'STRIPE', disks: ['nvd1'] }] } }]);
+    expect(n.api[1]!.poolIdFrom).toBe(0);
+    expect(n.api[1]!.rest).toEqual({ method: 'PUT', path: '/api/v2.0/pool/id/<id of bench-pool>', body: { topology: { log: [{ type: 'STRIPE', disks: ['nvd1'] }] } } });
+    expect(n.api[1]!.midclt).toBe(`midclt call -job pool.update "$(midclt call pool.query '[["name","=","bench-pool"]]' '{"get":true}' | jq .id)" '{"topology":{"log":[{"type":"STRIPE","disks":["nvd1"]}]}}'`);
     // The shell steps are unchanged: they are the fallback.
     expect(plan.steps.at(-1)!.display).toBe('zpool add -o ashift=12 bench-pool log /dev/nvd1');
   });
@@ -45,7 +48,7 @@ describe('plans on TrueNAS CORE (the demo of reference 000)', () => {
     const at = (s: string) => r.stdout.indexOf(s);
     expect(at('In the TrueNAS CORE UI:')).toBeGreaterThan(0);
     expect(at('Through the TrueNAS CORE API')).toBeGreaterThan(at('In the TrueNAS CORE UI:'));
-    expect(at('REST: PUT /api/v2.0/pool/id/POOL_ID {"topology":{"log":[{"type":"STRIPE","disks":["nvd1"]}]}}')).toBeGreaterThan(at('Through the TrueNAS CORE API'));
+    expect(at('REST: PUT /api/v2.0/pool/id/<id of bench-pool> {"topology":{"log":[{"type":"STRIPE","disks":["nvd1"]}]}}')).toBeGreaterThan(at('Through the TrueNAS CORE API'));
     expect(at('Shell (fallback)')).toBeGreaterThan(at('REST: PUT'));
     expect(at('zpool add -o ashift=12 bench-pool log /dev/nvd1')).toBeGreaterThan(at('Shell (fallback)'));
   });
@@ -84,16 +87,16 @@ describe('plans on TrueNAS SCALE (Linux, disks by id)', () => {
       'Choose Metadata, give it the disks nvme0n1, nvme1n1 and the layout Mirror.',
       'Review the new layout, then confirm to update the pool.',
     ]);
-    expect(n.api[1]!.params).toEqual(['POOL_ID', { topology: { special: [{ type: 'MIRROR', disks: ['nvme0n1', 'nvme1n1'] }] } }]);
+    expect(n.api[1]!.params).toEqual([null, { topology: { special: [{ type: 'MIRROR', disks: ['nvme0n1', 'nvme1n1'] }] } }]);
     const lines = nativeWayLines(n).join('\n');
-    expect(lines).toContain('JSON-RPC: {"jsonrpc":"2.0","id":2,"method":"pool.update","params":["POOL_ID",{"topology":{"special":[{"type":"MIRROR","disks":["nvme0n1","nvme1n1"]}]}}]}');
+    expect(lines).toContain('JSON-RPC: {"jsonrpc":"2.0","id":2,"method":"pool.update","params":[<id of tank>,{"topology":{"special":[{"type":"MIRROR","disks":["nvme0n1","nvme1n1"]}]}}]}');
     expect(lines).toContain('Shell (fallback)');
   });
 
   it('a finding on a SCALE host: the rule\'s placeholders become the disks of the request', async () => {
     const inv = onHost(await demo(), 'truenas-scale', 'linux');
     const n = nativeWayForCommands(inv.host, ['zpool add -n tank special mirror /dev/disk/by-id/<ssd-1> /dev/disk/by-id/<ssd-2>', 'zpool add tank special mirror /dev/disk/by-id/<ssd-1> /dev/disk/by-id/<ssd-2>'], []);
-    expect(n!.api[1]!.params).toEqual(['POOL_ID', { topology: { special: [{ type: 'MIRROR', disks: ['<ssd-1>', '<ssd-2>'] }] } }]);
+    expect(n!.api[1]!.params).toEqual([null, { topology: { special: [{ type: 'MIRROR', disks: ['<ssd-1>', '<ssd-2>'] }] } }]);
     // A layout still to choose: the UI is the way, pool.update once chosen; no invented JSON.
     const open = nativeWayForCommands(inv.host, ['zpool add -n tank <vdev layout matching the existing ones, disks by id>'], []);
     expect(open).toMatchObject({ platform: 'truenas-scale', shell: 'fallback', api: [] });

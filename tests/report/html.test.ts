@@ -22,7 +22,8 @@ describe('HTML report', () => {
     // The only http(s) URLs are citation anchors.
     const urls = [...html.matchAll(/https?:\/\/[^\s"'<>)]+/g)].map((m) => m[0].replace(/&amp;/g, '&'));
     const anchors = [...html.matchAll(/<a href="(https:[^"]+)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
-    for (const u of urls) expect(anchors, u).toContain(u);
+    // https://HOST/… is the platform's API address written for the reader to fill in (native way), not a request.
+    for (const u of urls.filter((x) => !x.startsWith('https://HOST/'))) expect(anchors, u).toContain(u);
   });
 
   it('validates for demo 001 and shows every finding title and the vdev tree', async () => {

@@ -113,6 +113,8 @@ describe('TrueNAS over JSON-RPC 2.0 WebSocket', () => {
     expect(inventory.source).toMatchObject({ kind: 'truenas', label: 'nas', demo: false });
     expect(inventory.host).toMatchObject({ hostname: 'freenas.local', distribution: 'truenas-core', platform: 'freebsd', memoryBytes: 240439132160 });
     const pool = inventory.pools[0]!;
+    // TrueNAS's own id of the pool (an integer): plans put it in pool.update (issue 36).
+    expect(pool.platformId).toBe(1);
     expect(pool).toMatchObject({ name: 'tank', state: 'ONLINE', sizeBytes: 47966194761728, allocBytes: 8410127175680, fragmentationPct: 3, capacityPct: 18 });
     expect(pool.scan).toMatchObject({ kind: 'scrub', state: 'finished', errors: 0, startedAt: '2025-10-12T00:00:00.000Z' });
     expect(pool.vdevs.map((v) => [v.class, v.type, v.name, v.children.length])).toEqual([

@@ -26,7 +26,7 @@ export function assess(inventory: Inventory, extra: Partial<Artifacts> = {}, now
   const assessment = runRules(ALL_RULES, artifacts, now);
   // Rules write zpool commands; on TrueNAS and Proxmox VE the platform's own way goes with them.
   for (const f of assessment.findings) {
-    const native = f.action ? nativeWayForCommands(inventory.host, f.action.commands, inventory.drives) : null;
+    const native = f.action ? nativeWayForCommands(inventory.host, f.action.commands, inventory.drives, inventory.pools) : null;
     if (native) f.action!.native = native;
   }
   return { assessment, optane: buildOptaneVerdict(artifacts, assessment), artifacts };

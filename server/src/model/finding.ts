@@ -47,8 +47,13 @@ export const PlatformRequest = z.object({
   params: z.array(z.unknown()),
   /** The REST form for releases that have it (TrueNAS CORE, SCALE up to 25.10; removed in 26), or null. */
   rest: z.object({ method: z.enum(['GET', 'PUT', 'POST']), path: z.string(), body: z.unknown().nullable() }).nullable(),
-  /** The same call from the TrueNAS shell through the middleware client (not zpool). */
+  /** The same call from the TrueNAS shell through the middleware client (not zpool), in the spelling the release's midclt parses. */
   midclt: z.string(),
+  /**
+   * When the pool's id is not known: the index of the earlier request whose answer's `id` goes in
+   * `params[0]` (then null: the JSON never carries a string where TrueNAS wants an integer).
+   */
+  poolIdFrom: z.number().int().nonnegative().nullable().optional(),
 });
 export type PlatformRequest = z.infer<typeof PlatformRequest>;
 
@@ -70,6 +75,14 @@ export const NativeWay = z.object({
   shell: z.enum(['fallback', 'native', 'only']),
   shellWhy: z.string(),
   citations: z.array(Citation),
+  /** TrueNAS: the release the requests are written for ("TrueNAS 25.10"; "TrueNAS SCALE" when the version was not read). */
+  release: z.string().nullable().optional(),
+  /** TrueNAS: the heading of the API block, naming the transports that release speaks. */
+  apiHeading: z.string().nullable().optional(),
+  /** TrueNAS: whether the release speaks JSON-RPC 2.0 (25.04+); null when the version was not read. */
+  jsonRpc: z.boolean().nullable().optional(),
+  /** What this release refuses of the plan, quoting it, and what the steps give instead; null when nothing. */
+  refused: z.string().nullable().optional(),
 });
 export type NativeWay = z.infer<typeof NativeWay>;
 

@@ -138,6 +138,8 @@ export const Pool = z.object({
   features: z.record(z.string(), z.string()),
   /** Every `zpool get all` property as printed. */
   properties: z.record(z.string(), PropertyValue),
+  /** TrueNAS's own id of the pool (pool.query `id`, an integer), when read through its API. */
+  platformId: z.number().int().nullable().optional(),
 });
 export type Pool = z.infer<typeof Pool>;
 

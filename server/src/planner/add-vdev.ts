@@ -240,7 +240,7 @@ export function planAddVdev(req: AddVdevRequest): AddVdevPlan {
     ? { class: cls, type: 'mirror', name: `mirror-${topCount}`, state: 'ONLINE', read: 0, write: 0, cksum: 0, note: null, children: members.map(leaf), ashift: ashift.value }
     : { ...leaf(members[0]!), ashift: ashift.value };
   const previewVdevs = [...pool.vdevs, added];
-  const native = nativeWayForAdd(req.host, pool.name, [{ section: section, type: mirrored ? 'MIRROR' : 'STRIPE', disks: devices.map((d) => truenasDiskName(d, req.drives ?? [])) }], { partitioned: partitioning });
+  const native = nativeWayForAdd(req.host, pool, [{ section: section, type: mirrored ? 'MIRROR' : 'STRIPE', disks: devices.map((d) => truenasDiskName(d, req.drives ?? [])) }], { partitioned: partitioning });
   return {
     pool: pool.name,
     kind: req.kind,

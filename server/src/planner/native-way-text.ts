@@ -8,6 +8,8 @@ import type { NativeWay } from '../model/finding.ts';
 
 export interface NativeWayText {
   intro: string;
+  /** What the platform's release refuses of the plan and what the steps give instead (TrueNAS 26+), or null. */
+  refused: string | null;
   ui: { heading: string; steps: string[] } | null;
   /** `call`: the JSON-RPC 2.0 request (SCALE 25.04+), null where the release speaks REST only (CORE). */
   api: { heading: string; requests: { purpose: string; call: string | null; rest: string | null; midclt: string }[] } | null;
@@ -17,18 +19,29 @@ export interface NativeWayText {
 
 const SHELL: Record<NativeWay['shell'], string> = { fallback: 'Shell (fallback)', native: 'Shell (the native way)', only: 'Shell (the only way)' };
 
+/** The request's JSON-RPC 2.0 text; a pool id still to ask for is an unquoted hole (`<id of tank>`), never a string. */
+function jsonRpcText(r: NativeWay['api'][number], id: number): string {
+  if (typeof r.poolIdFrom !== 'number') return JSON.stringify({ jsonrpc: '2.0', id, method: r.method, params: r.params });
+  const pool = /<id of ([^>]+)>/.exec(r.rest?.path ?? r.purpose)?.[1] ?? 'the pool';
+  const text = JSON.stringify({ jsonrpc: '2.0', id, method: r.method, params: ['\u0000', ...r.params.slice(1)] });
+  return text.replace('"\\u0000"', `<id of ${pool}>`);
+}
+
 export function nativeWayText(n: NativeWay): NativeWayText {
+  // Stored findings from before the release was read carry no heading: the 25.x wording then.
+  const jsonRpc = n.jsonRpc ?? null;
   return {
     intro: `${n.platformName}: ${n.summary}`,
+    refused: n.refused ?? null,
     ui: n.uiSteps.length ? { heading: `In the ${n.platformName} UI`, steps: n.uiSteps } : null,
     api: n.api.length
       ? {
-        heading: n.platform === 'truenas-core'
+        heading: n.apiHeading ?? (n.platform === 'truenas-core'
           ? `Through the ${n.platformName} API (REST, https://HOST/api/v2.0; or midclt on the box)`
-          : `Through the ${n.platformName} API (JSON-RPC 2.0 over wss://HOST/api/current from 25.04; REST up to 25.10; or midclt on the box)`,
+          : `Through the ${n.platformName} API (JSON-RPC 2.0 over wss://HOST/api/current from 25.04; REST up to 25.10; or midclt on the box)`),
         requests: n.api.map((r, i) => ({
           purpose: r.purpose,
-          call: n.platform === 'truenas-core' ? null : JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: r.method, params: r.params }),
+          call: n.platform === 'truenas-core' || jsonRpc === false ? null : jsonRpcText(r, i + 1),
           rest: r.rest ? `${r.rest.method} ${r.rest.path}${r.rest.body === null ? '' : ` ${JSON.stringify(r.rest.body)}`}` : null,
           midclt: r.midclt,
         })),
@@ -42,6 +55,7 @@ export function nativeWayText(n: NativeWay): NativeWayText {
 export function nativeWayLines(n: NativeWay): string[] {
   const t = nativeWayText(n);
   const lines = [t.intro];
+  if (t.refused) lines.push('', `Refused: ${t.refused}`);
   if (t.ui) lines.push('', `${t.ui.heading}:`, ...t.ui.steps.map((s, i) => `  ${i + 1}. ${s}`));
   if (t.api) {
     lines.push('', `${t.api.heading}:`);

@@ -32,7 +32,7 @@ const TnVdev: z.ZodType<TnVdev> = z.lazy(() => z.looseObject({
 })) as z.ZodType<TnVdev>;
 const DateValue = z.union([z.looseObject({ $date: z.number() }), z.number(), z.string()]).nullish();
 const TnPool = z.looseObject({
-  name: z.string(), guid: z.union([z.string(), z.number()]).nullish(), status: z.string().nullish(), status_detail: z.string().nullish(),
+  id: z.number().int().nullish(), name: z.string(), guid: z.union([z.string(), z.number()]).nullish(), status: z.string().nullish(), status_detail: z.string().nullish(),
   size: z.number().nullish(), allocated: z.number().nullish(), free: z.number().nullish(), fragmentation: z.union([z.string(), z.number()]).nullish(),
   scan: z.looseObject({ function: z.string().nullish(), state: z.string().nullish(), start_time: DateValue, end_time: DateValue, percentage: z.number().nullish(), errors: z.number().nullish() }).nullish(),
   topology: z.looseObject({
@@ -237,6 +237,7 @@ export function inventoryFromTrueNas(a: TrueNasAnswers, label: string, capturedA
       ashift: null,
       features: {},
       properties: {},
+      platformId: p.id ?? null,
     };
   });
 

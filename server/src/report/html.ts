@@ -5,7 +5,8 @@
  * only when clicked). The raw outputs sit in `<details>`; print CSS opens them and avoids
  * breaking findings across pages.
  */
-import type { Finding } from '../model/finding.ts';
+import type { Finding, NativeWay } from '../model/finding.ts';
+import { nativeWayText } from '../planner/native-way-text.ts';
 import type { OptaneVerdict } from '../optane/verdict.ts';
 import type { ReportBenchmark, ReportDocument } from './document.ts';
 import { formatEstimate, formatSpeedup } from '../text/format.ts';
@@ -83,6 +84,20 @@ function optaneSection(v: OptaneVerdict | null, doc: ReportDocument): string {
   return out.join('');
 }
 
+/** The platform's own way before the shell commands, as the UI and Markdown give it (native-way-text.ts). */
+function nativeWayHtml(w: NativeWay): string {
+  const t = nativeWayText(w);
+  const out = [`<div class="native-way"><p><strong>${esc(w.platformName)}:</strong> ${prose(w.summary)}</p>`];
+  if (t.refused) out.push(`<p><strong>Refused:</strong> ${prose(t.refused)}</p>`);
+  if (t.ui) out.push(`<p><em>${esc(t.ui.heading)}:</em></p><ol>${t.ui.steps.map((s) => `<li>${prose(s)}</li>`).join('')}</ol>`);
+  if (t.api) {
+    out.push(`<p><em>${esc(t.api.heading)}:</em></p>`);
+    out.push(`<ol type="a">${t.api.requests.map((r) => `<li>${prose(r.purpose)}${pre([r.call && `# JSON-RPC\n${r.call}`, r.rest && `# REST\n${r.rest}`, `# on the TrueNAS shell\n${r.midclt}`].filter(Boolean).join('\n'))}</li>`).join('')}</ol>`);
+  }
+  out.push(`<p><em>${esc(t.shellHeading)}:</em></p></div>`);
+  return out.join('');
+}
+
 function findingHtml(f: Finding, n: number): string {
   const out = [`<article class="finding sev-${f.severity}" id="finding-${n}">`];
   out.push(`<h4>${n}. ${prose(f.title)}</h4>`);
@@ -91,6 +106,7 @@ function findingHtml(f: Finding, n: number): string {
   out.push(`<p><strong>Why it matters:</strong> ${prose(f.explanation)}</p>`);
   if (f.action) {
     out.push(`<p><strong>What to do:</strong> ${prose(f.action.summary)}</p>`);
+    if (f.action.native) out.push(nativeWayHtml(f.action.native));
     if (f.action.commands.length) out.push(pre(f.action.commands.join('\n')));
     out.push(`<p><strong>${esc(REVERSIBLE_TEXT[f.action.reversible])}:</strong> ${prose(f.action.reversibleWhy)}</p>`);
   } else out.push(p('What to do: nothing to run; this is for your information.'));

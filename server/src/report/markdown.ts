@@ -74,6 +74,7 @@ function optaneSection(v: OptaneVerdict | null, doc: ReportDocument): string[] {
 function nativeWayMarkdown(n: NativeWay): string[] {
   const t = nativeWayText(n);
   const out = [`**${escapeMd(n.platformName)}:** ${mdText(n.summary)}`, ''];
+  if (t.refused) out.push(`**Refused:** ${mdText(t.refused)}`, '');
   if (t.ui) out.push(`*${escapeMd(t.ui.heading)}:*`, '', ...t.ui.steps.map((s, i) => `${i + 1}. ${mdText(s)}`), '');
   if (t.api) {
     out.push(`*${escapeMd(t.api.heading)}:*`, '');

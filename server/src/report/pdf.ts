@@ -9,7 +9,8 @@
  * the arrows print as they do in the other formats; text stays extractable by pdftotext.
  */
 import PDFDocument from 'pdfkit';
-import type { Finding } from '../model/finding.ts';
+import type { Finding, NativeWay } from '../model/finding.ts';
+import { nativeWayText } from '../planner/native-way-text.ts';
 import { chartAxis, valueLabelFrac } from './charts.ts';
 import type { Chart, ReportBenchmark, ReportDocument } from './document.ts';
 import {
@@ -175,6 +176,22 @@ function optaneSection(w: W, d: ReportDocument): void {
   if (v.unknowns.length) { w.heading(3, 'Still unknown'); w.bullets(v.unknowns.map((u) => `${u.what}: ${u.howToMeasure}`)); }
 }
 
+/** The platform's own way before the shell commands, as the UI and Markdown give it (native-way-text.ts). */
+function nativeWay(w: W, n: NativeWay): void {
+  const t = nativeWayText(n);
+  w.para(n.summary, { bold: `${n.platformName}:` });
+  if (t.refused) w.para(t.refused, { bold: 'Refused:' });
+  if (t.ui) { w.para('', { bold: `${t.ui.heading}:` }); w.bullets(t.ui.steps.map((s, i) => `${i + 1}. ${s}`)); }
+  if (t.api) {
+    w.para('', { bold: `${t.api.heading}:` });
+    t.api.requests.forEach((r, i) => {
+      w.para(`${String.fromCharCode(97 + i)}. ${r.purpose}`);
+      w.mono([r.call && `# JSON-RPC\n${r.call}`, r.rest && `# REST\n${r.rest}`, `# on the TrueNAS shell\n${r.midclt}`].filter(Boolean).join('\n'), 8);
+    });
+  }
+  w.para('', { bold: `${t.shellHeading}:` });
+}
+
 function finding(w: W, doc: Doc, f: Finding, n: number): void {
   w.heading(3, `${n}. ${f.title}`);
   w.para(`${SEVERITY_LABEL[f.severity]} · ${subjectText(f)} · rule ${f.ruleId} · confidence ${f.confidence}`, { colour: SEVERITY_COLOUR[f.severity], size: 9 });
@@ -182,6 +199,7 @@ function finding(w: W, doc: Doc, f: Finding, n: number): void {
   w.para(f.explanation, { bold: 'Why it matters:' });
   if (f.action) {
     w.para(f.action.summary, { bold: 'What to do:' });
+    if (f.action.native) nativeWay(w, f.action.native);
     if (f.action.commands.length) w.mono(f.action.commands.join('\n'), 8.5);
     w.para(f.action.reversibleWhy, { bold: `${REVERSIBLE_TEXT[f.action.reversible]}:` });
   } else w.para('nothing to run; this is for your information.', { bold: 'What to do:' });
