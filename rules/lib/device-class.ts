@@ -33,15 +33,28 @@ export function normaliseModel(model: string | null | undefined): string {
  * device that reports itself rotational); null for a real drive or when nothing says so.
  */
 export function virtualDisk(d: Drive): TextClass | null {
-  return d.media === 'file' ? null : virtualDrive(d);
+  if (virtualByDrive.has(d)) return virtualByDrive.get(d)!;
+  const v = d.media === 'file' ? null : virtualDrive(d);
+  virtualByDrive.set(d, v);
+  return v;
 }
+/**
+ * Per drive object (as the forecast's catalog keeps its profiles): every rule asks isHdd/isSsd/
+ * syncWriteLatency of the same drives, each of which reads the model text, and a drive of an
+ * inventory does not change while the rules read it.
+ */
+const virtualByDrive = new WeakMap<Drive, TextClass | null>();
+const textByDrive = new WeakMap<Drive, TextClass | null>();
 
 export const isVirtual = (d: Drive): boolean => virtualDisk(d) !== null;
 
 /** What the model text alone says about a real drive (interface, PCIe generation, family); null for a virtual one or a text that names nothing. */
 export function modelTextClass(d: Drive): TextClass | null {
-  const t = classifyModelText(d.model);
-  return t && t.cls !== 'virtual' ? t : null;
+  if (textByDrive.has(d)) return textByDrive.get(d)!;
+  const c = classifyModelText(d.model);
+  const t = c && c.cls !== 'virtual' ? c : null;
+  textByDrive.set(d, t);
+  return t;
 }
 
 /**
