@@ -249,3 +249,48 @@ export function testValuesErrors(values: unknown, questions: unknown): string[] 
   walk(isObject(questions) && Array.isArray(questions.questions) ? questions.questions : [], values, '');
   return errors;
 }
+
+/** The library summary of tests/fixtures/platforms/truenas-apps-library.json. */
+export interface AppsLibrary { latest: string; hashes: Record<string, string>; api: Record<string, Record<string, string[] | string>>; itemSchema: { required: string[]; arraysOfStrings: string[]; strings: string[] } }
+
+/** item.yaml (apps_validation APP_ITEM_JSON_SCHEMA): categories required; tags/screenshots lists of strings; icon_url a string. */
+export function itemYamlErrors(doc: unknown, lib: AppsLibrary): string[] {
+  if (!isObject(doc)) return ['item.yaml is not a mapping'];
+  const errors: string[] = [];
+  for (const k of lib.itemSchema.required) if (!(k in doc)) errors.push(`item.yaml: '${k}' is a required property`);
+  for (const k of lib.itemSchema.arraysOfStrings) if (k in doc && (!Array.isArray(doc[k]) || (doc[k] as Json[]).some((x) => typeof x !== 'string'))) errors.push(`item.yaml: ${k} must be a list of strings`);
+  for (const k of lib.itemSchema.strings) if (k in doc && typeof doc[k] !== 'string') errors.push(`item.yaml: ${k} must be a string`);
+  return errors;
+}
+
+/**
+ * The template against the library of its app.yaml's lib_version (apps_validation renders it with
+ * templates/library/base_v<lib_version>; without lib_version nothing renders): a known version with
+ * its hash, every call one the library's objects have (`ports.add_port` is private since 2.x:
+ * `c1.add_port(port_config, dev_config)`), and the images its helpers need.
+ */
+export function libraryErrors(appYaml: unknown, template: string, ixValues: unknown, lib: AppsLibrary): string[] {
+  if (!isObject(appYaml) || typeof appYaml.lib_version !== 'string') return ['app.yaml has no lib_version: no template renders ("No templates were rendered")'];
+  const version = appYaml.lib_version;
+  const api = lib.api[version];
+  const errors: string[] = [];
+  if (!api || !(version in lib.hashes)) return [`lib_version ${version} is not a library version of the catalog (latest ${lib.latest})`];
+  if (appYaml.lib_version_hash !== lib.hashes[version]) errors.push(`lib_version_hash is not the hash of library ${version}`);
+  // Which library object each template variable is.
+  const kinds = new Map<string, string>([['tpl', 'tpl']]);
+  for (const m of template.matchAll(/\{%-?\s*set\s+(\w+)\s*=\s*tpl\.(add_container|deps\.perms)\(/g)) kinds.set(m[1]!, m[2] === 'add_container' ? 'container' : 'perms');
+  for (const m of template.matchAll(/\b(\w+)((?:\.\w+)+)\(/g)) {
+    const kind = kinds.get(m[1]!);
+    if (!kind) continue;
+    const parts = m[2]!.slice(1).split('.');
+    const method = parts.pop()!;
+    const owner = [kind, ...parts].join('.');
+    const methods = api[owner];
+    if (!Array.isArray(methods)) errors.push(`${m[1]}${m[2]}(): library ${version} has no ${owner}`);
+    else if (!methods.includes(method)) errors.push(`${m[1]}${m[2]}(): library ${version}'s ${owner} has no public ${method}`);
+  }
+  const images = isObject(ixValues) && isObject(ixValues.images) ? ixValues.images : {};
+  const needs = api['perms.needsImage'];
+  if ([...kinds.values()].includes('perms') && typeof needs === 'string' && !(needs in images)) errors.push(`the permissions container needs images.${needs} in ix_values.yaml`);
+  return errors;
+}

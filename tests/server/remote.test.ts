@@ -25,6 +25,11 @@ const PVE_SECRET = 'f0e1d2c3-b4a5-4697-8899-aabbccddeeff';
 
 type Mode = 'ok' | 'malformed' | 'silent';
 let mode: Mode = 'ok';
+/** Pools the fake PVE lists besides the recorded one: names its API refuses as storage ids, and one it refuses anyway. */
+let extraPools: string[] = [];
+const pveUrls: string[] = [];
+/** A token of an Active Directory user: the user part holds @ (pve-access-control splits on the realm's @). */
+const AD_TOKEN = 'john.doe@corp.example@ad!reader';
 let logins = 0;
 let tn: HttpsServer;
 let pve: HttpsServer;
@@ -75,9 +80,18 @@ beforeAll(async () => {
   const listEntry = { ...list[0]!, name: detail.data.name };
   pve = createHttpsServer({ cert, key }, (req, res) => {
     const send = (status: number, body: unknown) => { res.writeHead(status, { 'Content-Type': 'application/json' }); res.end(JSON.stringify(body)); };
-    if (req.headers.authorization !== `PVEAPIToken=advisor@pve!zfs=${PVE_SECRET}`) return send(401, { data: null });
+    if (req.headers.authorization !== `PVEAPIToken=advisor@pve!zfs=${PVE_SECRET}` && req.headers.authorization !== `PVEAPIToken=${AD_TOKEN}=${PVE_SECRET}`) return send(401, { data: null });
     if (mode === 'silent') return; // hangs
     const url = req.url ?? '';
+    pveUrls.push(url);
+    if (url === '/api2/json/nodes/pve1/disks/zfs' && extraPools.length) {
+      return send(200, { data: [listEntry, ...extraPools.map((name) => ({ ...listEntry, name, health: 'ONLINE' }))] });
+    }
+    // PVE's answer for {name} that fails its pve-storage-id format (here: a valid id it refuses anyway, to reach the 400 path).
+    if (url.startsWith('/api2/json/nodes/pve1/disks/zfs/') && url !== `/api2/json/nodes/pve1/disks/zfs/${detail.data.name}`) {
+      res.writeHead(400, 'Parameter verification failed.', { 'Content-Type': 'application/json' });
+      return res.end(JSON.stringify({ data: null, errors: { name: 'invalid format - storage ID contains illegal characters' } }));
+    }
     if (url === '/api2/json/version') return send(200, { data: { version: '9.0.3', release: '9.0' } });
     if (url === '/api2/json/nodes/pve1/disks/zfs') return send(200, mode === 'malformed' ? { nodata: true } : { data: [listEntry] });
     if (url === `/api2/json/nodes/pve1/disks/zfs/${detail.data.name}`) return send(200, detail);
@@ -213,6 +227,23 @@ describe('Proxmox VE over REST', () => {
       ['/dev/sdb', '/dev/disk/by-id/scsi-0QEMU_QEMU_HARDDISK_drive-scsi1', null, true],
       ['/dev/sdc', '/dev/disk/by-id/scsi-0QEMU_QEMU_HARDDISK_drive-scsi2', null, true],
     ]);
+  });
+
+  it('a token of a user whose name holds @ is accepted; pools PVE will not name are gaps for them, the rest is read', async () => {
+    mode = 'ok';
+    extraPools = ['a', 'tank:2', 'my pool', 'refused-here'];
+    pveUrls.length = 0;
+    try {
+      const { inventory } = await defaultRemoteClients({ timeoutMs: 3000 }).collect(host(), { ...secret, tokenId: AD_TOKEN });
+      expect(Inventory.parse(inventory)).toBeTruthy();
+      expect(inventory.pools.map((p) => [p.name, p.vdevs.length])).toEqual([['samsung-970-01', 1], ['a', 0], ['tank:2', 0], ['my pool', 0], ['refused-here', 0]]);
+      const gaps = inventory.gaps.filter((g) => g.artifact === 'Pools');
+      expect(gaps.map((g) => g.source)).toEqual(['a', 'tank:2', 'my pool', 'refused-here'].map((n) => `/nodes/pve1/disks/zfs/${n}`));
+      expect(gaps[0]!.message).toMatch(/storage id .* refuses this one with HTTP 400/);
+      expect(gaps[3]!.message).toContain('Proxmox VE refused it (HTTP 400)');
+      // Names PVE cannot take are not sent at all; the valid one is asked and its refusal kept.
+      expect(pveUrls.filter((u) => u.includes('/disks/zfs/'))).toEqual(['/api2/json/nodes/pve1/disks/zfs/samsung-970-01', '/api2/json/nodes/pve1/disks/zfs/refused-here']);
+    } finally { extraPools = []; }
   });
 
   it('bad token, wrong pin, malformed answer and timeout are clear errors', async () => {

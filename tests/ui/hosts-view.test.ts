@@ -73,8 +73,8 @@ describe('Hosts page', () => {
   it('builds each kind\'s request body, naming the first missing field', () => {
     expect(hostCreateBody({ ...emptyForm('local'), name: ' ' })).toEqual({ ok: true, body: { kind: 'local', name: 'This machine' } });
     expect(hostCreateBody({ ...emptyForm('proxmox'), address: 'pve', node: 'pve' })).toEqual({ ok: false, missing: 'Token ID' });
-    expect(hostCreateBody({ ...emptyForm('proxmox'), address: 'pve', port: '8006', node: 'pve', tokenId: 'a@pve!t', tokenSecret: 's', pinnedFingerprint: 'AB:CD' })).toEqual({
-      ok: true, body: { kind: 'proxmox', name: 'Proxmox VE', address: 'pve', port: 8006, node: 'pve', tokenId: 'a@pve!t', tokenSecret: 's', pinnedFingerprint: 'AB:CD', verifyTls: false },
+    expect(hostCreateBody({ ...emptyForm('proxmox'), address: 'pve', port: '8006', node: 'pve', tokenId: 'a@pve!tk', tokenSecret: 's', pinnedFingerprint: 'AB:CD' })).toEqual({
+      ok: true, body: { kind: 'proxmox', name: 'Proxmox VE', address: 'pve', port: 8006, node: 'pve', tokenId: 'a@pve!tk', tokenSecret: 's', pinnedFingerprint: 'AB:CD', verifyTls: false },
     });
   });
 });

@@ -12,6 +12,10 @@ import { BenchmarkSummary } from '../model/workload.ts';
 import { Profile } from '../bench/profiles.ts';
 import { BenchRequest as RunnerBenchRequest, GuardVerdict as RunnerGuardVerdict, ProgressEvent } from '../bench/types.ts';
 import { DEFAULT_OBSERVATION_SETTINGS, ObservationSettings } from './evidence-schemas.ts';
+import { parsePveTokenId, PVE_TOKEN_ID_HINT } from '../remote/pve-ids.ts';
+
+/** `USER@REALM!TOKENNAME` as Proxmox VE's own parser reads it (remote/pve-ids.ts). */
+const PveTokenId = z.string().refine((s) => parsePveTokenId(s) !== null, PVE_TOKEN_ID_HINT);
 
 // ---------------------------------------------------------------------------------------------
 // Errors
@@ -125,7 +129,7 @@ export const HostCreate = z.discriminatedUnion('kind', [
       port: Port.optional(),
       node: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9.-]{0,62}$/, 'a Proxmox node name'),
       /** `USER@REALM!TOKENID` (PVEAuditor role is enough). */
-      tokenId: z.string().regex(/^[^\s@!]+@[^\s@!]+![A-Za-z0-9][A-Za-z0-9_.-]*$/, 'USER@REALM!TOKENID'),
+      tokenId: PveTokenId,
       /** The token's secret UUID (write-only: never returned). */
       tokenSecret: Secret,
       ...TlsOptions,
@@ -144,7 +148,7 @@ export const HostUpdate = z
     pinnedFingerprint: CertFingerprint.nullable(),
     username: z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/),
     apiKey: Secret,
-    tokenId: z.string().regex(/^[^\s@!]+@[^\s@!]+![A-Za-z0-9][A-Za-z0-9_.-]*$/),
+    tokenId: PveTokenId,
     tokenSecret: Secret,
   })
   .partial()

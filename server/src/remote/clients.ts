@@ -13,7 +13,8 @@ import { RemoteError } from './errors.ts';
 import { connectTrueNas, type JsonRpcClient } from './truenas-client.ts';
 import { inventoryFromTrueNas } from './truenas-inventory.ts';
 import { proxmoxGet, type ProxmoxConnectionOptions } from './proxmox-client.ts';
-import { inventoryFromProxmox } from './proxmox-inventory.ts';
+import { isPveStorageId } from './pve-ids.ts';
+import { inventoryFromProxmox, PVE_STORAGE_ID_REFUSAL } from './proxmox-inventory.ts';
 import { secretTargetMatches } from './secret-target.ts';
 
 const RETARGETED = 'the stored credentials were entered for another address, port or certificate; enter them again for this one';
@@ -92,13 +93,23 @@ export function defaultRemoteClients(opts: { timeoutMs?: number } = {}): RemoteC
         const zfsList = await proxmoxGet(o, `/nodes/${node}/disks/zfs`);
         const disks = await proxmoxGet(o, `/nodes/${node}/disks/list`);
         const zfsDetail: Record<string, unknown> = {};
+        const zfsDetailRefused: Record<string, string> = {};
         if (Array.isArray(zfsList)) {
           for (const p of zfsList) {
             const name = (p as { name?: unknown }).name;
-            if (typeof name === 'string') zfsDetail[name] = await proxmoxGet(o, `/nodes/${node}/disks/zfs/${encodeURIComponent(name)}`);
+            if (typeof name !== 'string') continue;
+            // PVE takes {name} as a storage id: a pool named otherwise is refused (HTTP 400), not asked.
+            if (!isPveStorageId(name)) { zfsDetailRefused[name] = PVE_STORAGE_ID_REFUSAL; continue; }
+            try {
+              zfsDetail[name] = await proxmoxGet(o, `/nodes/${node}/disks/zfs/${encodeURIComponent(name)}`);
+            } catch (err) {
+              // A refusal for this pool (HTTP 4xx other than auth) is a gap for it; the rest is read.
+              if (!(err instanceof RemoteError && err.code === 'remote' && err.httpStatus !== null && err.httpStatus >= 400 && err.httpStatus < 500)) throw err;
+              zfsDetailRefused[name] = `Proxmox VE refused it (HTTP ${err.httpStatus})`;
+            }
           }
         }
-        const answers = { node: h.node ?? '', version, zfsList, zfsDetail, disks };
+        const answers = { node: h.node ?? '', version, zfsList, zfsDetail, zfsDetailRefused, disks };
         return { inventory: inventoryFromProxmox(answers, h.name, capturedAt), raw: { source: 'proxmox-api', answers } };
       }
       throw new RemoteError('protocol', `host "${h.id}" (${h.kind}) has credentials of another kind (${s.kind})`);

@@ -14,6 +14,8 @@ export class RemoteError extends Error {
     message: string,
     /** SHA-256 of the certificate presented, when TLS got that far (for pinning). */
     readonly presentedFingerprint: string | null = null,
+    /** The HTTP status of a refused request ('remote'), when there was one. */
+    readonly httpStatus: number | null = null,
   ) {
     super(message);
   }

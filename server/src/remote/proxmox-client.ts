@@ -52,7 +52,7 @@ export async function proxmoxGet(opts: ProxmoxConnectionOptions, path: string): 
           return reject(new RemoteError('auth', `Proxmox ${opts.address} refused the API token for ${path} (HTTP ${status}); check the token and that it has the PVEAuditor role`));
         }
         if (status < 200 || status >= 300) {
-          return reject(new RemoteError('remote', `Proxmox ${opts.address} answered HTTP ${status} for ${path}: ${(res.statusMessage ?? '').slice(0, 200)}`));
+          return reject(new RemoteError('remote', `Proxmox ${opts.address} answered HTTP ${status} for ${path}: ${(res.statusMessage ?? '').slice(0, 200)}`, null, status));
         }
         let body: unknown;
         try { body = JSON.parse(Buffer.concat(chunks).toString('utf8')); } catch {

@@ -18,6 +18,8 @@ export interface ProxmoxAnswers {
   zfsList: unknown;
   /** pool name → /disks/zfs/{pool} answer */
   zfsDetail: Record<string, unknown>;
+  /** pool name → why its /disks/zfs/{pool} was refused or not asked (a name PVE does not take as a storage id). */
+  zfsDetailRefused?: Record<string, string>;
   disks: unknown;
 }
 
@@ -138,6 +140,9 @@ function driveOf(d: z.infer<typeof PveDisk>): Drive {
 }
 
 /** Which rules stay undecided without dataset properties (said in the gap; the engine enforces it). */
+/** Why a pool's detail is not asked: PVE's API takes {name} as a pve-storage-id (remote/pve-ids.ts). */
+export const PVE_STORAGE_ID_REFUSAL = 'the Proxmox VE API takes the pool name in /disks/zfs/{name} as a storage id (2 or more characters: a letter, then letters, digits, - _ ., ending in a letter or digit) and refuses this one with HTTP 400';
+
 export const PROXMOX_DATASET_GAP =
   'the Proxmox VE API has no dataset or zvol properties (recordsize, volblocksize, sync, compression, special_small_blocks, logbias): every rule that needs the Datasets artifact stays undecided (needs-artifact) — e.g. zvol-buffered-async, sync-disabled, recordsize-too-small, compression-off, special-small-blocks-value, raidz-small-block-padding. Install ZFS Advisor on the node itself for those.';
 
@@ -161,7 +166,13 @@ export function inventoryFromProxmox(a: ProxmoxAnswers, label: string, capturedA
     let vdevs: VdevNode[] = [];
     let detail: z.infer<typeof PveDetail> | null = null;
     if (detailRaw === undefined) {
-      gaps.push({ artifact: 'Pools', source: `/nodes/${a.node}/disks/zfs/${z0.name}`, message: `no status tree for pool ${z0.name}`, line: null, severity: 'warning' });
+      const refused = a.zfsDetailRefused?.[z0.name];
+      gaps.push({
+        artifact: 'Pools', source: `/nodes/${a.node}/disks/zfs/${z0.name}`, line: null, severity: 'warning',
+        message: refused
+          ? `no status tree for pool ${z0.name}: ${refused}; its size and health come from the pool list, its vdevs are unknown (install ZFS Advisor on the node to read them with zpool)`
+          : `no status tree for pool ${z0.name}`,
+      });
     } else {
       detail = parseOr(PveDetail, detailRaw, `/nodes/${a.node}/disks/zfs/${z0.name}`);
       vdevs = vdevsFromPveDetail(detail.children, z0.name, driveByAlias);

@@ -3,6 +3,7 @@
  * (the contract's HostCreate) built from what was typed. The server checks every value again.
  */
 import type { BodyOf } from '../../../server/src/api/contract.ts';
+import { parsePveTokenId, PVE_TOKEN_ID_HINT } from '../../../server/src/remote/pve-ids.ts';
 
 type HostCreate = BodyOf<'createHost'>;
 
@@ -34,8 +35,8 @@ export function emptyForm(kind: AddableKind = 'local'): HostFormFields {
   return { kind, name: DEFAULT_NAMES[kind], address: '', port: '', username: '', apiKey: '', node: '', tokenId: '', tokenSecret: '', pinnedFingerprint: '' };
 }
 
-/** The request body, or the first field that is missing (named as on the form). */
-export function hostCreateBody(f: HostFormFields): { ok: true; body: HostCreate } | { ok: false; missing: string } {
+/** The request body, or the first field that is missing (named as on the form), or one Proxmox VE would refuse. */
+export function hostCreateBody(f: HostFormFields): { ok: true; body: HostCreate } | { ok: false; missing: string } | { ok: false; invalid: string } {
   const name = f.name.trim() || DEFAULT_NAMES[f.kind];
   if (f.kind === 'local' || f.kind === 'demo') return { ok: true, body: { kind: f.kind, name } };
   const need = (label: string, v: string) => (v.trim() === '' ? label : null);
@@ -48,5 +49,7 @@ export function hostCreateBody(f: HostFormFields): { ok: true; body: HostCreate 
   }
   const missing = need('Address', f.address) ?? need('Node', f.node) ?? need('Token ID', f.tokenId) ?? need('Token secret', f.tokenSecret);
   if (missing) return { ok: false, missing };
+  // The same rule as Proxmox VE's (pve-access-control): the user part may itself hold @ (AD/LDAP realms).
+  if (!parsePveTokenId(f.tokenId.trim())) return { ok: false, invalid: `Token ID is not one Proxmox VE accepts: ${PVE_TOKEN_ID_HINT}.` };
   return { ok: true, body: { kind: 'proxmox', name, address: f.address.trim(), ...(port !== undefined ? { port } : {}), node: f.node.trim(), tokenId: f.tokenId.trim(), tokenSecret: f.tokenSecret.trim(), ...tls } };
 }
