@@ -1,33 +1,38 @@
 #!/usr/bin/env bash
-# Builds a Debian 12 guest image with a pinned OpenZFS for the lab (tests/lab/), under a cache
-# directory keyed by this script's inputs, so a developer builds each version once.
+# Builds a Debian 13 (trixie) guest image with a pinned OpenZFS for the lab (tests/lab/), under a
+# cache directory keyed by this script's inputs, so a developer builds each version once.
 #
-#   lab/build-image.sh [2.3|2.1]      prints the directory holding root.img, vmlinuz, initrd.img
+#   lab/build-image.sh [2.4|2.3]      prints the directory holding root.img, vmlinuz, initrd.img
+#
+# 2.4 is zfs-dkms from trixie-backports contrib, 2.3 from trixie contrib (the lines Proxmox VE 9 and
+# TrueNAS 25.10/26 run). 2.1 (Debian 12) is no longer built: its recorded captures stay as fixtures.
 #
 # Two layers: a base root (debootstrap, kernel, tools: shared by both versions) and one root per
 # OpenZFS version (zfs-dkms built by DKMS for the *guest's* kernel, not the host's).
-# Environment: ZFS_ADVISOR_LAB_CACHE (default ~/.cache/zfs-advisor-lab), DEBIAN_MIRROR.
+# Environment: ZFS_ADVISOR_LAB_CACHE (default ~/.cache/zfs-advisor-lab), DEBIAN_MIRROR (default: the
+# archive this machine's own apt uses, lab/host-mirror.sh).
 # Needs root (debootstrap, chroot, mounts) and the host packages debootstrap, e2fsprogs, qemu-utils.
 set -euo pipefail
 # The whole script is one function, read before it runs: editing this file during a build is safe.
 main() {
-VERSION="${1:-2.3}"
+VERSION="${1:-2.4}"
+# Exact versions, as `apt-cache policy zfs-dkms` printed them in a trixie root with contrib enabled.
 case "$VERSION" in
-  2.3) SUITE=bookworm-backports; ZFS_PIN='2.3.2-2~bpo12+2' ;;
-  2.1) SUITE=bookworm; ZFS_PIN='2.1.11-1+deb12u1' ;;
-  *) echo "build-image: unknown OpenZFS version '$VERSION' (2.3 or 2.1)" >&2; exit 64 ;;
+  2.4) SUITE=trixie-backports; ZFS_PIN='2.4.4-1~bpo13+1' ;;
+  2.3) SUITE=trixie; ZFS_PIN='2.3.9-0+deb13u1' ;;
+  *) echo "build-image: unknown OpenZFS version '$VERSION' (2.4 or 2.3)" >&2; exit 64 ;;
 esac
 HERE="$(cd "$(dirname "$0")" && pwd)"
 CACHE="${ZFS_ADVISOR_LAB_CACHE:-$HOME/.cache/zfs-advisor-lab}"
-MIRROR="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+MIRROR="$(bash "$HERE/host-mirror.sh")"
 BASE_PKGS="linux-image-amd64 linux-headers-amd64 systemd systemd-sysv udev kmod dbus procps iproute2 \
   fio smartmontools nvme-cli gdisk parted dmsetup util-linux e2fsprogs ca-certificates less \
   libstdc++6 build-essential dkms file"
 # Cache keys: the inputs of each layer. Bump a revision when that layer's build steps below change;
 # the guest's boot files are keyed by their content. The agent itself is not in the image: the guest
 # runs it from the shared checkout, so changing it needs no rebuild.
-BASE_REV=1
-IMAGE_REV=1
+BASE_REV=2
+IMAGE_REV=2
 BASE_KEY="$(printf 'base %s %s %s' "$BASE_REV" "$MIRROR" "$BASE_PKGS" | sha256sum | cut -c1-12)"
 KEY="$(printf 'zfs %s %s %s %s' "$BASE_KEY" "$IMAGE_REV" "$ZFS_PIN" "$(cat "$HERE/guest/lab-boot" "$HERE/guest/lab-boot.service" | sha256sum)" | sha256sum | cut -c1-12)"
 BASE="$CACHE/base-$BASE_KEY"
@@ -48,13 +53,13 @@ if [ ! -f "$BASE/ok" ]; then
   rm -rf "$BASE" "$BASE.tmp"; mkdir -p "$BASE.tmp"
   R="$BASE.tmp/root"
   trap 'umount_api "$R"' EXIT
-  log "debootstrap bookworm (minbase)"
-  debootstrap --variant=minbase --include=apt-utils bookworm "$R" "$MIRROR" >"$BASE.tmp/debootstrap.log" 2>&1 \
+  log "debootstrap trixie (minbase)"
+  debootstrap --variant=minbase --include=apt-utils trixie "$R" "$MIRROR" >"$BASE.tmp/debootstrap.log" 2>&1 \
     || { tail -20 "$BASE.tmp/debootstrap.log" >&2; exit 1; }
   cat >"$R/etc/apt/sources.list" <<SRC
-deb $MIRROR bookworm main contrib
-deb $MIRROR bookworm-updates main contrib
-deb $MIRROR bookworm-backports main contrib
+deb $MIRROR trixie main contrib
+deb $MIRROR trixie-updates main contrib
+deb $MIRROR trixie-backports main contrib
 SRC
   printf 'APT::Install-Recommends "false";\nAPT::Install-Suggests "false";\n' >"$R/etc/apt/apt.conf.d/90lab"
   mount_api "$R"
@@ -72,10 +77,11 @@ cp -a "$BASE/root" "$R"
 trap 'umount_api "$R"' EXIT
 mount_api "$R"
 KVER="$(ls "$R/lib/modules" | sort -V | tail -1)"
-log "zfs-dkms $ZFS_PIN from $SUITE for kernel $KVER (DKMS builds the module: about 4-5 minutes)"
+log "zfs-dkms $ZFS_PIN from $SUITE for kernel $KVER (DKMS builds the module: about 9 minutes)"
 echo 'zfs-dkms zfs-dkms/note-incompatible-licenses note' | in_root "$R" debconf-set-selections
-# DKMS's postinst builds for `uname -r` (the host's kernel, absent here) and fails softly; we build
-# for the guest's kernel by name right after.
+# DKMS's postinst builds for the root's kernel (and tries the host's, which has no headers here, and
+# fails softly); if the guest's module is missing we build it by name right after. On trixie DKMS
+# installs it compressed (zfs.ko.xz).
 in_root "$R" apt-get install -y -qq -t "$SUITE" "zfs-dkms=$ZFS_PIN" "zfsutils-linux=$ZFS_PIN" "zfs-test=$ZFS_PIN" >"$OUT.tmp/zfs.log" 2>&1 \
   || { tail -30 "$OUT.tmp/zfs.log" >&2; exit 1; }
 ZVER="$(in_root "$R" dpkg-query -W -f '${Version}' zfs-dkms | sed 's/-.*//')"

@@ -40,13 +40,17 @@ function pick(artifacts: Artifacts, names: readonly ArtifactName[]): Artifacts {
   return out;
 }
 
-/** Is the host's OpenZFS version inside the rule's range? Unknown version → the rule runs. */
+/**
+ * Is the host's OpenZFS version inside the rule's range? Unknown version → the rule runs. A bound names
+ * a line ('2.3') or a release ('2.3.4'); an upper bound that names a line takes in its every release
+ * (maxVersion '2.3' holds for 2.3.9: the real-OpenZFS lab found the 2.3-only rule silent on 2.3.9).
+ */
 function versionApplies(rule: AnyRule, artifacts: Artifacts): boolean {
   const v = artifacts.Host?.zfs.openzfs;
   if (!v) return true;
   const { minVersion, maxVersion } = rule.meta.appliesTo;
   if (minVersion && compareVersions(v, minVersion) < 0) return false;
-  if (maxVersion && compareVersions(v, maxVersion) > 0) return false;
+  if (maxVersion && compareVersions(v.split(/[.-]/).slice(0, maxVersion.split(/[.-]/).length).join('.'), maxVersion) > 0) return false;
   return true;
 }
 

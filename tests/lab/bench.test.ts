@@ -11,7 +11,7 @@
  *   the dataset, the zvol and fio, says so, and benchmarks normally.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootLab, byId, labAvailable, REPO_ROOT, type LabDrive, type LabVm } from '../../lab/vm.ts';
+import { bootLab, byId, GUEST_CLI, labAvailable, type LabDrive, type LabVm } from '../../lab/vm.ts';
 import { listProfiles } from '../../server/src/bench/profiles.ts';
 
 const live = labAvailable();
@@ -31,8 +31,6 @@ const create = (pool: string, vdevs: string) => `zpool create -f -o cachefile=no
 const LOAD = '--max-load 100';
 const SMALL = `--runtime 1 --size 4M ${LOAD}`;
 const SUITE = `${SMALL} --pause 0 --max-wall-ratio 100`;
-/** What vm.cli runs, for the runs started in the background (to be killed); `env` so that nohup can exec it. */
-const GUEST_CLI = `env ZFS_ADVISOR_DATA_DIR=/root/zfs-advisor-data node ${REPO_ROOT}/dist/cli.mjs`;
 
 /** Everything a benchmark could leave behind: datasets/zvols besides the pools' roots, fio processes. */
 const LEFTOVERS = `zfs list -H -o name -t filesystem,volume | grep / || true; pgrep -a -x fio || true`;
@@ -51,9 +49,8 @@ describe('benchmarks on real OpenZFS 2.3', () => {
   beforeAll(async () => {
     if (!live) return;
     vm = await bootLab({ zfs: '2.3', drives: Object.values(D), memMiB: 2048 });
-    // node from the guest's own disk: through the 9p share every CLI start re-read ~100 MB (3–7 s each).
-    await vm.must(`cp /lab/hostbin/node /usr/local/bin/node.local && mv -f /usr/local/bin/node.local /usr/local/bin/node
-${create('tank', `mirror ${byId(D.a)} ${byId(D.b)}`)}`);
+    // node and the bundle come from the guest's own disk (lab/guest/lab-agent): through the 9p share every CLI start re-read ~100 MB (3–7 s each).
+    await vm.must(create('tank', `mirror ${byId(D.a)} ${byId(D.b)}`));
   }, 60 * MIN); // the guest lock may be held by another lab file for up to 45 min (two test workers)
   afterAll(async () => { await vm?.stop(); }, MIN);
 

@@ -4,7 +4,7 @@
  * Drive variables in the scripts: $ZD1…$ZD6 (virtio disks, by-id paths), $NV1…$NV6 (NVMe by-id paths),
  * $BIG1…$BIG3 (8 TiB sparse virtio disks, for rules about large disks).
  */
-import { byId, hdd, nvme, type LabDrive } from '../../lab/vm.ts';
+import { byId, hdd, nvme, type LabDrive, type ZfsLine } from '../../lab/vm.ts';
 
 export const ZD = Array.from({ length: 6 }, (_, i) => hdd(`ZD000${i + 1}`, '1G'));
 export const NV = Array.from({ length: 6 }, (_, i) => nvme(`NV000${i + 1}`, '1G'));
@@ -26,12 +26,8 @@ export interface LabCase {
   fires: string[];
   /** Follows the advice; then every rule of `fires` must be silent about the same subject. */
   fix: string;
-  /**
-   * The OpenZFS lines it runs on. Default 2.3 only: every capture costs about half a minute under
-   * emulation, and the lab must fit CI's budget; cases whose rules read version-specific output run
-   * on both.
-   */
-  lines?: ('2.3' | '2.1')[];
+  /** The OpenZFS lines it runs on (default: every line the lab boots, lab/vm.ts LAB_VERSIONS). */
+  lines?: ZfsLine[];
 }
 
 export const CASES: LabCase[] = [
@@ -43,13 +39,12 @@ zfs create -o sync=disabled tank/nosync
 zfs create -o recordsize=4K tank/tiny
 zfs create -o recordsize=128K -o special_small_blocks=128K tank/allspecial`,
     fires: ['compression-off', 'sync-disabled', 'recordsize-too-small', 'special-small-blocks-value'],
-    // On 2.1 compression is off by default, so every dataset inherits off from the pool's root: the
-    // finding names them all, and the fix is the root's property, which the others then inherit.
+    // On 2.1 compression was off by default, so every dataset inherited off from the pool's root: the
+    // finding named them all, and the fix is the root's property, which the others then inherit.
     fix: `zfs set compression=lz4 tank && zfs inherit compression tank/nocomp
 zfs inherit sync tank/nosync
 zfs inherit recordsize tank/tiny
 zfs set special_small_blocks=32K tank/allspecial`,
-    lines: ['2.3', '2.1'],
   },
   {
     name: 'a disk offline: the pool is DEGRADED until it is back',
@@ -57,7 +52,6 @@ zfs set special_small_blocks=32K tank/allspecial`,
 zpool offline tank $ZD2-part1`,
     fires: ['pool-health'],
     fix: 'zpool online tank $ZD2-part1 && zpool wait -t resilver tank',
-    lines: ['2.3', '2.1'],
   },
   {
     name: 'no redundancy: a single-disk pool, then the disk mirrored',

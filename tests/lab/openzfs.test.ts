@@ -1,10 +1,13 @@
 /**
- * Real OpenZFS in a QEMU guest (issue 24): for OpenZFS 2.3 and 2.1, the app captures real pools —
- * every vdev class, dRAID, offline/faulted/erroring/resilvering devices, datasets and zvols — and
- * its inventory must equal what ZFS itself prints (`zpool status -j`, `zfs get -j` on 2.3); the text
- * parsers must equal the JSON parsers on the same pools; each rule a pool can trigger fires on a real
- * pool and is silent once its advice is followed; the planner's plans run in the guest exactly as
- * printed and leave the tree they previewed; a device in use (the boot disk) is never offered.
+ * Real OpenZFS in a QEMU guest (issues 24, 37): for OpenZFS 2.4 and 2.3 (Debian 13), one boot per
+ * line, the app captures real pools — every vdev class, dRAID, offline/faulted/erroring/resilvering
+ * devices, datasets and zvols — and its inventory must equal what ZFS itself prints (`zpool status -j`,
+ * `zfs get -j`); the text parsers must equal the JSON parsers on the same pools; each rule a pool can
+ * trigger fires on a real pool and is silent once its advice is followed; the planner's plans run in
+ * the guest exactly as printed and leave the tree they previewed; a device in use (the boot disk) is
+ * never offered. The app runs in the guest as a user runs it for one capture and the live plans per
+ * line; the other captures run the app's collectors on the host with their commands in the guest
+ * (guestCapture, lab-support.ts): no node start under emulation per capture.
  * Runs where the lab can (root, qemu, debootstrap); under CI=true a lab that cannot start fails.
  */
 import { readFileSync } from 'node:fs';
@@ -17,7 +20,7 @@ import { unusedDrives } from '../../rules/lib/slog-devices.ts';
 import type { Inventory, VdevNode } from '../../server/src/model/inventory.ts';
 import { CASES, CREATE, LAB_DRIVES } from './lab-cases.ts';
 import { recordedFingerprint } from '../observe/lab-recorded.ts';
-import { captureAndAssess, firedRules, inventoryOf, capture, keepFixture, resetGuest, sh } from './lab-support.ts';
+import { captureAndAssess, firedRules, inventoryOf, capture, guestCapture, hostCli, keepFixture, resetGuest, sh } from './lab-support.ts';
 
 const live = labAvailable();
 const MIN = 60_000;
@@ -52,7 +55,6 @@ describe.each(LAB_VERSIONS)('OpenZFS %s in the lab guest', (zfs) => {
   let vm: LabVm;
   beforeAll(async () => { if (live) vm = await bootLab({ zfs, drives: LAB_DRIVES, memMiB: 3072 }); }, 60 * MIN);
   afterAll(async () => { await vm?.stop(); }, MIN);
-  const hasJson = zfs === '2.3';
 
   it.runIf(live)('runs the pinned OpenZFS', () => {
     expect(vm.zfsVersionText).toMatch(new RegExp(`zfs-kmod-${zfs.replace('.', '\\.')}\\.`));
@@ -67,17 +69,26 @@ zfs create -V 64M -o volblocksize=16K tank/vm-100-disk-0
 zfs create -s -V 1G tank/sparse-vol
 dd if=/dev/urandom of=/lab/pools/tank/share/blob bs=64K count=64 status=none; zpool sync tank`;
     await sh(vm, recipe);
+    // The app in the guest, as a user runs it; and the host-side capture every other case uses, which
+    // must read the same host.
     const dir = await capture(vm, 'all-classes');
     keepFixture(dir, zfs, 'all-classes', recipe, vm.zfsVersionText);
     const inv = await inventoryOf(dir);
+    const viaHost = await inventoryOf(await guestCapture(vm, 'all-classes-host'));
+    const same = (i: Inventory) => ({
+      pools: i.pools.map((p) => [p.name, p.state, p.vdevs.map(shape)]),
+      datasets: i.datasets.map((d) => [d.name, d.type, d.sync, d.recordsize, d.volblocksize, d.volsize, d.compression, d.specialSmallBlocks]),
+      drives: i.drives.map((d) => [d.devPath, d.serial, d.model, d.uses]), zfs: i.host.zfs, gaps: i.gaps.map((g) => g.source),
+    });
+    expect(same(viaHost)).toEqual(same(inv));
     const pool = inv.pools.find((p) => p.name === 'tank')!;
     expect(pool.state).toBe('ONLINE');
     expect(new Set(pool.vdevs.map((v) => v.class))).toEqual(new Set(['data', 'special', 'log', 'cache', 'spare', 'dedup']));
     expect(pool.vdevs.find((v) => v.class === 'data')!.type).toBe('raidz2');
-    // Text and JSON (2.3) parse to the same pools.
+    // Text and JSON parse to the same pools.
     const text = parseZpoolStatus(read(dir, 'zpool-status.txt'));
     if (!text.ok) throw new Error(text.error.message);
-    if (hasJson) {
+    {
       const json = parseZpoolStatusJson(read(dir, 'zpool-status.json'));
       if (!json.ok) throw new Error(json.error.message);
       expect(json.value.map((p) => p.vdevs.map(shape))).toEqual(text.value.map((p) => p.vdevs.map(shape)));
@@ -95,8 +106,6 @@ dd if=/dev/urandom of=/lab/pools/tank/share/blob bs=64K count=64 status=none; zp
           .toEqual([ds.name, props.type!.value, props.sync!.value, ds.type === 'filesystem' ? n('recordsize') : null, ds.type === 'volume' ? n('volblocksize') : null,
             ds.type === 'volume' ? n('volsize') : null, props.compression!.value, n('special_small_blocks')]);
       }
-    } else {
-      expect(text.value[0]!.vdevs.map(shape)).toEqual(pool.vdevs.map(shape));
     }
     expect(inv.datasets.map((d) => d.name)).toEqual(expect.arrayContaining(['tank', 'tank/db', 'tank/share', 'tank/vm-100-disk-0', 'tank/sparse-vol']));
     expect(inv.datasets.find((d) => d.name === 'tank/vm-100-disk-0')).toMatchObject({ type: 'volume', volblocksize: 16384 });
@@ -117,7 +126,7 @@ dd if=/dev/urandom of=/lab/pools/tank/share/blob bs=64K count=64 status=none; zp
 zpool offline -f tank $ZD2-part1
 zpool replace -w tank $ZD2-part1 draid1-0-0`;
     await sh(vm, recipe);
-    const dir = await capture(vm, 'draid-spare-in-use');
+    const dir = await guestCapture(vm, 'draid-spare-in-use');
     keepFixture(dir, zfs, 'draid-spare-in-use', recipe, vm.zfsVersionText);
     const inv = await inventoryOf(dir);
     const pool = inv.pools.find((p) => p.name === 'tank')!;
@@ -180,7 +189,7 @@ sleep 1`;
 
   describe('each rule a pool can trigger: fires on the real pool, silent once the advice is followed', () => {
     for (const c of CASES) {
-      it.runIf(live && (c.lines ?? ['2.3']).includes(zfs))(c.name, async () => {
+      it.runIf(live && (c.lines ?? LAB_VERSIONS).includes(zfs))(c.name, async () => {
         await resetGuest(vm);
         await sh(vm, c.setup, 10 * MIN);
         const before = await captureAndAssess(vm, `case-before`);
@@ -194,10 +203,17 @@ sleep 1`;
   });
 
   describe('plans carried out exactly as printed', () => {
-    /** Runs `zfs-advisor plan …` in the guest on its live inventory; returns the plan JSON. */
+    type Plan = { steps: { display: string; argv: string[] }[]; preview: string };
+    /** Runs `zfs-advisor plan …` in the guest on its live inventory, as a user does; returns the plan JSON. */
     const plan = async (args: string) => {
       const r = await vm.cli(`plan ${args} --json`);
-      return { code: r.code, stderr: r.stderr, plan: r.code === 0 ? JSON.parse(r.stdout) as { steps: { display: string; argv: string[] }[]; preview: string } : null };
+      return { code: r.code, stderr: r.stderr, plan: r.code === 0 ? JSON.parse(r.stdout) as Plan : null };
+    };
+    /** The same plan by the app on the host, on a capture of the guest (guestCapture): no node start in the guest. */
+    const hostPlan = async (args: string[], snap?: string) => {
+      const dir = snap ?? await guestCapture(vm, 'plan');
+      const r = hostCli(['plan', ...args, '--snapshot', dir, '--json']);
+      return { code: r.code, stderr: r.stderr, plan: r.code === 0 ? JSON.parse(r.stdout) as Plan : null };
     };
     /**
      * Carries out every printed step in order (`zpool add -n` before the real one), then compares
@@ -221,7 +237,7 @@ sleep 1`;
     it.runIf(live)('add-slog: a mirrored SLOG of two NVMe drives', async () => {
       await resetGuest(vm);
       await sh(vm, `${CREATE} tank mirror $ZD1 $ZD2`);
-      const r = await plan(`add-slog --pool tank --devices ${'/dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_NV0001'},${'/dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_NV0002'}`);
+      const r = await hostPlan(['add-slog', '--pool', 'tank', '--devices', '/dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_NV0001,/dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_NV0002']);
       expect(r.code, r.stderr).toBe(0);
       await carryOut(r.plan!, 'plan-add-slog');
     }, 10 * MIN);
@@ -229,13 +245,13 @@ sleep 1`;
     it.runIf(live)('add-special: a mirror matching the data mirror, with special_small_blocks', async () => {
       await resetGuest(vm);
       await sh(vm, `${CREATE} tank mirror $ZD1 $ZD2\nzfs create tank/share`);
-      const r = await plan('add-special --pool tank --devices /dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_NV0001,/dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_NV0002 --special-small-blocks 16K --datasets tank/share');
+      const r = await hostPlan(['add-special', '--pool', 'tank', '--devices', '/dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_NV0001,/dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_NV0002', '--special-small-blocks', '16K', '--datasets', 'tank/share']);
       expect(r.code, r.stderr).toBe(0);
       await carryOut(r.plan!, 'plan-add-special');
       expect((await sh(vm, 'zfs get -H -p -o value special_small_blocks tank/share')).trim()).toBe('16384');
     }, 10 * MIN);
 
-    it.runIf(live)('partitioned: two NVMe drives split into SLOG and special partitions, mirrored', async () => {
+    it.runIf(live)('partitioned: two NVMe drives split into SLOG and special partitions, mirrored (the app in the guest, on the live host)', async () => {
       await resetGuest(vm);
       await sh(vm, `${CREATE} tank mirror $ZD1 $ZD2`);
       const r = await plan('add-special --pool tank --devices /dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_NV0003,/dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_NV0004 --partition slog:256M,special:512M');
@@ -247,12 +263,13 @@ sleep 1`;
     it.runIf(live)('a device in use — the boot disk, a pool member, a disk with a file system — is refused, and never offered', async () => {
       await resetGuest(vm);
       await sh(vm, `${CREATE} tank mirror $ZD1 $ZD2\nmkfs.ext4 -q -F $ZD3\nsgdisk -n1:0:+64M $ZD4 >/dev/null\nudevadm settle -t 10 || true`);
+      const snap = await guestCapture(vm, 'in-use');
       for (const [dev, why] of [['/dev/vda', /mounted at \//], ['/dev/disk/by-id/virtio-ZD0001', /already in use|in use/], ['/dev/disk/by-id/virtio-ZD0003', /ext4/], ['/dev/disk/by-id/virtio-ZD0004', /partition table/]] as const) {
-        const r = await plan(`add-slog --pool tank --devices ${dev}`);
+        const r = await hostPlan(['add-slog', '--pool', 'tank', '--devices', dev], snap);
         expect(r.code, dev).not.toBe(0);
         expect(r.stderr, dev).toMatch(why);
       }
-      const inv = await inventoryOf(await capture(vm, 'in-use'));
+      const inv = await inventoryOf(snap);
       keepFixture(join(vm.jobDir, 'captures', 'in-use'), zfs, 'in-use-devices', `${CREATE} tank mirror $ZD1 $ZD2\nmkfs.ext4 -q -F $ZD3\nsgdisk -n1:0:+64M $ZD4`, vm.zfsVersionText);
       const free = unusedDrives(inv.pools, inv.drives).map((d) => d.serial);
       for (const serial of ['ZD0001', 'ZD0003', 'ZD0004']) expect(free).not.toContain(serial);
@@ -260,6 +277,88 @@ sleep 1`;
       expect(free).toContain('NV0001');
     }, 10 * MIN);
   });
+
+  /**
+   * Writes completed per drive (the kernel's block-layer counter, /sys/class/block/DEV/stat field 5), by
+   * drive serial: `zpool iostat` without an interval prints rates averaged since import, not counts.
+   */
+  const driveWrites = async (): Promise<Record<string, number>> => Object.fromEntries((await sh(vm, `for d in $ZD1 $ZD2 $NV1 $NV2; do
+  echo "$d $(awk '{print $5}' /sys/class/block/$(basename "$(readlink -f "$d")")/stat)"; done`)).trim().split('\n')
+    .map((l) => l.split(' ')).map(([dev, n]) => [dev!.replace(/^.*[-_]/, ''), Number(n)]));
+
+  it.runIf(live)('a special mirror and no SLOG: where the ZIL goes (2.4: the special vdev; 2.3: the data vdevs), measured, and said by that line\'s rule', async () => {
+    // zfs-facts A5/B1: since 2.4 the special class takes the ZIL when there is no log vdev (zpoolconcepts.7 of
+    // zfs-2.4.0, "Special Allocation Class"; absent from zfs-2.3.0's), whatever zil_special_is_slog says.
+    await resetGuest(vm);
+    const N = 200;
+    const recipe = `${CREATE} tank mirror $ZD1 $ZD2 special mirror $NV1 $NV2
+zfs create tank/db
+dd if=/dev/urandom of=/lab/pools/tank/db/file bs=1M count=4 status=none; zpool sync tank
+zfs set sync=always tank/db`;
+    await sh(vm, recipe);
+    const before = await driveWrites();
+    // ${N} 4 KiB writes at QD1, each logged and committed on its own (sync=always) into an existing file.
+    await sh(vm, `fio --name=zil --filename=/lab/pools/tank/db/file --size=4M --bs=4k --rw=randwrite --ioengine=psync --iodepth=1 --number_ios=${N} --output-format=json >/dev/null`, 5 * MIN);
+    const after = await driveWrites();
+    const delta = (serial: string): number => after[serial]! - before[serial]!;
+    const special = Math.min(delta('NV0001'), delta('NV0002'));
+    const data = Math.min(delta('ZD0001'), delta('ZD0002'));
+    const r = await captureAndAssess(vm, 'special-no-slog');
+    keepFixture(r.dir, zfs, 'special-no-slog', `${recipe}\nfio --name=zil --filename=/lab/pools/tank/db/file --size=4M --bs=4k --rw=randwrite --ioengine=psync --iodepth=1 --number_ios=${N}`, vm.zfsVersionText);
+    const said = (rule: string) => r.result.assessment.findings.filter((f) => f.ruleId === rule && f.subject.pool === 'tank').map((f) => f.title);
+    const where = `special leaves +${special} writes, data leaves +${data} writes for ${N} sync writes`;
+    if (zfs === '2.4') {
+      expect(special, where).toBeGreaterThanOrEqual(0.9 * N);
+      expect(data, where).toBeLessThan(0.5 * N);
+      expect((await sh(vm, 'cat /sys/module/zfs/parameters/zil_special_is_slog')).trim()).toBe('1');
+      expect(said('slog-on-2.4-special')).toEqual(['tank: the special vdev is also the ZIL (OpenZFS 2.4.4)']);
+      expect(said('special-does-not-replace-slog')).toEqual([]);
+    } else {
+      expect(data, where).toBeGreaterThanOrEqual(0.9 * N);
+      expect(special, where).toBeLessThan(0.5 * N);
+      expect(said('special-does-not-replace-slog')).toEqual(['tank: sync writes still go to the data vdevs despite the special vdev']);
+      expect(said('slog-on-2.4-special')).toEqual([]);
+    }
+  }, 10 * MIN);
+
+  it.runIf(live)('special_small_blocks on a dataset (both lines) and on a zvol (2.4 only): where the blocks land, and what the rule says', async () => {
+    // zfs-facts B1/B12: zvol data may opt in to the special class since 2.4 (openzfs/zfs PR #14876, "Allow opt-in
+    // of zvol blocks in special class": the property was "valid for filesystems but invalid for volumes").
+    await resetGuest(vm);
+    const MiB = 2 ** 20;
+    const recipe = `${CREATE} tank mirror $ZD1 $ZD2 special mirror $NV1 $NV2
+zfs create -o recordsize=16K -o special_small_blocks=16K -o compression=off tank/small`;
+    await sh(vm, recipe);
+    /** Bytes allocated on the special mirror (mirror-1; the data mirror is mirror-0). */
+    const specialAlloc = async () => Number((await sh(vm, 'zpool sync tank; zpool list -v -H -p tank')).split('\n').map((l) => l.trim().split('\t')).find((c) => c[0] === 'mirror-1')![2]);
+    const start = await specialAlloc();
+    await sh(vm, 'dd if=/dev/urandom of=/lab/pools/tank/small/f bs=1M count=32 status=none');
+    const afterFile = await specialAlloc();
+    expect(afterFile - start, 'a 16K-record file with special_small_blocks=16K lands on special').toBeGreaterThanOrEqual(30 * MiB);
+    const zvol = 'zfs create -V 64M -o volblocksize=16K -o special_small_blocks=16K -o compression=off tank/vol';
+    const made = await vm.run(zvol);
+    let zvolRecipe = zvol;
+    if (zfs === '2.4') {
+      expect(made.code, made.stderr).toBe(0);
+    } else {
+      // 2.3 refuses the property on a volume; the zvol is made without it (a parent's value is not inherited by it).
+      expect(made.code).not.toBe(0);
+      expect(made.stderr).toMatch(/special_small_blocks/);
+      zvolRecipe = 'zfs create -V 64M -o volblocksize=16K -o compression=off tank/vol';
+      await sh(vm, zvolRecipe);
+    }
+    await sh(vm, 'udevadm settle -t 10 || true; dd if=/dev/urandom of=/dev/zvol/tank/vol bs=1M count=32 oflag=direct status=none');
+    const afterZvol = await specialAlloc();
+    if (zfs === '2.4') expect(afterZvol - afterFile, 'zvol data opted in on 2.4').toBeGreaterThanOrEqual(30 * MiB);
+    else expect(afterZvol - afterFile, 'zvol data stays on the data vdevs on 2.3').toBeLessThan(8 * MiB);
+    const r = await captureAndAssess(vm, 'special-small-blocks');
+    keepFixture(r.dir, zfs, 'special-small-blocks', `${recipe}\ndd if=/dev/urandom of=/lab/pools/tank/small/f bs=1M count=32\n${zvolRecipe}\ndd if=/dev/urandom of=/dev/zvol/tank/vol bs=1M count=32 oflag=direct`, vm.zfsVersionText);
+    const vol = r.inventory.datasets.find((d) => d.name === 'tank/vol')!;
+    expect(vol.specialSmallBlocks).toBe(zfs === '2.4' ? 16384 : null);
+    const said = r.result.assessment.findings.filter((f) => f.ruleId === 'special-small-blocks-value').map((f) => f.title);
+    expect(said.some((t) => t.startsWith('tank/small: ') && /puts the whole dataset on special/.test(t)), said.join('; ')).toBe(true);
+    expect(said.some((t) => t.startsWith('tank/vol: ') && /puts the whole dataset on special/.test(t)), said.join('; ')).toBe(zfs === '2.4');
+  }, 10 * MIN);
 
   it.runIf(live)('observe: a real counter pair around a known sync-write load agrees with fio', async () => {
     await resetGuest(vm);

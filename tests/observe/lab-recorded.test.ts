@@ -11,8 +11,8 @@ import { WorkloadFingerprint } from '../../server/src/model/workload.ts';
 import { recordedFingerprint } from './lab-recorded.ts';
 
 const dirOf = (line: string) => join(import.meta.dirname, '../fixtures/lab', line, 'observe-sync4k-qd1');
-// 2.3's pair is committed; 2.1's is read too once the lab has recorded it.
-const LINES = ['2.3', ...(existsSync(dirOf('2.1')) ? ['2.1'] : [])];
+// 2.3's pair is committed; 2.1's and 2.4's are read too once the lab has recorded them.
+const LINES = ['2.3', ...['2.1', '2.4'].filter((l) => existsSync(dirOf(l)))];
 
 it('the OpenZFS 2.3 pair is there', () => expect(existsSync(join(dirOf('2.3'), 'fio.json'))).toBe(true));
 

@@ -5,13 +5,16 @@
  * tarball under the system temp directory, under a lock, because the .deb test and the image
  * test may ask for it at the same time; later callers unpack their own copy.
  */
+import { execFileSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mustTool, tool } from './tool.ts';
 
 export const SUITE = 'bookworm';
-export const MIRROR = process.env.ZFS_ADVISOR_DEBIAN_MIRROR ?? 'http://deb.debian.org/debian';
+/** The Debian archive this machine's own apt uses (lab/host-mirror.sh, DEBIAN_MIRROR overrides), or ZFS_ADVISOR_DEBIAN_MIRROR. */
+export const MIRROR = process.env.ZFS_ADVISOR_DEBIAN_MIRROR
+  ?? execFileSync('bash', [join(import.meta.dirname, '../../../lab/host-mirror.sh')], { encoding: 'utf8' }).trim();
 const CACHE = join(tmpdir(), 'zfs-advisor-rootfs');
 export const ROOTFS_TAR = join(CACHE, `${SUITE}-minbase.tar`);
 
