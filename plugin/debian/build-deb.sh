@@ -160,9 +160,22 @@ if [ "$REBUILD" = yes ]; then
     # against its own headers (--nodedir), with nothing downloaded.
     NODEDIR_ARGS=()
     if [ -n "$NODE_DIR" ]; then NODEDIR_ARGS=(--nodedir="$NODE_DIR"); fi
-    step "building better-sqlite3 from source for Node $("$APP/bin/node" -v)"
-    (cd "$APP" && PATH="$(dirname "$NODE_BIN"):$PATH" npm rebuild better-sqlite3 --build-from-source "${NODEDIR_ARGS[@]}" --no-audit --no-fund >/dev/null) \
-        || die "better-sqlite3 did not build for Node $("$APP/bin/node" -v) (needs g++, make, python3)"
+    # The compiled module is kept beside the cached Node, keyed by both versions: compiling SQLite
+    # takes minutes on two cores, and the package and lab tests build the .deb more than once.
+    SQLITE_VERSION=$(node -p "require('$SQLITE/package.json').version")
+    SQLITE_CACHED=${NODE_DIR:+$NODE_DIR/better-sqlite3-$SQLITE_VERSION.node}
+    if [ -n "$SQLITE_CACHED" ] && [ -f "$SQLITE_CACHED" ]; then
+        step "better-sqlite3 $SQLITE_VERSION for Node $("$APP/bin/node" -v), built earlier ($SQLITE_CACHED)"
+        install -D -m 0644 "$SQLITE_CACHED" "$SQLITE/build/Release/better_sqlite3.node"
+    else
+        step "building better-sqlite3 from source for Node $("$APP/bin/node" -v)"
+        (cd "$APP" && PATH="$(dirname "$NODE_BIN"):$PATH" npm rebuild better-sqlite3 --build-from-source "${NODEDIR_ARGS[@]}" --no-audit --no-fund >/dev/null) \
+            || die "better-sqlite3 did not build for Node $("$APP/bin/node" -v) (needs g++, make, python3)"
+        if [ -n "$SQLITE_CACHED" ]; then
+            # Another build may fill the cache at the same time: the rename is atomic.
+            if cp "$SQLITE/build/Release/better_sqlite3.node" "$SQLITE_CACHED.$$"; then mv -f "$SQLITE_CACHED.$$" "$SQLITE_CACHED"; else rm -f "$SQLITE_CACHED.$$"; fi
+        fi
+    fi
 fi
 
 # The service runs dist/server.mjs, the esbuild bundle of the server (85 MB idle instead of
