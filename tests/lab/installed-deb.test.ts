@@ -76,6 +76,22 @@ ip addr add 10.0.2.15/24 dev "$IF"; ip route add default via 10.0.2.2`);
     expect(stat.trim().split('\n')).toEqual(['700 root', '600 root']);
   }, 700_000);
 
+  it('runs on the supported Node it carries, and local clients reach it through its root-only Unix socket', async () => {
+    // The one setting of the shipped runtime (plugin/release.env), not the build machine's node.
+    const want = /^ZFS_ADVISOR_NODE_VERSION=(\S+)$/m.exec(readFileSync(join(REPO_ROOT, 'plugin', 'release.env'), 'utf8'))?.[1];
+    expect(want).toBeTruthy();
+    expect((await vm.must('/usr/lib/zfs-advisor/bin/node -v')).trim()).toBe(`v${want}`);
+    const sock = await vm.must('for i in $(seq 1 120); do [ -S /run/zfs-advisor/api.sock ] && break; sleep 1; done; stat -c "%a %U %F" /run/zfs-advisor/api.sock');
+    expect(sock.trim()).toBe('600 root socket');
+    // Root's CLI goes through the socket with no token; another account is refused by the kernel.
+    const link = await vm.run('zfs-advisor login-link', { timeoutMs: 120_000 });
+    expect(link.code, link.stdout).toBe(0);
+    expect(link.stdout).toMatch(/^http:\/\/\S+\/login\?\S+$/m);
+    const other = await vm.run('setpriv --reuid=65534 --regid=65534 --clear-groups zfs-advisor login-link 2>&1', { timeoutMs: 120_000 });
+    expect(other.code).not.toBe(0);
+    expect(other.stdout).not.toMatch(/\/login\?/);
+  }, 300_000);
+
   it('opened to the network as its config file says, it asks the host\'s browser for the token', async () => {
     // Also the benchmark load ceiling: an emulated guest's load average says nothing about a real
     // host, and only root raises it, on the service's command line (the API may only tighten it).
