@@ -16,7 +16,8 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { randomUUID } from 'node:crypto';
 import type { HostRow } from '../store/hosts-repo.ts';
 import { createAppContext, type AppContext, type AppDeps } from './context.ts';
-import { HttpError } from './errors.ts';
+import { HttpError, httpErrorOf } from './errors.ts';
+import { JobError } from '../model/jobs.ts';
 import { createLogins } from './login.ts';
 import { createGate } from './gate.ts';
 import { createOriginPolicy } from './origin-policy.ts';
@@ -186,7 +187,9 @@ function requestLog(logger: Logger) {
 }
 
 function errorHandler(logger: Logger) {
-  return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
+  return (thrown: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    // A job's domain error (model/jobs.ts) gets its HTTP status here, and only here.
+    const err = thrown instanceof JobError ? httpErrorOf(thrown) : thrown;
     let status = 500;
     let body: { error: { code: string; message: string; issues?: { path: string; message: string }[] } };
     const e = err as { type?: string; status?: number; expose?: boolean };

@@ -1,5 +1,6 @@
 /** Errors the handlers throw on purpose; everything else becomes a generic 500 (details logged). */
 import type { ErrorCode } from './schemas.ts';
+import type { JobError, JobErrorKind } from '../model/jobs.ts';
 
 const STATUS: Record<ErrorCode, number> = {
   'bad-request': 400, unauthorized: 401, forbidden: 403, 'not-found': 404, conflict: 409, 'payload-too-large': 413,
@@ -19,3 +20,11 @@ export class HttpError extends Error {
 }
 
 export const notFound = (what: string): HttpError => new HttpError('not-found', `${what} not found`);
+
+/** The status of each kind of domain error the jobs throw (model/jobs.ts). */
+const JOB_CODE: Record<JobErrorKind, ErrorCode> = {
+  busy: 'conflict', unavailable: 'unavailable', refused: 'forbidden', invalid: 'bad-request', 'not-found': 'not-found',
+};
+
+/** A job's domain error as the API answers it: the reason and the way forward in one message. */
+export const httpErrorOf = (err: JobError): HttpError => new HttpError(JOB_CODE[err.kind], err.message);

@@ -4,14 +4,9 @@
  * before it is written — so a secret cannot reach the log even by accident (an error message
  * that echoes a request, a URL with a token in it).
  */
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+import type { Logger, LogLevel } from '../model/jobs.ts';
 
-export interface Logger {
-  log(level: LogLevel, msg: string, fields?: Record<string, unknown>): void;
-  info(msg: string, fields?: Record<string, unknown>): void;
-  warn(msg: string, fields?: Record<string, unknown>): void;
-  error(msg: string, fields?: Record<string, unknown>): void;
-}
+export type { Logger, LogLevel };
 
 export interface LoggerOptions {
   /** Where finished lines go (stderr by default). */

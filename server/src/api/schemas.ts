@@ -10,7 +10,8 @@ import { Assessment, Finding, Severity } from '../model/finding.ts';
 import { Dataset, Inventory } from '../model/inventory.ts';
 import { BenchmarkSummary } from '../model/workload.ts';
 import { Profile } from '../bench/profiles.ts';
-import { BenchRequest as RunnerBenchRequest, GuardVerdict as RunnerGuardVerdict, ProgressEvent } from '../bench/types.ts';
+import { BenchRequest as RunnerBenchRequest, GuardVerdict as RunnerGuardVerdict } from '../bench/types.ts';
+import { Counts } from '../model/jobs.ts';
 import { DEFAULT_OBSERVATION_SETTINGS, ObservationSettings } from './evidence-schemas.ts';
 import { parsePveTokenId, PVE_TOKEN_ID_HINT } from '../remote/pve-ids.ts';
 
@@ -42,8 +43,7 @@ export type ApiError = z.infer<typeof ApiError>;
 export const Id = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'lower-case letters, digits and dashes');
 export const IntId = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 export const IsoTime = z.string();
-export const Counts = z.record(Severity, z.number().int().nonnegative());
-export type Counts = z.infer<typeof Counts>;
+export { Counts } from '../model/jobs.ts';
 
 /** A host name or IP address, no scheme, no path: it is put into URLs we build. */
 export const HostAddress = z
@@ -333,9 +333,7 @@ export type SettingsPatch = z.infer<typeof SettingsPatch>;
 // ---------------------------------------------------------------------------------------------
 // Benchmarks (the runner is `server/src/bench/run.ts`; these are its HTTP shapes)
 
-/** The runner's own request schema (profile, target {dataset|path|device}, size, runtime, caps). */
-export const BenchRequest = RunnerBenchRequest;
-export type BenchRequest = z.infer<typeof BenchRequest>;
+export { BenchRequest, BenchProgress, BenchRunStatus, BenchRunView } from '../model/jobs.ts';
 /**
  * A benchmark request as the HTTP body: the runner's schema with every limit bounded and none
  * defaulted (bench-policy.ts checks them against the server's policy and fills them in).
@@ -369,21 +367,6 @@ export const DryRunView = z.object({
 });
 export type DryRunView = z.infer<typeof DryRunView>;
 
-export const BenchProgress = ProgressEvent;
-export type BenchProgress = z.infer<typeof BenchProgress>;
-
-export const BenchRunStatus = z.enum(['running', 'completed', 'aborted', 'failed', 'refused', 'canceled']);
-export const BenchRunView = z.object({
-  runId: z.string(),
-  hostId: z.string(),
-  profile: z.string(),
-  status: BenchRunStatus,
-  startedAt: IsoTime,
-  progress: BenchProgress.nullable(),
-  summary: BenchmarkSummary.nullable(),
-  message: z.string().nullable(),
-});
-export type BenchRunView = z.infer<typeof BenchRunView>;
 
 export const BenchRunParams = z.object({ runId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
 export const BenchHistoryItem = BenchmarkSummary;

@@ -20,25 +20,14 @@ import * as bench from '../bench/run.ts';
 import { HttpError } from './errors.ts';
 import { assessInThread } from '../jobs/assess-thread.ts';
 import type { ThreadOutcome, ThreadRequest } from '../jobs/assess-thread-protocol.ts';
-import type { BeforeAfterView, BenchProgress, BenchRequest, DryRunView, ReportFormat } from './schemas.ts';
+import type { BeforeAfterView, BenchRequest, DryRunView, ReportFormat } from './schemas.ts';
+import type { AssessOutcome, BenchStarter, LoadedInventory } from '../model/jobs.ts';
 
-export interface LoadedInventory {
-  inventory: Inventory;
-  /** The raw outputs the inventory was built from (kept, compressed, with the snapshot). */
-  raw: unknown;
-}
+export type { LoadedInventory, AssessOutcome } from '../model/jobs.ts';
 
-export interface AssessOutcome {
-  assessment: Assessment;
-  optane: unknown;
-}
-
-export interface BenchService {
+export interface BenchService extends BenchStarter {
   listProfiles(): readonly Profile[];
   dryRun(request: BenchRequest): Promise<DryRunView>;
-  /** Resolves when the run ends (completed, refused, failed or aborted by `signal`). */
-  start(request: BenchRequest, hooks: { onProgress(e: BenchProgress): void; signal: AbortSignal }): Promise<{ summary: BenchmarkSummary | null; status: string; message: string | null }>;
-  history(filter: { pool?: string; profile?: string }): BenchmarkSummary[];
   beforeAfter(pool: string, profile: string): BeforeAfterView;
   /** Cleans up after a run that crashed (called at server start). */
   recover(): Promise<void>;

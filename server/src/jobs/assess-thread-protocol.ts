@@ -6,7 +6,7 @@
 import type { Artifacts } from '../model/artifacts.ts';
 import type { Assessment } from '../model/finding.ts';
 import type { Inventory } from '../model/inventory.ts';
-import type { Counts } from '../api/schemas.ts';
+import type { Counts } from '../model/jobs.ts';
 
 export type ThreadRequest =
   /** Collect in the worker: this host, the demo or a snapshot directory (gather/load.ts options). */

@@ -6,9 +6,9 @@
  */
 import type { HistoryRepo, AssessmentTrigger, StoredAssessment } from '../store/history-repo.ts';
 import type { HostRow } from '../store/hosts-repo.ts';
-import type { LoadedInventory, Services } from '../api/services.ts';
-import { HttpError } from '../api/errors.ts';
 import type { Artifacts } from '../model/artifacts.ts';
+import type { Inventory } from '../model/inventory.ts';
+import { JobError, type AssessOutcome, type LoadedInventory } from '../model/jobs.ts';
 import type { ThreadOutcome, ThreadRequest } from './assess-thread-protocol.ts';
 import { WorkerUnavailable } from './assess-thread.ts';
 
@@ -18,7 +18,11 @@ export type Collector = (host: HostRow) => Promise<LoadedInventory>;
 
 export interface AssessmentJobDeps {
   history: HistoryRepo;
-  services: Pick<Services, 'assess' | 'missing'>;
+  services: {
+    assess: ((inventory: Inventory, extra?: Artifacts) => Promise<AssessOutcome> | AssessOutcome) | null;
+    /** Why a service is missing from this build. */
+    missing: Record<string, string>;
+  };
   collect: Collector;
   retention: () => { snapshotsPerHost: number; assessmentsPerHost: number; scheduledRunsPerHost: number };
   /** Where the worker thread loads this host from (gather/load.ts options), or null: `collect` here, assess there. */
@@ -41,7 +45,7 @@ export function createAssessmentJob(deps: AssessmentJobDeps) {
   const running = new Set<string>();
 
   /** Collect, assess and store on this thread (injected services, tests). */
-  const runHere = async (host: HostRow, trigger: AssessmentTrigger, assess: NonNullable<Services['assess']>) => {
+  const runHere = async (host: HostRow, trigger: AssessmentTrigger, assess: NonNullable<AssessmentJobDeps['services']['assess']>) => {
     const loaded = await deps.collect(host);
     const outcome = await assess(loaded.inventory, deps.evidence?.(host));
     const snapshotId = deps.history.addSnapshot(host.id, loaded.inventory, loaded.raw);
@@ -65,8 +69,11 @@ export function createAssessmentJob(deps: AssessmentJobDeps) {
     isRunning: (hostId: string) => running.has(hostId),
     async run(host: HostRow, trigger: AssessmentTrigger): Promise<AssessmentOutcome> {
       const assess = deps.services.assess;
-      if (!assess) throw new HttpError('unavailable', `assessments are not available in this build (${deps.services.missing.assess ?? 'assess() missing'})`);
-      if (running.has(host.id)) throw new HttpError('conflict', `an assessment of host "${host.id}" is already running`);
+      if (!assess) {
+        throw new JobError('unavailable', `assessments are not available in this build (${deps.services.missing.assess ?? 'assess() missing'})`,
+          'Reinstall the app from a complete package (the server log at start names the missing file).');
+      }
+      if (running.has(host.id)) throw new JobError('busy', `an assessment of host "${host.id}" is already running`, 'Its result appears on the Overview when it ends; run again after that.');
       running.add(host.id);
       try {
         // Only the fingerprints of the previous assessment are needed: not its parsed whole

@@ -5,10 +5,7 @@
  * until the server restarts (their results are in the store through the runner).
  */
 import { randomUUID } from 'node:crypto';
-import type { BenchService } from '../api/services.ts';
-import type { BenchProgress, BenchRequest, BenchRunView } from '../api/schemas.ts';
-import { HttpError } from '../api/errors.ts';
-import type { Logger } from '../api/logger.ts';
+import { JobError, type BenchProgress, type BenchRequest, type BenchRunView, type BenchStarter, type Logger } from '../model/jobs.ts';
 
 type Listener = (event: 'progress' | 'done', data: unknown) => void;
 
@@ -18,7 +15,7 @@ interface RunState {
   listeners: Set<Listener>;
 }
 
-export function createBenchRuns(deps: { bench: BenchService; logger: Logger; maxRuntimeSeconds: () => number }) {
+export function createBenchRuns(deps: { bench: Pick<BenchStarter, 'start'>; logger: Logger; maxRuntimeSeconds: () => number }) {
   const runs = new Map<string, RunState>();
   const activeByHost = new Map<string, string>();
 
@@ -31,7 +28,7 @@ export function createBenchRuns(deps: { bench: BenchService; logger: Logger; max
   return {
     start(hostId: string, request: BenchRequest): BenchRunView {
       const holder = activeByHost.get(hostId);
-      if (holder) throw new HttpError('conflict', `a benchmark is already running on host "${hostId}" (run ${holder})`);
+      if (holder) throw new JobError('busy', `a benchmark is already running on host "${hostId}" (run ${holder})`, 'Wait for it to end or cancel it on the Benchmarks page, then start again.');
       const runId = randomUUID();
       const controller = new AbortController();
       const state: RunState = {

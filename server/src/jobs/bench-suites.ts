@@ -9,8 +9,7 @@ import { z } from 'zod';
 import { runSuite } from '../bench/suite-runner.ts';
 import { suiteExport } from '../bench/compare.ts';
 import { SuiteProgress, SuiteView, type SuitePlan } from '../bench/suite-types.ts';
-import type { Logger } from '../api/logger.ts';
-import { HttpError } from '../api/errors.ts';
+import { JobError, type Logger } from '../model/jobs.ts';
 
 export const SuiteRunView = z.object({
   jobId: z.string(),
@@ -41,7 +40,7 @@ export function createBenchSuites(deps: { db: Database; logger: Logger; isHostBu
     busy: (hostId: string) => activeByHost.has(hostId),
     start(hostId: string, plan: SuitePlan): SuiteRunView {
       const holder = activeByHost.get(hostId);
-      if (holder || deps.isHostBusy?.(hostId)) throw new HttpError('conflict', `a benchmark or suite is already running on host "${hostId}"${holder ? ` (suite job ${holder})` : ''}`);
+      if (holder || deps.isHostBusy?.(hostId)) throw new JobError('busy', `a benchmark or suite is already running on host "${hostId}"${holder ? ` (suite job ${holder})` : ''}`, 'Wait for it to end or cancel it on the Benchmarks page, then start again.');
       const jobId = randomUUID();
       const controller = new AbortController();
       const state = {

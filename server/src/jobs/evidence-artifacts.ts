@@ -6,15 +6,15 @@
  *    so only the `local` host gets them, and not when that host shows the demo snapshot.
  * An artifact without data is left out, so the rules say what is missing ("needs a workload observation").
  */
-import type { BenchService } from '../api/services.ts';
-import type { ObservationSettings } from '../api/evidence-schemas.ts';
+import type { ObservationSettings } from '../model/evidence.ts';
+import type { BenchStarter } from '../model/jobs.ts';
 import type { Artifacts } from '../model/artifacts.ts';
 import type { EvidenceRepo } from '../store/evidence-repo.ts';
 import type { HostRow } from '../store/hosts-repo.ts';
 
 export interface EvidenceSources {
   evidence: EvidenceRepo;
-  bench: Pick<BenchService, 'history'> | null;
+  bench: Pick<BenchStarter, 'history'> | null;
   observation: () => ObservationSettings;
   /** The local host shows the demo snapshot: measurements of this machine do not describe it. */
   demo: boolean;

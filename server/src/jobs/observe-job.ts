@@ -5,9 +5,8 @@
  *
  * Observations run on the machine the server runs on, so only `local` hosts can be observed.
  */
-import type { ObservationProgress, ObservationRecord, ObservationRequest, ObservationSettings } from '../api/evidence-schemas.ts';
-import { HttpError } from '../api/errors.ts';
-import type { Logger } from '../api/logger.ts';
+import type { ObservationProgress, ObservationRecord, ObservationRequest, ObservationSettings } from '../model/evidence.ts';
+import { JobError, type Logger } from '../model/jobs.ts';
 import { observeWorkload, type ObserveOptions, type ObserveResult } from '../observe/collect.ts';
 import { summariseFingerprint } from '../observe/summary.ts';
 import type { EvidenceRepo } from '../store/evidence-repo.ts';
@@ -43,7 +42,7 @@ export function createObserveJob(deps: ObserveJobDeps) {
 
   const start = (host: HostRow, request: ObservationRequest, trigger: 'manual' | 'scheduled'): ObservationRecord => {
     const holder = live.activeFor(host.id);
-    if (holder !== undefined) throw new HttpError('conflict', `an observation is already running on host "${host.id}" (observation ${holder})`);
+    if (holder !== undefined) throw new JobError('busy', `an observation is already running on host "${host.id}" (observation ${holder})`, 'Wait for it to end or cancel it on the Workload page, then start again.');
     const startedMs = now();
     const id = deps.evidence.addObservation({
       hostId: host.id, trigger, startedAt: new Date(startedMs).toISOString(),

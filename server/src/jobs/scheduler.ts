@@ -6,7 +6,7 @@
 import type { AssessmentJob } from './assessment-job.ts';
 import type { HistoryRepo } from '../store/history-repo.ts';
 import type { HostsRepo } from '../store/hosts-repo.ts';
-import type { Logger } from '../api/logger.ts';
+import type { Logger } from '../model/jobs.ts';
 
 export interface SchedulerDeps {
   hosts: HostsRepo;

@@ -10,9 +10,8 @@
 import { closeSync, constants, existsSync, openSync, readlinkSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SizesProgress, SizesRecord, SizesRequest } from '../api/evidence-schemas.ts';
-import { HttpError } from '../api/errors.ts';
-import type { Logger } from '../api/logger.ts';
+import type { SizesProgress, SizesRecord, SizesRequest } from '../model/evidence.ts';
+import { JobError, type Logger } from '../model/jobs.ts';
 import { describeFailure, runCommand } from '../exec/runner.ts';
 import type { Inventory } from '../model/inventory.ts';
 import { SizeHistogram } from '../model/workload.ts';
@@ -26,6 +25,7 @@ import { createLiveTasks } from './live-tasks.ts';
 const CLI = join(dirname(dirname(dirname(fileURLToPath(import.meta.url)))), 'bin', 'zfs-advisor.js');
 const DEFAULT_RECORDSIZE = 131072;
 const DEFAULT_ASHIFT = 12;
+const WALK_WAY_FORWARD = 'Pick a dataset or a directory on a ZFS mount, or have whoever runs the server allow the place with `zfs-advisor serve --sizes-allow DIR` (a walk reads the metadata of every file there and may slow the disks while it runs).';
 
 export interface SizesJobDeps {
   evidence: EvidenceRepo;
@@ -108,31 +108,31 @@ export function createSizesJob(deps: SizesJobDeps) {
     /** Resolves the target (errors are 400s), stores the job as running and starts the walk. */
     async start(host: HostRow, request: SizesRequest): Promise<SizesRecord> {
       const holder = live.activeFor(host.id);
-      if (holder !== undefined) throw new HttpError('conflict', `a size measurement is already running on host "${host.id}" (measurement ${holder})`);
+      if (holder !== undefined) throw new JobError('busy', `a size measurement is already running on host "${host.id}" (measurement ${holder})`, 'Wait for it to end or cancel it on the Sizing page, then start again.');
       const target = request.path ?? request.dataset!;
       // The places are checked on the literal path before anything resolves it: a "no such
       // directory" for a path outside them would tell whether it exists.
       const early = request.path ? await deps.refusal?.(resolve(request.path)) : null;
-      if (early) throw new HttpError('forbidden', `refused: ${early}`);
+      if (early) throw new JobError('refused', `refused: ${early}`, WALK_WAY_FORWARD);
       const resolved = await resolveTarget(request.path ? resolve(request.path) : target, { kind: request.path ? 'path' : 'dataset' });
-      if (!resolved.ok) throw new HttpError('bad-request', resolved.message);
+      if (!resolved.ok) throw new JobError('invalid', resolved.message, 'Give a dataset name as `zfs list` shows it, or an absolute directory path.');
       const inv = deps.inventoryOf(host.id);
       const path = resolved.value.path;
       const refused = await deps.refusal?.(path);
-      if (refused) throw new HttpError('forbidden', `refused: ${refused}`);
+      if (refused) throw new JobError('refused', `refused: ${refused}`, WALK_WAY_FORWARD);
       const ds = resolved.value.dataset ? inv?.datasets.find((d) => d.name === resolved.value.dataset) ?? null : datasetForPath(inv, path);
       const dataset = resolved.value.dataset ?? ds?.name ?? null;
       const pool = dataset ? dataset.split('/')[0]! : null;
       const recordsize = request.recordsize ?? resolved.value.recordsize ?? ds?.recordsize ?? DEFAULT_RECORDSIZE;
       const ashift = request.ashift ?? dataAshiftOf(inv, pool) ?? DEFAULT_ASHIFT;
-      if (live.activeFor(host.id) !== undefined) throw new HttpError('conflict', `a size measurement is already running on host "${host.id}"`);
+      if (live.activeFor(host.id) !== undefined) throw new JobError('busy', `a size measurement is already running on host "${host.id}"`, 'Wait for it to end or cancel it on the Sizing page, then start again.');
       // The walk goes from this descriptor, never by name again (issue 35): the place is opened once
       // (O_DIRECTORY|O_NOFOLLOW) and where it really is (the kernel's path of the descriptor) is
       // judged again, so a component swapped for a link after the check cannot lead the walk out.
       const anchor = openPlace(path);
-      if (anchor === 'not-a-directory') throw new HttpError('bad-request', `${path} is not a directory on this machine`);
+      if (anchor === 'not-a-directory') throw new JobError('invalid', `${path} is not a directory on this machine`, 'Give an existing directory of the machine the server runs on.');
       const reopened = anchor && deps.refusal ? await deps.refusal(anchor.real) : null;
-      if (anchor && reopened) { closeSync(anchor.fd); throw new HttpError('forbidden', `refused: ${reopened}`); }
+      if (anchor && reopened) { closeSync(anchor.fd); throw new JobError('refused', `refused: ${reopened}`, WALK_WAY_FORWARD); }
       const closeAnchor = () => { if (anchor) { try { closeSync(anchor.fd); } catch { /* closed */ } } };
 
       const startedMs = now();
