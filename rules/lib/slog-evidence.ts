@@ -91,7 +91,7 @@ export function syncEvidence(
   }
   return {
     level: 'unknown', commitsPerSec: null, syncWriteIops: null, commitsSinceBoot: sinceBoot, syncAlwaysDatasets, zvols, syncDisabledDatasets,
-    reasons: withConfig(reasons.length > 0 ? reasons : ['No workload observation and no sync=always datasets or zvols.'], syncAlwaysDatasets, zvols, syncDisabledDatasets),
+    reasons: withConfig(reasons.length > 0 ? reasons : [a.Workload ? `The workload observation (${a.Workload.startedAt}) has no sync-write figures for ${pool.name}, and no sync=always datasets or zvols.` : 'No workload observation and no sync=always datasets or zvols.'], syncAlwaysDatasets, zvols, syncDisabledDatasets),
   };
 }
 

@@ -26,11 +26,10 @@ import { confidenceReason, forecastConfidence, withSourceOf } from '../forecast/
 import type { ObservedSyncLatency } from './observed-latency.ts';
 import { deviceMeasurement, deviceProbeBytes, deviceProbeCommand, deviceProbeHint } from '../forecast/measured-device.ts';
 import { formatCount } from '../text/format.ts';
+import { decide, type Decision, type DecisionEvidence } from './decide.ts';
 
-/** The candidate must beat the current ZIL path by at least this factor at QD1 to be worth adding [heuristic]. */
-export const MIN_QD1_GAIN = 3;
-/** An existing SLOG is worth replacing when the candidate is at least this much faster at QD1 [heuristic]. */
-export const REPLACE_GAIN = 2;
+/** Thresholds of the decision (decide.ts): the candidate must beat the ZIL path by MIN_QD1_GAIN at QD1; an existing SLOG is replaced at REPLACE_GAIN [heuristic]. */
+export { MIN_QD1_GAIN, REPLACE_GAIN } from './decide.ts';
 
 export const IopsRange = z.object({ iops: z.number(), low: z.number(), high: z.number() });
 export type IopsRange = z.infer<typeof IopsRange>;
@@ -67,6 +66,8 @@ export const OptaneVerdict = z.object({
   /** Related findings from the assessment (rule id + title). */
   findings: z.array(z.object({ ruleId: z.string(), title: z.string(), severity: z.string() })),
   confidence: z.enum(['high', 'medium', 'low']),
+  /** The one fact that decided the verdict, with its number (decide.ts). Empty in verdicts stored before it existed. */
+  decisive: z.string().default(''),
   /**
    * Unused drives of the box the blank-device test can measure ("Measure this device"), log
    * candidates first: each with what a run measured, if one did, and the CLI command. Absent in
@@ -190,6 +191,26 @@ function deviceProbeOffers(a: Artifacts, inBox: readonly SlogTarget[]): DevicePr
   });
 }
 
+/** The decision's evidence for one pool, read from the pool's view (decide.ts). */
+function decisionEvidence(v: PoolView, probe: string): DecisionEvidence {
+  const lat = v.path.latency;
+  return {
+    pool: v.pool.name,
+    demand: v.ev.level,
+    commitsPerSec: v.ev.commitsPerSec,
+    commitsMatter: v.ev.commitsPerSec === null || v.ev.commitsPerSec >= MIN_SYNC_COMMITS_PER_SEC,
+    measuredQd1Iops: v.measuredQd1,
+    observed: v.observed ? { p50Ms: v.observed.p50Ms, syncWriteIops: v.observed.syncWriteIops } : null,
+    zilHome: v.path.home,
+    zilClass: lat && v.path.unresolved === 0 ? { label: lat.label, known: lat.known, typicalUs: lat.typicalUs } : lat ? { label: lat.label, known: false, typicalUs: lat.typicalUs } : null,
+    zilOnOptane: v.path.drives.length > 0 && v.path.drives.every(isOptane),
+    candidate: { label: v.target.candidate.label, latencySource: v.target.candidate.measurement ? 'measured' : v.target.candidate.profile.matched === 'catalog' ? 'catalog' : 'class' },
+    gain: v.gain,
+    gainRange: v.qd1.gainRange ?? null,
+    probe,
+  };
+}
+
 export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null): OptaneVerdict {
   const pools = a.Pools ?? [];
   const drives = a.Drives ?? [];
@@ -200,7 +221,7 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   if (pools.length === 0) {
     return {
       verdict: 'depends', headline: 'No pool found: nothing to decide yet.', pool: null, reasons: ['The inventory has no pools.'], evidence: [], expected: null,
-      candidates: [], purchase: [], layout: { commands: [], reversible: 'yes' }, unknowns, findings: related, confidence: 'low', deviceProbes: [],
+      candidates: [], purchase: [], layout: { commands: [], reversible: 'yes' }, unknowns, findings: related, confidence: 'low', deviceProbes: [], decisive: 'no pool',
     };
   }
   const views = pools.map((p) => viewPool(p, a)).sort((x, y) => score(y) - score(x) || x.pool.name.localeCompare(y.pool.name));
@@ -267,14 +288,18 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   const conf = forecastConfidence(v.now.source, v.ev.level, withSource);
   const confReason = `${confidenceReason(v.now.source, v.ev.level, withSource)}.`;
   const zilOnLog = v.path.home === 'log';
+  const d: Decision = decide(decisionEvidence(v, probe));
+  const decisive = d.fact;
+  const factReason = `Decided by: ${d.fact}.`;
   if (v.now.source === 'model') unknowns.push({ what: `Current sync-write latency of ${name} (the "now" figures are a model estimate)`, howToMeasure: probe });
   if (unmeasured) unknowns.push({ what: `Sync-write latency of ${t.candidate.label} itself (the "with" figures are its ${t.candidate.profile.matched === 'catalog' ? 'catalog figure' : 'class estimate'}; the blank-device test destroys its contents)`, howToMeasure: deviceProbeCommand(t.drive!, a.Host) });
 
+  // Words rendered from the decision (decide.ts); nothing is decided below.
   // 1. No sync writes: a SLOG would sit idle.
-  if (v.ev.level === 'none-observed' || (v.ev.level === 'counters' && !demand)) {
+  if (d.kind === 'no-sync-writes') {
     return {
-      ...base, verdict: 'no', headline: `No sync writes on ${name}: a SLOG would sit idle.`,
-      reasons: [...reasons, confReason, 'Async writes never touch the ZIL; a SLOG is not a write cache ([what the ZIL does](docs/kb/slog.md#what-the-zil-does)).'],
+      ...base, verdict: 'no', decisive, headline: `No: no sync writes on ${name} (gain 1×); a SLOG would sit idle.`,
+      reasons: [...reasons, factReason, confReason, 'Async writes never touch the ZIL; a SLOG is not a write cache ([what the ZIL does](docs/kb/slog.md#what-the-zil-does)).'],
       layout: none, purchase: [], confidence: conf,
       unknowns: [...unknowns, { what: 'Was the window representative?', howToMeasure: 'zfs-advisor observe --duration 30m during VM/NFS/database activity' }],
     };
@@ -285,44 +310,53 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
     reversible: 'yes' as const,
   };
   // 2. An existing SLOG that the candidate beats clearly: replace it.
-  if (zilOnLog && v.gain >= REPLACE_GAIN && demand) {
+  if (d.kind === 'replace') {
     return {
-      ...base, verdict: 'replace',
+      ...base, verdict: 'replace', decisive,
       headline: `${name}'s SLOG (${v.path.latency?.label ?? 'the current log device'}) is ~${Math.round(v.gain)}× slower for sync writes than ${t.candidate.label}${observedText(v.observed)}: remove it, then add the faster one.`,
-      reasons: [...reasons, confReason, forecastReason, `Adding the new device beside the old one would stripe the ZIL across both and keep the slow one in the path; remove the old log vdev first (log vdevs can always be removed: ${factLink('A24')}).`],
+      reasons: [...reasons, factReason, confReason, forecastReason, `Adding the new device beside the old one would stripe the ZIL across both and keep the slow one in the path; remove the old log vdev first (log vdevs can always be removed: ${factLink('A24')}).`],
       layout: replaceLayout, unknowns, confidence: conf,
     };
   }
   // 3. The ZIL already lands on something as fast as the candidate.
-  if (v.gain < MIN_QD1_GAIN) {
-    const already = v.path.drives.length > 0 && v.path.drives.every(isOptane);
+  if (d.verdict === 'no') {
+    const headline = d.kind === 'already-optane' ? `${name} already writes its ZIL to Optane.`
+      : d.kind === 'small-gain' ? `No: ${t.candidate.label} would be only ~${v.gain.toFixed(1)}× faster per sync write on ${name}.`
+      : `${name} already has low-latency sync writes (${d.fact.replace(/: already fast$/, '')}); a SLOG would add little.`;
     return {
-      ...base, verdict: 'no',
-      headline: already ? `${name} already writes its ZIL to Optane.` : `${name} already has low-latency sync writes; a SLOG would add little.`,
-      reasons: [...reasons, confReason, `The ZIL lands on ${v.path.latency?.label ?? 'fast devices'}; ${t.candidate.label} would be only ~${v.gain.toFixed(1)}× faster at QD1 (threshold ${MIN_QD1_GAIN}×).`, forecastReason],
+      ...base, verdict: 'no', decisive, headline,
+      reasons: [...reasons, factReason, confReason, forecastReason],
       layout: none, purchase: [], unknowns, confidence: conf,
     };
   }
   const addLayout = zilOnLog ? replaceLayout : { commands: [`zpool add -n ${name} log ${spec}`, `zpool add ${name} log ${spec}`], reversible: 'yes' as const };
   const where = t.drive ? `${t.candidate.label}, already in the box and unused,` : `a ${t.candidate.label.replace(' (to buy)', '')} (to buy; Optane is discontinued, see below)`;
   // 4. Sync writes configured, counted or observed on a slow ZIL path: yes.
-  if (demand) {
+  if (d.verdict === 'yes') {
     const how = v.ev.level === 'observed' ? `does sync writes${observedText(v.observed)}`
       : v.ev.level === 'counters' ? `commits to its ZIL${v.ev.commitsPerSec !== null ? ` (${v.ev.commitsPerSec >= 10 ? Math.round(v.ev.commitsPerSec) : v.ev.commitsPerSec.toFixed(1)} commits/s since boot)` : ''}`
       : `forces sync writes (${[...v.ev.syncAlwaysDatasets.map((d) => `${d} sync=always`), ...v.ev.zvols.map((z) => `zvol ${z}`)].slice(0, 3).join(', ')})`;
+    const headline = d.kind === 'measured-slow' && v.measuredQd1 !== null
+      ? `Yes: ${name} ${d.fact}; a SLOG on ${where} would make them ~${Math.round(v.gain)}× faster.`
+      : `${name} ${how} on ${v.path.latency?.label ?? 'slow devices'}; a SLOG on ${where} would make them ~${Math.round(v.gain)}× faster.`;
     return {
-      ...base, verdict: 'yes',
-      headline: `${name} ${how} on ${v.path.latency?.label ?? 'slow devices'}; a SLOG on ${where} would make them ~${Math.round(v.gain)}× faster.`,
-      reasons: [...reasons, confReason, forecastReason],
+      ...base, verdict: 'yes', decisive, headline,
+      reasons: [...reasons, factReason, confReason, forecastReason],
       layout: addLayout, unknowns, confidence: conf,
     };
   }
-  // 5. Evidence missing: depends.
-  unknowns.push({ what: `Does ${name} receive sync writes, and how many per second?`, howToMeasure: 'zfs-advisor observe --duration 10m (during normal use)' });
+  // 5. Evidence missing: depends. Ask only for what the app does not hold yet (the newest probe and observation are read above).
+  if (!demand) unknowns.push({ what: `Does ${name} receive sync writes, and how many per second?`, howToMeasure: 'zfs-advisor observe --duration 10m (during normal use)' });
+  const toRun = [
+    ...(v.measuredQd1 === null ? [`\`${probe}\` (guarded, on a throw-away dataset)`] : []),
+    ...(a.Workload === undefined ? ['`zfs-advisor observe --duration 10m`'] : []),
+  ];
+  const headline = d.kind === 'measure-first' ? `Measure first: ${d.fact}.`
+    : d.kind === 'slow-small-gain' ? `It depends: ${d.fact}.`
+    : nowUnknown ? `It depends on ${name}'s sync writes. Measure first: its devices are not identified.` : `It depends on ${name}'s sync writes. If they happen, expect ${gainText}.`;
   return {
-    ...base, verdict: 'depends',
-    headline: nowUnknown ? `It depends on ${name}'s sync writes. Measure first: its devices are not identified.` : `It depends on ${name}'s sync writes. If they happen, expect ${gainText}.`,
-    reasons: [...reasons, confReason, forecastReason, `Run \`${probe}\` (guarded, on a throw-away dataset) and \`zfs-advisor observe --duration 10m\` to decide.`],
+    ...base, verdict: 'depends', decisive, headline,
+    reasons: [...reasons, factReason, confReason, forecastReason, ...(toRun.length > 0 ? [`Run ${toRun.join(' and ')} to decide.`] : [])],
     layout: addLayout, unknowns, confidence: conf,
   };
 }

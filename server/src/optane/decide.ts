@@ -1,0 +1,115 @@
+/**
+ * "Should I add Optane?" as a pure decision you can read as a table (issue 34 §1): the evidence
+ * about one pool in, the verdict and the ONE fact that decided it (with its number) out. No words
+ * beyond that fact are written here; verdict.ts renders the page from the decision.
+ *
+ * The order of the rows is the order of precedence:
+ *   1. no sync writes (observed none, or ZIL commits at a negligible rate) → no, gain exactly 1×
+ *   2. the pool's measured QD1 sync latency (newest probe), else the observed one (newest observation):
+ *        low (≤ FAST_US)                       → no, "already fast", the measured number
+ *        slow, existing SLOG, candidate ≥ 2×   → replace
+ *        slow, sync demand, candidate ≥ 3×     → yes, the measured number
+ *        slow otherwise                        → depends (never "no": a slow measurement is never answered "no")
+ *   3. nothing measured, the ZIL device's class has a known latency:
+ *        ZIL already on Optane                 → no
+ *        low (≤ FAST_US)                       → no, "already fast", the class latency
+ *        SLOG and candidate ≥ 2× with demand   → replace
+ *        candidate < 3×                        → no, the candidate's small gain (never "already fast")
+ *        sync demand                           → yes, the class latency
+ *        no sync evidence                      → depends: observe
+ *   4. nothing measured and the latency is unknown (virtual disk, LUN, file, unidentified) → depends: measure first
+ */
+
+export type SyncDemandLevel = 'observed' | 'counters' | 'configured' | 'unknown' | 'none-observed';
+
+export interface DecisionEvidence {
+  pool: string;
+  /** How sync writes are known to happen on the pool (rules/lib/slog-evidence.ts). */
+  demand: SyncDemandLevel;
+  /** ZIL commits per second (counters), when known. */
+  commitsPerSec: number | null;
+  /** Counted commits at or above the rate that matters (false: negligible). */
+  commitsMatter: boolean;
+  /** The newest QD1 4 KiB sync probe on the pool: writes/s (at QD1 one write waits 1000/IOPS ms). */
+  measuredQd1Iops: number | null;
+  /** The newest workload observation: sync-write latency p50 on the ZIL's vdevs and the rate. */
+  observed: { p50Ms: number; syncWriteIops: number | null } | null;
+  zilHome: 'log' | 'special' | 'data';
+  /** The ZIL devices' class; `known` false for virtual/unknown. Null when no device resolved. */
+  zilClass: { label: string; known: boolean; typicalUs: number } | null;
+  zilOnOptane: boolean;
+  /** The best candidate: name and where its latency comes from. */
+  candidate: { label: string; latencySource: 'measured' | 'catalog' | 'class' };
+  /** Candidate over "now", per write at QD1 (latency ratio). */
+  gain: number;
+  /** The forecast's gain range, when it has one. */
+  gainRange: { low: number; high: number } | null;
+  /** The command that measures the pool's sync latency. */
+  probe: string;
+}
+
+export type DecisionKind =
+  | 'no-sync-writes' | 'measured-fast' | 'class-fast' | 'already-optane' | 'small-gain'
+  | 'replace' | 'measured-slow' | 'class-slow' | 'slow-small-gain' | 'no-sync-evidence' | 'measure-first';
+
+export interface Decision {
+  verdict: 'yes' | 'no' | 'depends' | 'replace';
+  kind: DecisionKind;
+  /** The one fact that decided it, with its number. */
+  fact: string;
+  /** The gain the verdict rests on (exactly 1 without sync writes). */
+  gain: number;
+  /** The command to run next, when the decision asks for a measurement. */
+  measure: string | null;
+}
+
+/** A sync write that waits at most this long is "already fast" [heuristic: PLP flash with ZFS overhead stays under it; consumer flash and disks do not]. */
+export const FAST_US = 500;
+export const MIN_QD1_GAIN = 3;
+export const REPLACE_GAIN = 2;
+
+const count = (n: number): string => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n >= 10 ? String(Math.round(n)) : n.toFixed(1));
+export const msText = (ms: number): string => (ms >= 10 ? `${Math.round(ms)} ms` : ms >= 1 ? `${ms.toFixed(1)} ms` : ms >= 0.1 ? `${ms.toFixed(2)} ms` : `${Math.round(ms * 1000)} µs`);
+const gainText = (g: number): string => `${g >= 10 ? Math.round(g) : g.toFixed(1)}×`;
+
+function syncDemanded(e: DecisionEvidence): boolean {
+  return e.demand === 'observed' || e.demand === 'configured' || (e.demand === 'counters' && e.commitsMatter);
+}
+
+export function decide(e: DecisionEvidence): Decision {
+  const where = e.zilClass ? ` on ${e.zilClass.label}` : '';
+  const demand = syncDemanded(e);
+  // 1. No sync writes.
+  if (e.demand === 'none-observed' || (e.demand === 'counters' && !e.commitsMatter)) {
+    const fact = e.demand === 'counters'
+      ? `${e.commitsPerSec !== null ? e.commitsPerSec.toFixed(3) : 'negligible'} ZIL commits/s since boot: no sync writes to speed up`
+      : `observed ${e.observed?.syncWriteIops != null ? count(e.observed.syncWriteIops) : 0} sync writes/s: no sync writes to speed up`;
+    return { verdict: 'no', kind: 'no-sync-writes', fact, gain: 1, measure: null };
+  }
+  // 2. Measured: the newest probe, else the newest observation.
+  const measured = e.measuredQd1Iops !== null && e.measuredQd1Iops > 0
+    ? { ms: 1000 / e.measuredQd1Iops, text: `measured ${count(e.measuredQd1Iops)} sync writes/s, ${msText(1000 / e.measuredQd1Iops)} each${where}` }
+    : e.observed
+      ? { ms: e.observed.p50Ms, text: `observed sync writes${e.observed.syncWriteIops !== null ? ` (${count(e.observed.syncWriteIops)}/s)` : ''} waiting ${msText(e.observed.p50Ms)} (p50)${where}` }
+      : null;
+  if (measured) {
+    if (measured.ms * 1000 <= FAST_US) return { verdict: 'no', kind: 'measured-fast', fact: `${measured.text}: already fast`, gain: e.gain, measure: null };
+    if (e.zilHome === 'log' && demand && e.gain >= REPLACE_GAIN) return { verdict: 'replace', kind: 'replace', fact: `${measured.text}; ${e.candidate.label} ~${gainText(e.gain)} faster`, gain: e.gain, measure: null };
+    if (demand && e.gain >= MIN_QD1_GAIN) return { verdict: 'yes', kind: 'measured-slow', fact: measured.text, gain: e.gain, measure: null };
+    if (e.gain < MIN_QD1_GAIN) return { verdict: 'depends', kind: 'slow-small-gain', fact: `${measured.text}, but ${e.candidate.label} is only ~${gainText(e.gain)} faster per write`, gain: e.gain, measure: null };
+    return { verdict: 'depends', kind: 'no-sync-evidence', fact: `${measured.text}; whether ${e.pool} receives sync writes is not known`, gain: e.gain, measure: 'zfs-advisor observe --duration 10m' };
+  }
+  // 3. The ZIL device's known class latency.
+  if (e.zilClass?.known) {
+    const cls = `the ZIL lands on ${e.zilClass.label} (~${msText(e.zilClass.typicalUs / 1000)} per flushed write, class figure)`;
+    if (e.zilOnOptane) return { verdict: 'no', kind: 'already-optane', fact: `the ZIL already lands on ${e.zilClass.label}`, gain: e.gain, measure: null };
+    if (e.zilClass.typicalUs <= FAST_US) return { verdict: 'no', kind: 'class-fast', fact: `${cls}: already fast`, gain: e.gain, measure: null };
+    if (e.zilHome === 'log' && demand && e.gain >= REPLACE_GAIN) return { verdict: 'replace', kind: 'replace', fact: `${cls}; ${e.candidate.label} ~${gainText(e.gain)} faster`, gain: e.gain, measure: null };
+    if (e.gain < MIN_QD1_GAIN) return { verdict: 'no', kind: 'small-gain', fact: `${e.candidate.label} would be only ~${gainText(e.gain)} faster per write than ${e.zilClass.label} (threshold ${MIN_QD1_GAIN}×)`, gain: e.gain, measure: null };
+    if (demand) return { verdict: 'yes', kind: 'class-slow', fact: cls, gain: e.gain, measure: null };
+    return { verdict: 'depends', kind: 'no-sync-evidence', fact: `no sync-write evidence for ${e.pool} (${cls})`, gain: e.gain, measure: 'zfs-advisor observe --duration 10m' };
+  }
+  // 4. Unknown latency: measure, do not guess.
+  const what = e.zilClass ? e.zilClass.label : 'devices not identified';
+  return { verdict: 'depends', kind: 'measure-first', fact: `sync-write latency of ${e.pool} unknown (${what}): measure it with \`${e.probe}\``, gain: e.gain, measure: e.probe };
+}

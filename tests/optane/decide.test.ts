@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { decide, type DecisionEvidence } from '../../server/src/optane/decide.ts';
+
+const HDD = { label: 'hard disk', known: true, typicalUs: 12000 };
+const PLP = { label: 'NVMe with power-loss protection', known: true, typicalUs: 30 };
+const OPTANE = { label: 'Optane (data-centre)', known: true, typicalUs: 10 };
+const CONSUMER = { label: 'consumer-grade SSD (no capacitor PLP)', known: true, typicalUs: 1500 };
+const VIRTUAL = { label: 'virtual disk or LUN (latency unknown: measure it)', known: false, typicalUs: 2000 };
+const PROBE = 'zfs-advisor bench sync-write-4k-qd1 --pool tank';
+
+const base: DecisionEvidence = {
+  pool: 'tank', demand: 'configured', commitsPerSec: null, commitsMatter: true, measuredQd1Iops: null, observed: null,
+  zilHome: 'data', zilClass: HDD, zilOnOptane: false, candidate: { label: 'Intel Optane SSD P1600X', latencySource: 'catalog' },
+  gain: 40, gainRange: null, probe: PROBE,
+};
+const e = (x: Partial<DecisionEvidence>): DecisionEvidence => ({ ...base, ...x });
+
+// evidence → verdict → decisive fact (exact)
+const table: [string, DecisionEvidence, string, string][] = [
+  ['issue 34: probe 88 IOPS on file-backed raidz1, forecast gain only 2× (ceiling) — never "no"',
+    e({ measuredQd1Iops: 88, zilClass: { label: 'unknown device', known: false, typicalUs: 2000 }, gain: 2 }), 'depends',
+    'measured 88 sync writes/s, 11 ms each on unknown device, but Intel Optane SSD P1600X is only ~2.0× faster per write'],
+  ['probe 88 IOPS on hard disks, sync configured, gain 40×', e({ measuredQd1Iops: 88 }), 'yes', 'measured 88 sync writes/s, 11 ms each on hard disk'],
+  ['probe 125 IOPS on hard disks: 8 ms, not the class 12 ms', e({ measuredQd1Iops: 125, demand: 'observed' }), 'yes', 'measured 125 sync writes/s, 8.0 ms each on hard disk'],
+  ['probe 13,700 IOPS on a pool with Optane SLOG: already fast', e({ measuredQd1Iops: 13_700, zilHome: 'log', zilClass: OPTANE, gain: 1 }), 'no',
+    'measured 13,700 sync writes/s, 73 µs each on Optane (data-centre): already fast'],
+  ['probe slow, SLOG on consumer SSD, Optane 20× faster: replace', e({ measuredQd1Iops: 600, zilHome: 'log', zilClass: CONSUMER, gain: 20 }), 'replace',
+    'measured 600 sync writes/s, 1.7 ms each on consumer-grade SSD (no capacitor PLP); Intel Optane SSD P1600X ~20× faster'],
+  ['probe slow but no sync evidence at all: depends, observe', e({ measuredQd1Iops: 88, demand: 'unknown' }), 'depends',
+    'measured 88 sync writes/s, 11 ms each on hard disk; whether tank receives sync writes is not known'],
+  ['observation p50 9 ms, nothing probed: yes from the observation', e({ demand: 'observed', observed: { p50Ms: 9, syncWriteIops: 300 } }), 'yes',
+    'observed sync writes (300/s) waiting 9.0 ms (p50) on hard disk'],
+  ['observation says no sync writes: no, gain exactly 1', e({ demand: 'none-observed', observed: null }), 'no', 'observed 0 sync writes/s: no sync writes to speed up'],
+  ['counters at a negligible rate: no', e({ demand: 'counters', commitsPerSec: 0.001, commitsMatter: false }), 'no', '0.001 ZIL commits/s since boot: no sync writes to speed up'],
+  ['nothing measured, ZIL on Optane SLOG: no', e({ zilHome: 'log', zilClass: OPTANE, zilOnOptane: true, gain: 1.1 }), 'no', 'the ZIL already lands on Optane (data-centre)'],
+  ['nothing measured, all-flash PLP NVMe: already fast from the known class', e({ zilClass: PLP, gain: 1.5 }), 'no',
+    'the ZIL lands on NVMe with power-loss protection (~30 µs per flushed write, class figure): already fast'],
+  ['nothing measured, hard disks, candidate consumer SSD only 2×: no because of the gain, not "already fast"', e({ gain: 2, candidate: { label: 'Samsung 990 Pro', latencySource: 'class' } }), 'no',
+    'Samsung 990 Pro would be only ~2.0× faster per write than hard disk (threshold 3×)'],
+  ['nothing measured, hard disks, sync=always: yes from the class', e({}), 'yes', 'the ZIL lands on hard disk (~12 ms per flushed write, class figure)'],
+  ['nothing measured, hard disks, no sync evidence: depends', e({ demand: 'unknown' }), 'depends', 'no sync-write evidence for tank (the ZIL lands on hard disk (~12 ms per flushed write, class figure))'],
+  ['virtual disks, nothing measured: measure first, no guess', e({ zilClass: VIRTUAL, gain: 6 }), 'depends',
+    `sync-write latency of tank unknown (virtual disk or LUN (latency unknown: measure it)): measure it with \`${PROBE}\``],
+  ['devices not identified, nothing measured: measure first', e({ zilClass: null }), 'depends', `sync-write latency of tank unknown (devices not identified): measure it with \`${PROBE}\``],
+  ['virtual disks but probed slow: yes from the probe', e({ zilClass: VIRTUAL, measuredQd1Iops: 200, gain: 30 }), 'yes',
+    'measured 200 sync writes/s, 5.0 ms each on virtual disk or LUN (latency unknown: measure it)'],
+];
+
+describe('decide: evidence → verdict → decisive fact', () => {
+  it.each(table)('%s', (_name, ev, verdict, fact) => {
+    const d = decide(ev);
+    expect(d.verdict).toBe(verdict);
+    expect(d.fact).toBe(fact);
+  });
+
+  it('never "already fast" unless measured (else the known class) latency is low', () => {
+    for (const [, ev] of table) {
+      const d = decide(ev);
+      if (!/already fast/.test(d.fact)) continue;
+      const measuredMs = ev.measuredQd1Iops ? 1000 / ev.measuredQd1Iops : ev.observed?.p50Ms ?? null;
+      if (measuredMs !== null) expect(measuredMs).toBeLessThanOrEqual(0.5);
+      else expect(ev.zilClass?.known && ev.zilClass.typicalUs <= 500).toBe(true);
+    }
+  });
+
+  it('a measured slow probe is never "no", whatever the forecast gain', () => {
+    for (const gain of [0.5, 1, 1.03, 2, 2.9, 3, 40]) {
+      for (const demand of ['observed', 'counters', 'configured', 'unknown'] as const) {
+        expect(decide(e({ measuredQd1Iops: 88, gain, demand })).verdict).not.toBe('no');
+      }
+    }
+  });
+
+  it('async workload: no with gain exactly 1×; unknown latency asks for the probe command', () => {
+    expect(decide(e({ demand: 'none-observed', gain: 40 })).gain).toBe(1);
+    expect(decide(e({ zilClass: VIRTUAL })).measure).toBe(PROBE);
+  });
+});
