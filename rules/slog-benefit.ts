@@ -88,7 +88,7 @@ export default defineRule({
           ...(c.target.candidate.measurement ? [{ label: 'log device measured on this host', value: `${c.target.candidate.label}: run ${c.target.candidate.measurement.runId}, ${c.target.candidate.measurement.startedAt}` }] : []),
         ],
         explanation:
-          `${pool.name} has no log vdev, so its ZIL is written to the data disks (${now.label}, ~${Math.round(now.typicalUs / 1000)} ms per flush). ` +
+          `${pool.name} has no log vdev, so its ZIL is written to the data disks (${now.label}, ${measured.measuredQd1 !== null ? `measured ${formatCount(Math.round(measured.measuredQd1))} sync writes/s at QD1: ${(1000 / measured.measuredQd1).toFixed(1)} ms each` : `~${Math.round(now.typicalUs / 1000)} ms per flush, class figure`}). ` +
           (observed ? `Measured: sync writes waited p50 ${observed.p50Ms} ms, p99 ${observed.p99Ms ?? '?'} ms on the data vdevs${observed.syncWriteIops !== null ? ` at ${Math.round(observed.syncWriteIops * 10) / 10} sync writes/s` : ''} (${Math.round(observed.windowSeconds)} s observation, zpool iostat -w); the forecast's "now" uses that. ` : '') +
           `${ev.reasons.join(' ')} ` +
           `Every sync write waits for that flush; a SLOG takes the ZIL off the disks. The sync-write forecast (device catalog and pool model, calibrated on published measurements including the Optane SLOG test) for ${c.target.candidate.label} predicts ` +

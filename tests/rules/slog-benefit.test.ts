@@ -23,6 +23,20 @@ ruleTester(rule, {
   ],
   invalid: [
     {
+      name: 'issue 34: a measured probe (125 IOPS at QD1) gives the per-write time as 8.0 ms, never the class "~12 ms per flush" beside it',
+      artifacts: artifacts000({
+        Benchmarks: [{
+          id: 'p125', profile: 'sync-write-4k-qd1', pool: 'bench-pool', target: 'bench-pool/zfs-advisor-bench', startedAt: '2026-01-01T00:00:00Z', status: 'completed',
+          syncMode: 'property', iodepth: 1, blockSize: 4096, readIops: 0, writeIops: 125, readBytesPerSec: 0, writeBytesPerSec: 125 * 4096,
+          writeLatency: null, readLatency: null, wallSeconds: 30, fioRuntimeSeconds: 30, wallTimeMismatch: false, topologyFingerprint: null, notes: [],
+        }],
+      }),
+      findings: [{
+        subjectId: 'bench-pool', mentions: ['measured 125 sync writes/s at QD1: 8.0 ms each'],
+        check: (f) => { expect(f.explanation).not.toContain('ms per flush'); },
+      }],
+    },
+    {
       name: 'recorded sync-heavy pair (start real, end derived): quotes the observed p99 and rate, "now" from the observed latency',
       artifacts: artifacts000({ Workload: recordedSync }),
       findings: [{

@@ -73,6 +73,7 @@ export function narrowVerdict(v: OptaneVerdictView): OptaneVerdict {
       return ruleId && title && severity ? { ruleId, title, severity } : null;
     }),
     confidence: conf === 'high' || conf === 'medium' || conf === 'low' ? conf : 'low',
+    decisive: str(v.decisive) ?? '',
     deviceProbes: pairs(v.deviceProbes, (o) => {
       const driveId = str(o.driveId); const device = str(o.device); const product = str(o.product); const sizeBytes = num(o.sizeBytes); const command = str(o.command);
       const m = isObj(o.measured) ? o.measured : null;
