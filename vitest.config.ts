@@ -19,12 +19,14 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Files run in parallel; the live zfs-fuse tests take turns through the harness's machine-wide
-    // lock (tests/support/zfs-fuse.ts), so they never start two daemons. At least two workers, even on two
-    // cores (vitest's default there is one): the lab guest waits on emulated I/O and its agent much
-    // of the time, and the rest of the suite runs beside it instead of after it; the sequencer puts
-    // the longest lab file first and the other lab files last (tests/support/lab-sequencer.ts).
+    // lock (tests/support/zfs-fuse.ts), so they never start two daemons. At least three workers, even
+    // on two cores: the two real-OpenZFS line files (tests/lab/openzfs-2.4 and -2.3) each hold a worker
+    // and a guest for most of the run, and the rest of the suite runs beside them on the third instead
+    // of after them (a guest waits on emulated I/O and its agent much of the time, and an idle guest
+    // costs a host core under 5 %: lab/guest/lab-agent). The sequencer puts the line files first and
+    // the other lab files last (tests/support/lab-sequencer.ts).
     fileParallelism: true,
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    maxWorkers: Math.max(3, availableParallelism() - 1),
     sequence: { sequencer: LabFirstSequencer },
     globalSetup: ['./tests/support/global-setup.ts'],
     // A host-wide benchmark lock directory per test file (tests/support/host-lock-dir.ts); each file

@@ -16,6 +16,7 @@
  * a time (machine-wide slots, takeLock), and each boot starts from a throw-away overlay over the pristine image.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createConnection, type Socket } from 'node:net';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, renameSync, openSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -121,8 +122,30 @@ const alive = (pid: number): boolean => { try { process.kill(pid, 0); return tru
 
 export class LabVm {
   private seq = 0;
+  /** The agent's port (virtio-serial, lab/guest/lab-agent): the host writes a command's number, the guest writes it back when done. */
+  private port: Socket | null = null;
+  private readonly done = new Map<string, () => void>();
   constructor(readonly opts: LabOptions, readonly dir: string, readonly jobDir: string, private readonly qemu: ChildProcess,
               private readonly release: () => void, readonly zfsVersionText: string) {}
+
+  /** Connects to the agent's port; without it (an old agent, a refused connection) commands are still found by polling. */
+  async connect(): Promise<void> {
+    const path = join(this.dir, 'agent.sock');
+    if (!existsSync(path)) return;
+    await new Promise<void>((resolve) => {
+      const s = createConnection(path);
+      let buf = '';
+      s.setEncoding('utf8');
+      s.once('connect', () => { this.port = s; resolve(); });
+      s.once('error', () => { this.port = null; resolve(); });
+      s.on('close', () => { this.port = null; });
+      s.on('data', (chunk: string) => {
+        buf += chunk;
+        let i: number;
+        while ((i = buf.indexOf('\n')) >= 0) { const n = buf.slice(0, i).trim(); buf = buf.slice(i + 1); this.done.get(n)?.(); }
+      });
+    });
+  }
 
   /** Runs a bash script in the guest as root; never throws for a non-zero exit. */
   async run(script: string, { timeoutMs = 300_000 } = {}): Promise<RunResult> {
@@ -130,12 +153,18 @@ export class LabVm {
     const base = join(this.jobDir, 'cmd', n);
     writeFileSync(`${base}.sh.tmp`, `set -o pipefail\n${script}\n`);
     renameSync(`${base}.sh.tmp`, `${base}.sh`);
+    let wake: () => void = () => {};
+    this.done.set(n, () => wake());
+    this.port?.write(`${n}\n`);
     const start = Date.now();
-    while (!existsSync(`${base}.rc`)) {
-      if (this.qemu.exitCode !== null || this.qemu.signalCode) throw new Error(`lab guest ended while running: ${script.slice(0, 200)}\n${this.consoleTail()}`);
-      if (Date.now() - start > timeoutMs) throw new Error(`lab command timed out after ${timeoutMs} ms: ${script.slice(0, 200)}`);
-      await sleep(100);
-    }
+    try {
+      while (!existsSync(`${base}.rc`)) {
+        if (this.qemu.exitCode !== null || this.qemu.signalCode) throw new Error(`lab guest ended while running: ${script.slice(0, 200)}\n${this.consoleTail()}`);
+        if (Date.now() - start > timeoutMs) throw new Error(`lab command timed out after ${timeoutMs} ms: ${script.slice(0, 200)}`);
+        // The agent's word wakes us at once; the poll stays for a guest without the port.
+        await new Promise<void>((r) => { const t = setTimeout(r, this.port ? 1000 : 100); wake = () => { clearTimeout(t); r(); }; });
+      }
+    } finally { this.done.delete(n); }
     return { code: Number(readFileSafe(`${base}.rc`).trim()), stdout: readFileSafe(`${base}.out`), stderr: readFileSafe(`${base}.err`), ms: Date.now() - start };
   }
 
@@ -160,6 +189,7 @@ export class LabVm {
   }
 
   async stop(): Promise<void> {
+    this.port?.destroy();
     if (this.qemu.exitCode === null && !this.qemu.signalCode) {
       this.qemu.kill('SIGKILL');
       await new Promise((r) => this.qemu.once('exit', r));
@@ -207,11 +237,14 @@ async function bootOnce(opts: LabOptions, image: string, release: () => void): P
   const args = [...accel(), '-nodefaults', '-smp', '2', '-m', String(opts.memMiB ?? 2048), '-display', 'none', '-monitor', 'none', '-no-reboot',
     '-serial', `file:${join(dir, 'console.log')}`,
     '-kernel', join(image, 'vmlinuz'), '-initrd', join(image, 'initrd.img'),
-    '-append', `root=/dev/vda rw console=ttyS0 panic=1 systemd.mask=systemd-udev-settle.service systemd.mask=serial-getty@ttyS0.service lab.src=${REPO_ROOT} lab.nodedir=${dirname(process.execPath)}`,
+    '-append', `root=/dev/vda rw console=ttyS0 panic=1 mitigations=off systemd.mask=systemd-udev-settle.service systemd.mask=serial-getty@ttyS0.service lab.src=${REPO_ROOT} lab.nodedir=${dirname(process.execPath)}`,
     '-drive', `if=none,id=root,file=${join(dir, 'root.qcow2')},format=qcow2,cache=unsafe`, '-device', 'virtio-blk-pci,drive=root,serial=LABROOT',
     '-virtfs', `local,path=${jobDir},mount_tag=job,security_model=none`,
     '-virtfs', `local,path=${REPO_ROOT},mount_tag=src,security_model=none,readonly=on`,
-    '-virtfs', `local,path=${dirname(process.execPath)},mount_tag=nodebin,security_model=none,readonly=on`];
+    '-virtfs', `local,path=${dirname(process.execPath)},mount_tag=nodebin,security_model=none,readonly=on`,
+    // The agent's command port (lab/guest/lab-agent): it waits on it instead of polling the share.
+    '-device', 'virtio-serial-pci,id=vser0', '-chardev', `socket,id=agent,path=${join(dir, 'agent.sock')},server=on,wait=off`,
+    '-device', 'virtserialport,bus=vser0.0,chardev=agent,name=lab.agent'];
   opts.drives.forEach((d, i) => {
     const file = join(dir, `drive${i}.raw`);
     img(['create', '-q', '-f', 'raw', file, d.size]);
@@ -241,5 +274,7 @@ async function bootOnce(opts: LabOptions, image: string, release: () => void): P
     if (Date.now() - start > 600_000) fail(`lab guest not ready after 600 s:\n${readFileSafe(join(dir, 'console.log')).split('\n').slice(-40).join('\n')}`);
     await sleep(250);
   }
-  return new LabVm(opts, dir, jobDir, qemu, release, readFileSafe(join(jobDir, 'ready')));
+  const vm = new LabVm(opts, dir, jobDir, qemu, release, readFileSafe(join(jobDir, 'ready')));
+  await vm.connect();
+  return vm;
 }

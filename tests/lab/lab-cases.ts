@@ -11,9 +11,25 @@ export const NV = Array.from({ length: 6 }, (_, i) => nvme(`NV000${i + 1}`, '1G'
 export const BIG = Array.from({ length: 3 }, (_, i) => hdd(`BIG000${i + 1}`, '8T'));
 export const LAB_DRIVES: LabDrive[] = [...ZD, ...NV, ...BIG];
 
-/** Shell variables naming every lab drive by its stable path, prepended to each case's scripts. */
+/**
+ * Shell variables naming every lab drive by its stable path, prepended to each case's scripts; and one
+ * guard. Under TCG on a loaded host udev can still be probing a freshly wiped or labelled disk when
+ * `zpool` opens it, and the open fails with EBUSY ("one or more devices is currently unavailable": the
+ * 8 TiB raidz1 case on 2.3 in CI, 2026-11-28). `zpool create|add|attach` wait for udev and try again,
+ * up to three times, for that error only, and say so on stderr; every other error is the command's own.
+ */
 export const DRIVE_VARS = [
   ...ZD.map((d, i) => `ZD${i + 1}=${byId(d)}`), ...NV.map((d, i) => `NV${i + 1}=${byId(d)}`), ...BIG.map((d, i) => `BIG${i + 1}=${byId(d)}`),
+  `zpool() {
+  case "$1" in create|add|attach) ;; *) command zpool "$@"; return ;; esac
+  local try err rc
+  for try in 1 2 3; do
+    rc=0; { err=$(command zpool "$@" 2>&1 1>&3) || rc=$?; } 3>&1
+    [ $rc = 0 ] && return 0
+    case "$err" in *"currently unavailable"*) [ $try -lt 3 ] || break; echo "lab: zpool $1: a device was busy; after udev settles, try $((try + 1))" >&2; udevadm settle -t 60 || true; sleep 2 ;; *) break ;; esac
+  done
+  printf '%s\\n' "$err" >&2; return 1
+}`,
 ].join('\n');
 
 /** Pools are made with cachefile=none and a throw-away mountpoint, so nothing outlives a case. */

@@ -65,7 +65,9 @@ export async function guestCapture(vm: LabVm, name: string): Promise<string> {
       else lines.push(`{ ${req.commands.map((c, j) => `r ${i}.${j} ${Math.ceil((req.timeoutMs ?? 60_000) / 1000)} ${[c.program, ...c.args].map(quote).join(' ')}`).join(' || ')} || true; } &`);
     });
     lines.push('wait');
+    const t0 = Date.now();
     await vm.must(lines.join('\n'), { timeoutMs: 15 * 60_000 });
+    if (process.env.LAB_TIMING) console.log(`round ${n}: ${reqs.length} requests ${Date.now() - t0} ms: ${reqs.map((r) => r.file).join(' ')}`);
     const read = (f: string): string => (existsSync(join(hostOut, f)) ? readFileSync(join(hostOut, f), 'utf8') : '');
     reqs.forEach((req, i) => {
       if ('readPath' in req) {
@@ -138,7 +140,7 @@ export async function resetGuest(vm: LabVm): Promise<void> {
 for p in $(zpool list -H -o name 2>/dev/null); do zpool destroy -f "$p"; done
 for p in $(blkid -c /dev/null -o device -t TYPE=zfs_member 2>/dev/null); do case "$p" in /dev/vda*) ;; *) zpool labelclear -f "$p" 2>/dev/null ;; esac; done
 wipefs -a -q $ZD1 $ZD2 $ZD3 $ZD4 $ZD5 $ZD6 $NV1 $NV2 $NV3 $NV4 $NV5 $NV6 $BIG1 $BIG2 $BIG3 2>/dev/null || true
-udevadm settle -t 10 || true`, { timeoutMs: 120_000 });
+udevadm settle -t 60 || true`, { timeoutMs: 180_000 });
 }
 
 /** With ZFS_ADVISOR_LAB_FIXTURES=write, keeps a capture as a fixture, with where it came from. */

@@ -269,6 +269,9 @@ function appendScale(dev: DeviceProfile, onData: boolean, p: ModelParams, end: E
   return end === 'typical' ? p.hddZilScale : end === 'high' ? Math.min(p.hddZilScale, 0.08) : 1;
 }
 
+/** Device classes that serve one write at a time: without a SLOG an indirect write's two writes add up on them. */
+const ONE_AT_A_TIME: ReadonlySet<string> = new Set(['hdd', 'virtual', 'unknown']);
+
 /** Device classes whose cache flush waits for a volatile write cache to reach the media (zfs-facts E1, E2). */
 const FLUSH_BOUND: ReadonlySet<string> = new Set(['hdd', 'consumer-nvme', 'consumer-nvme-dramless', 'consumer-sata', 'qlc-sata', 'virtual', 'unknown']);
 
@@ -288,11 +291,19 @@ function syncIops(data: DataVdevs, log: LogTarget, ds: DatasetSide, w: Workload,
   const logUs = deviceUs(log.device, copiedBytes, log.waitsFor, log.streams, end, appendScale(log.device, onData, p, end));
   let devUs = logUs;
   if (state === 'indirect') {
-    // dmu_sync writes the data block in place, issued with the log block (lwb root zio): the
-    // slower of the two; each writer's block is its own write, so they do not batch.
+    // dmu_sync writes the data block in place, issued with the log block (lwb root zio); each
+    // writer's block is its own write, so they do not batch. With a SLOG, or on flash, the two writes
+    // go to different devices or overlap: the slower of the two. Random writes without a SLOG on disks
+    // that do one write at a time (hard disks; virtual disks and unknown devices, whose queue we cannot
+    // see): the data block and the log block are two places on the same disks, done one after the
+    // other: the sum. Seen in the lab on a mirror throttled to 150 IOPS: 128 KiB random sync writes at
+    // QD1 did 71–72/s against 130 for 4 KiB (BENCHMARKS.md, "Advice followed"). A sequential stream is
+    // left at the slower of the two: its data blocks follow one another, and one 5,400 rpm disk took
+    // 1 MiB sequential sync writes at 85/s, its streaming rate (calibration record zvolperf-3).
+    const serial = onData && w.rw === 'randwrite' && ONE_AT_A_TIME.has(data.media.cls);
     const dataStreams = data.layout === 'mirror' ? 1 : Math.max(1, data.width - data.parity);
     const dataUs = deviceUs(data.media, w.bs, data.layout === 'mirror' ? data.width : Math.min(data.width, Math.ceil(w.bs / 4096) + data.parity), dataStreams, end, appendScale(data.media, true, p, end));
-    devUs = Math.max(dataUs, logUs);
+    devUs = serial ? dataUs + logUs : Math.max(dataUs, logUs);
   }
   const T = Math.max(1, w.iodepth * w.numjobs);
   // Writers one round serves. On a device whose flush waits for a volatile cache, half (all of
