@@ -11,7 +11,8 @@ import { profileForText } from './catalog.ts';
 import { forecastPool, WorkloadSpec, type Candidate, type ForecastResult } from './forecast.ts';
 import { candidateProfile, deviceProbeHint } from './measured-device.ts';
 import { forecastOptionsOf, measuredNow } from './measured-now.ts';
-import { formatCount, formatGain } from '../text/format.ts';
+import { formatCount } from '../text/format.ts';
+import { gainText } from './gain-text.ts';
 
 export const BLOCK_SIZES: Record<string, number> = { '4k': 4096, '8k': 8192, '16k': 16_384, '32k': 32_768, '64k': 65_536, '128k': 131_072, '1m': 1_048_576 };
 
@@ -77,7 +78,7 @@ export function renderForecast(r: ForecastResult): string {
       ...(r.with.guess ? [`    ${r.with.guess}`] : []),
       ...(r.with.measure ? [`    ${r.with.measure}`] : []),
       `    basis: ${r.with.basis}`,
-      ...(r.gain !== null ? [`  gain: ${formatGain(r.gain)}${r.gainRange && (r.gainRange.low !== r.gain || r.gainRange.high !== r.gain) ? ` (range ${formatGain(r.gainRange.low)}–${formatGain(r.gainRange.high)})` : ''}`] : []),
+      ...(gainText(r) ? [`  gain: ${gainText(r)}`] : []),
     );
   }
   return `${out.join('\n')}\n`;
