@@ -42,7 +42,13 @@ log() { printf '[lab build %s] %s\n' "$(date +%T)" "$*" >&2; }
 if [ -f "$OUT/ok" ]; then echo "$OUT"; exit 0; fi
 [ "$(id -u)" = 0 ] || { echo "build-image: must run as root (debootstrap, chroot)" >&2; exit 77; }
 mkdir -p "$CACHE"
-exec 9>"$CACHE/.build.lock"; flock 9          # one builder at a time (both versions share the base)
+exec 9>"$CACHE/.build.lock"
+# One builder at a time (both versions share the base). While another line's image is being built,
+# look every few seconds whether this one is done meanwhile (another caller built it): a caller that
+# needs a built image must not queue behind a build of the other line.
+until flock -w 5 9; do
+  if [ -f "$OUT/ok" ]; then echo "$OUT"; exit 0; fi
+done
 if [ -f "$OUT/ok" ]; then echo "$OUT"; exit 0; fi
 
 in_root() { chroot "$1" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive LC_ALL=C "${@:2}"; }
