@@ -1,7 +1,8 @@
 /**
  * special_small_blocks per dataset: the largest threshold whose projected special usage stays
  * under the 75 % cut-off (from a size histogram), and the two traps: a value ≥ recordsize sends
- * the whole dataset to special; before 2.4 zvols ignore it.
+ * the whole dataset to special; before 2.4 a zvol cannot take it (zfs refuses the property on volumes,
+ * and zvol data never qualified).
  */
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
@@ -45,7 +46,7 @@ export default defineRule({
     requiredArtifacts: ['Pools', 'Datasets'],
     optionalArtifacts: ['SizeHistograms', 'Host'],
     description:
-      'special_small_blocks sends data blocks whose compressed physical size is ≤ the threshold to the special vdev. Chosen from a block/file size histogram it puts small files on flash without filling the special vdev past the 75 % cut-off; set ≥ recordsize it sends the whole dataset there; before OpenZFS 2.4 zvols ignore it. Learn more: [special_small_blocks: Choosing a threshold from a histogram](docs/kb/special-small-blocks.md#choosing-a-threshold-from-a-histogram).',
+      'special_small_blocks sends data blocks whose compressed physical size is ≤ the threshold to the special vdev. Chosen from a block/file size histogram it puts small files on flash without filling the special vdev past the 75 % cut-off; set ≥ recordsize it sends the whole dataset there; before OpenZFS 2.4 a zvol cannot take it. Learn more: [special_small_blocks: Choosing a threshold from a histogram](docs/kb/special-small-blocks.md#choosing-a-threshold-from-a-histogram).',
     citations: [kb('special-small-blocks', 'Choosing a threshold from a histogram'), fact('B3'), fact('B5'), fact('B7'), fact('B10'), fact('B12'), fact('G5'), doc(DOC_000, 'special_small_blocks from the file-size histogram'), man('zfsprops', 7, 'special_small_blocks')],
     appliesTo: { minVersion: null, maxVersion: null },
   },
@@ -60,14 +61,16 @@ export default defineRule({
       const ssb = d.specialSmallBlocks ?? 0;
       const bs = blockSize(d);
       const local = d.properties['special_small_blocks']?.source === 'local' || Object.keys(d.properties).length === 0;
-      // Trap 1: zvols before 2.4 ignore the property (B12).
+      // Trap 1: zvols before 2.4 (B12). OpenZFS 2.3.9 refuses the property on a volume (lab case
+      // 'special_small_blocks on a dataset … and on a zvol'), so a local value here comes from a newer
+      // system or a misread version: say what it means there rather than stay silent.
       if (d.type === 'volume' && ssb > 0 && !atLeast(v, '2.4') && local) {
         findings.push({
           severity: 'info',
-          title: `${d.name}: special_small_blocks is ignored for zvol data before OpenZFS 2.4`,
+          title: `${d.name}: special_small_blocks on a zvol needs OpenZFS 2.4`,
           subject: { kind: 'dataset', id: d.name, pool: d.pool },
           evidence: [{ label: 'special_small_blocks', value: ssb, unit: 'B' }, { label: 'OpenZFS', value: v ?? 'unknown' }],
-          explanation: `On OpenZFS ≤ 2.3 only file data qualifies for special_small_blocks; zvol data blocks always go to the data vdevs, only the zvol's metadata lands on special. 2.4 made zvol data opt-in.${v === null ? ' The OpenZFS version is unknown, so this may not apply.' : ''}`,
+          explanation: `On OpenZFS ≤ 2.3 only file data qualifies for special_small_blocks, and \`zfs set\` refuses the property on a volume ("valid for filesystems but invalid for volumes"): zvol data blocks always go to the data vdevs, only the zvol's metadata lands on special. 2.4 made zvol data opt-in.${v === null ? ' The OpenZFS version is unknown, so this may not apply.' : ''}`,
           action: { summary: 'Expect no small-block effect on this zvol until the pool runs OpenZFS 2.4+.', commands: [`zfs get special_small_blocks,volblocksize ${d.name}`], reversible: 'yes', reversibleWhy: 'Nothing to change.' },
           confidence: v === null ? 'low' : 'high',
         });

@@ -40,7 +40,7 @@ ruleTester(rule, {
     {
       name: 'zvol with special_small_blocks on OpenZFS 2.2',
       artifacts: { Pools: [testPool], Datasets: [dataset('test-pool/vm1', { type: 'volume', specialSmallBlocks: 16384 })], Host: host('2.2.6') },
-      findings: [{ severity: 'info', subjectId: 'test-pool/vm1', mentions: ['ignored', '2.4'] }],
+      findings: [{ severity: 'info', subjectId: 'test-pool/vm1', mentions: ['needs OpenZFS 2.4', 'refuses the property on a volume'] }],
     },
   ],
 });
