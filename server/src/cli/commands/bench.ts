@@ -91,10 +91,11 @@ export const run: Handler<typeof options> = async ({ values: o, positionals }, i
         else {
           io.stdout(table(['started', 'id', 'status', 'profile', 'target', 'write IOPS', 'read IOPS', 'p99 latency', 'latency of', 'wall', 'message'], runs.map((r) => {
             const l = r.summary ? runLatencyOf(r.summary) : null;
+            // The run's own latency, named (sync-latency.ts): an fsync run's fsync p99, not fio's write().
             return [
-            r.startedAt, r.id, r.status, r.profile, r.target, r.summary ? formatCount(r.summary.writeIops) : null, r.summary ? formatCount(r.summary.readIops) : null,
-            l ? formatLatencyNs(l.p99Ns) : null, l?.label ?? null,
-            r.summary ? `${seconds(r.summary.wallSeconds)}${r.summary.wallTimeMismatch ? ' (≠ fio)' : ''}` : null, r.message,
+              r.startedAt, r.id, r.status, r.profile, r.target, r.summary ? formatCount(r.summary.writeIops) : null, r.summary ? formatCount(r.summary.readIops) : null,
+              l ? formatLatencyNs(l.p99Ns) : null, l?.label ?? null,
+              r.summary ? `${seconds(r.summary.wallSeconds)}${r.summary.wallTimeMismatch ? ' (≠ fio)' : ''}` : null, r.message,
             ];
           })));
         }
