@@ -38,7 +38,10 @@ describe('fio status-interval stream', () => {
     expect(snaps.map((s) => s.totalIos)).toEqual([2345, 5041, 7804, 10419, 11963, 12390]);
     expect(intervalIops(null, snaps[0]!)).toBe(2345);
     expect(intervalIops(snaps[0]!, snaps[1]!)).toBe(2696); // (5041-2345) ios in 1000 ms
-    expect(snaps[5]!.meanLatencyUs).toBeCloseTo(14.224723, 5);
+    // fsync=1: the live latency is the time until the write is durable, fio's sync section
+    // (jobs[0].sync.lat_ns.mean of the last report, 387.37 µs), not the write() call's 14.22 µs.
+    expect(snaps[5]!.meanLatencyUs).toBeCloseTo(387.370738, 5);
+    expect(snaps[0]!.meanLatencyUs).toBeCloseTo(359.286587, 5);
   });
 
   it('keeps stray text out of the documents', () => {

@@ -59,7 +59,7 @@ describe('sync-operation latency from fio JSON', () => {
     const job = fioResultFromText(text('fio-rootfs-fsync1.json'))!.jobs[0]!;
     const s = { syncOpLatency: syncOpLatency(job, 'fio-fsync'), writeLatency: job.write.latency, writeIops: 1, readIops: 0, readLatency: null } as unknown as BenchmarkSummary;
     const h = headlineLatency(s)!;
-    expect(h.of).toBe('fsync (fio sync)');
+    expect(h.of).toBe('sync latency (fsync)');
     expect(h.p50Us).toBeCloseTo(raw('fio-rootfs-fsync1.json').sync.lat_ns.percentile!['50.000000']! / 1000, 1);
   });
 

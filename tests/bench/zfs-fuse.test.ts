@@ -81,6 +81,10 @@ describe('benchmarks on zfs-fuse datasets', () => {
       expect(ba.before?.id).toBe(a.summary.id);
       expect(ba.after?.id).toBe(b.summary.id);
       expect(ba.ratios?.writeIops).toBeCloseTo(b.summary.writeIops / a.summary.writeIops, 6);
+      // zfs-fuse has no sync property: fsync after each write, so the before/after latency is the fsync's (issue 34 §4).
+      expect(ba.latency.label).toBe('sync latency (fsync)');
+      expect(ba.latency.before?.p99Ns).toBe(a.summary.syncOpLatency?.p99Ns);
+      expect(ba.ratios?.latencyP99).toBeCloseTo(b.summary.syncOpLatency!.p99Ns! / a.summary.syncOpLatency!.p99Ns!, 6);
     } finally { s.close(); await destroyWhenIdle('bx_ba'); }
   }, 120_000);
 

@@ -24,6 +24,7 @@ import { runText } from '../../server/src/cli/commands/bench-format.ts';
 import { renderAssessment, renderVerdict } from '../../server/src/assess/render-text.ts';
 import { renderReport, reportDocument } from '../../server/src/report/render.ts';
 import { reportBenchmarks } from '../../server/src/report/benchmarks.ts';
+import { runLatencyOf } from '../../server/src/bench/sync-latency.ts';
 import { ABSENT, formatBytes, formatCount, formatEstimate, formatLatencyNs, formatSpeedup, formatValue, severityCount } from '../../server/src/text/format.ts';
 import { loadSnapshotInventory } from '../../server/src/gather/load.ts';
 import { popplerAvailable, writeTemp } from '../report/pdf-tools.ts';
@@ -97,13 +98,14 @@ describe('every output writes a fact the same way (demo 000)', async () => {
     { what: 'a count (IOPS with the SLOG, from the finding evidence)', text: `${formatCount(qd1.withOptane.iops)} IOPS` },
     { what: 'an estimate with its range', text: formatEstimate(qd1.withOptane) },
     { what: 'a gain, beside the estimate it compares', text: formatSpeedup(qd1.now.iops, qd1.withOptane.iops), near: new RegExp(`${esc(formatEstimate(qd1.withOptane))}:? ${esc(formatSpeedup(qd1.now.iops, qd1.withOptane.iops))}`) },
-    { what: 'a latency (p99 of the sync-write run)', text: formatLatencyNs(sync.writeLatency!.p99Ns) },
+    // The run's sync latency (its fsync's p99, issue 34 §4), beside its label in every output — not fio's write() p99 (114 µs).
+    { what: 'a sync latency (p99 of the sync-write run\'s fsync)', text: formatLatencyNs(runLatencyOf(sync)!.p99Ns), near: new RegExp(`sync latency \\(fsync\\)[^\\n]{0,24}${esc(formatLatencyNs(runLatencyOf(sync)!.p99Ns))}|${esc(formatLatencyNs(runLatencyOf(sync)!.p99Ns))} sync latency \\(fsync\\)`) },
     { what: 'an absent value', text: ABSENT, near: new RegExp(`inherited by:? ${ABSENT}`) },
     { what: 'a plural', text: severityCount('suggestion', doc.summary.counts.suggestion ?? 0) },
   ];
 
   it('the facts are what the demo says (so the checks below compare something real)', () => {
-    expect(facts.map((f) => f.text)).toEqual(['54.9 GiB', '13,700 IOPS', '13,700 (9,132–33,557)', '110×', '114 µs', '—', '2 suggestions']);
+    expect(facts.map((f) => f.text)).toEqual(['54.9 GiB', '13,700 IOPS', '13,700 (9,132–33,557)', '110×', '963 µs', '—', '2 suggestions']);
   });
 
   for (const [name, text] of [['the web UI', ui], ['the terminal', cli], ['the Markdown report', markdown]] as const) {

@@ -158,14 +158,14 @@ describe('special-vdev sizing', () => {
 });
 
 describe('run card figures (issue 27: "IOPS — latency —" after a finished probe)', () => {
-  const summary = { readIops: 0, writeIops: 212.6, writeLatency: { meanNs: 4_900_000, p50Ns: 4_700_000, p99Ns: 9_000_000, p999Ns: null }, syncOpLatency: null } as unknown as BenchmarkSummary;
+  const summary = { readIops: 0, writeIops: 212.6, syncMode: 'property', writeLatency: { meanNs: 4_900_000, p50Ns: 4_700_000, p99Ns: 9_000_000, p999Ns: null }, syncOpLatency: null } as unknown as BenchmarkSummary;
   it('a finished run shows its measured IOPS and p50 latency, not the empty last progress event', () => {
     const running = applyEvent({ ...idleRun(), phase: 'running' }, 'progress', { pct: 99, phase: 'running', elapsedS: 9, iops: null, latencyUs: null, message: null });
     const done = applyEvent(running, 'done', { runId: 'r', hostId: 'local', profile: 'sync-write-4k-qd1', status: 'completed', startedAt: '2026-11-26T01:00:00.000Z', progress: null, summary, message: null });
-    expect(shownFigures(done)).toEqual({ iops: 212.6, latencyUs: 4700, final: true });
+    expect(shownFigures(done)).toEqual({ iops: 212.6, latencyUs: 4700, final: true, latencyOf: 'sync latency (sync=always write) p50' });
   });
   it('while running it shows the live figures', () => {
     const running = applyEvent({ ...idleRun(), phase: 'running' }, 'progress', { pct: 50, phase: 'running', elapsedS: 5, iops: 200, latencyUs: 5000, message: null });
-    expect(shownFigures(running)).toEqual({ iops: 200, latencyUs: 5000, final: false });
+    expect(shownFigures(running)).toEqual({ iops: 200, latencyUs: 5000, final: false, latencyOf: null });
   });
 });

@@ -11,6 +11,7 @@ import { Dataset, Inventory } from '../model/inventory.ts';
 import { BenchmarkSummary } from '../model/workload.ts';
 import { Profile } from '../bench/profiles.ts';
 import { BenchRequest as RunnerBenchRequest, GuardVerdict as RunnerGuardVerdict } from '../bench/types.ts';
+import { RunLatency } from '../bench/sync-latency.ts';
 import { Counts } from '../model/jobs.ts';
 import { DEFAULT_OBSERVATION_SETTINGS, ObservationSettings } from './evidence-schemas.ts';
 import { parsePveTokenId, PVE_TOKEN_ID_HINT } from '../remote/pve-ids.ts';
@@ -379,7 +380,9 @@ export const BeforeAfterView = z.object({
   /** Newest run of the previous topology and of the current one. */
   before: BenchmarkSummary.nullable(),
   after: BenchmarkSummary.nullable(),
-  ratios: z.object({ writeIops: z.number().nullable(), readIops: z.number().nullable(), writeP99: z.number().nullable() }).nullable(),
+  /** Both runs' latency as bench/sync-latency.ts reads it: for a sync profile the time until a write was durable. */
+  latency: z.object({ label: z.string().nullable(), before: RunLatency.nullable(), after: RunLatency.nullable() }),
+  ratios: z.object({ writeIops: z.number().nullable(), readIops: z.number().nullable(), latencyP99: z.number().nullable() }).nullable(),
 });
 export type BeforeAfterView = z.infer<typeof BeforeAfterView>;
 

@@ -6,19 +6,17 @@
  */
 import type { BenchmarkSummary } from '../model/workload.ts';
 import { cellLabel, sizeLabel } from './suites.ts';
+import { runLatencyOf } from './sync-latency.ts';
 import type { PairRow, SuiteResult, SuiteRow, SuiteRunResult, SuiteView } from './suite-types.ts';
 
 const r1 = (x: number | null | undefined) => (x == null ? null : Math.round(x * 10) / 10);
 const r2 = (x: number | null | undefined) => (x == null ? null : Math.round(x * 100) / 100);
 const us = (ns: number | null | undefined) => (ns == null ? null : r1(ns / 1000));
 
-/** The headline latency of a run: its sync operation's when it had one, else the write's (or read's). */
+/** The headline latency of a run in µs, with its words (sync-latency.ts: the durable one when the run wrote durably). */
 export function headlineLatency(s: BenchmarkSummary): { of: string; p50Us: number | null; p99Us: number | null } | null {
-  const o = s.syncOpLatency;
-  if (o) return { of: o.source === 'sync' ? `${o.operation} (fio sync)` : 'sync write (fio clat)', p50Us: us(o.p50Ns), p99Us: us(o.p99Ns) };
-  if (s.writeLatency && s.writeIops > 0) return { of: 'write', p50Us: us(s.writeLatency.p50Ns), p99Us: us(s.writeLatency.p99Ns) };
-  if (s.readLatency && s.readIops > 0) return { of: 'read', p50Us: us(s.readLatency.p50Ns), p99Us: us(s.readLatency.p99Ns) };
-  return null;
+  const l = runLatencyOf(s);
+  return l ? { of: l.label, p50Us: us(l.p50Ns), p99Us: us(l.p99Ns) } : null;
 }
 
 /**

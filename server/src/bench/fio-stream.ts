@@ -44,7 +44,7 @@ export interface FioSnapshot {
   /** Seconds fio says it has been running. */
   elapsedS: number;
   totalIos: number;
-  /** Cumulative mean completion latency (µs) of the dominant direction. */
+  /** Cumulative mean latency (µs) over both directions; for writes followed by fsync/fdatasync, the sync's (the time until durable). */
   meanLatencyUs: number | null;
 }
 
@@ -61,7 +61,10 @@ export function snapshotOf(doc: JsonObject): FioSnapshot {
       for (const dir of ['read', 'write'] as const) {
         const n = num(at(job, dir, 'total_ios')) ?? 0;
         ios += n;
-        const mean = num(at(job, dir, 'lat_ns', 'mean'));
+        // A job that called fsync/fdatasync after its writes: the write is durable when the sync
+        // returns, so the live figure is the sync's (sync-latency.ts), not the write() call's.
+        const syncN = dir === 'write' ? num(at(job, 'sync', 'lat_ns', 'N')) ?? 0 : 0;
+        const mean = syncN > 0 ? num(at(job, 'sync', 'lat_ns', 'mean')) : num(at(job, dir, 'lat_ns', 'mean'));
         if (mean !== null && n > 0) { latSum += mean * n; latN += n; }
       }
     }

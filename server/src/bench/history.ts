@@ -5,6 +5,7 @@
 import type { Database } from 'better-sqlite3';
 import type { BenchmarkSummary } from '../model/workload.ts';
 import { listRuns, type HistoryFilter } from './store.ts';
+import { latencyP99Ratio, pairLabel, runLatencyOf, type RunLatency } from './sync-latency.ts';
 
 export function history(db: Database, filter: HistoryFilter = {}): ReturnType<typeof listRuns> {
   return listRuns(db, filter);
@@ -17,8 +18,13 @@ export interface BeforeAfter {
   groups: { topologyFingerprint: string | null; firstAt: string; lastAt: string; runs: BenchmarkSummary[] }[];
   before: BenchmarkSummary | null;
   after: BenchmarkSummary | null;
-  /** after / before for the numbers that matter; null when there is no pair. */
-  ratios: { writeIops: number | null; readIops: number | null; writeP99: number | null } | null;
+  /**
+   * The latency of the two runs as sync-latency.ts reads it (for a sync profile the time until a
+   * write was durable: the fsync's, never fio's write()), with one label for the pair.
+   */
+  latency: { label: string | null; before: RunLatency | null; after: RunLatency | null };
+  /** after / before for the numbers that matter; null when there is no pair. `latencyP99`: of `latency`, null when the two measured different things. */
+  ratios: { writeIops: number | null; readIops: number | null; latencyP99: number | null } | null;
 }
 
 export function beforeAfter(db: Database, pool: string, profile: string): BeforeAfter {
@@ -34,13 +40,16 @@ export function beforeAfter(db: Database, pool: string, profile: string): Before
   const before = groups.length >= 2 ? groups.at(-2)!.runs[0]! : null;
   const after = groups.length >= 1 ? groups.at(-1)!.runs[0]! : null;
   const ratio = (a: number | null | undefined, b: number | null | undefined) => (a != null && b != null && b > 0 ? a / b : null);
+  const lb = before ? runLatencyOf(before) : null;
+  const la = after ? runLatencyOf(after) : null;
   return {
     pool, profile, groups, before, after,
+    latency: { label: pairLabel(lb, la), before: lb, after: la },
     ratios: before && after
       ? {
         writeIops: ratio(after.writeIops, before.writeIops),
         readIops: ratio(after.readIops, before.readIops),
-        writeP99: ratio(after.writeLatency?.p99Ns, before.writeLatency?.p99Ns),
+        latencyP99: latencyP99Ratio(lb, la),
       }
       : null,
   };

@@ -106,7 +106,7 @@ export const SuiteRow = z.object({
   /** The temporary dataset's or zvol's `sync` property during the run ("sync=always", "sync=standard", "sync=disabled"); for a directory, that the run did not set one. */
   datasetSync: z.string(),
   status: z.string(), iops: z.number().nullable(), mibPerSec: z.number().nullable(),
-  /** Which latency p50/p99 are: the sync operation's (fsync, or the write's clat when the write itself was synchronous) or, for async runs, the write's. */
+  /** Which latency p50/p99 are, in the words of sync-latency.ts: "sync latency (fsync)", "sync latency (O_SYNC write)"… (the time until a write was durable), or for async runs "write() latency (async, not durable)". */
   latencyOf: z.string().nullable(), p50Us: z.number().nullable(), p99Us: z.number().nullable(),
   wallS: z.number().nullable(), fioRuntimeS: z.number().nullable(), wallRatio: z.number().nullable(),
   load1Max: z.number().nullable(), iowaitPct: z.number().nullable(), arcHitPct: z.number().nullable(), message: z.string().nullable(),

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { BenchmarkSummary } from '../model/workload.ts';
 import { getProfile } from '../bench/profiles.ts';
+import { runLatencyOf } from '../bench/sync-latency.ts';
 import type { ReportBenchmark } from './document.ts';
 
 /** A history row of `bench --history --json` / `history(db)`: the run plus its summary. */
@@ -72,6 +73,7 @@ function withMethodology(s: BenchmarkSummary, sizeBytes: number | null, runtimeS
       syncModeText: s.syncText ?? (s.pool === null && s.syncMode !== 'async' ? NON_ZFS_SYNC_TEXT : SYNC_MODE_TEXT[s.syncMode]),
       caveats: caveatsOf(s, message),
     },
+    latency: runLatencyOf(s),
   };
 }
 

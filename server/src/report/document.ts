@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { Finding, RuleCategory, RuleStatus, Severity } from '../model/finding.ts';
 import { Gap, VdevNode } from '../model/inventory.ts';
 import { BenchmarkSummary } from '../model/workload.ts';
+import { RunLatency } from '../bench/sync-latency.ts';
 import { OptaneVerdict } from '../optane/verdict.ts';
 
 export const REPORT_SCHEMA_VERSION = 1;
@@ -106,6 +107,12 @@ export const BenchmarkMethodology = z.object({
 export const ReportBenchmark = z.object({
   summary: BenchmarkSummary,
   methodology: BenchmarkMethodology,
+  /**
+   * The run's latency as every surface shows it (bench/sync-latency.ts): for a sync-write run the
+   * time until a write was durable — an fsync run's fsync, not `summary.writeLatency` (fio's
+   * write() call, which returns before the data is durable) — with its label.
+   */
+  latency: RunLatency.nullable(),
 });
 export type ReportBenchmark = z.infer<typeof ReportBenchmark>;
 

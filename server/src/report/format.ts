@@ -4,7 +4,7 @@
  */
 import type { Evidence, Finding, Severity } from '../model/finding.ts';
 import { publicKbUrl } from '../kb/catalog.ts';
-import type { ReportDocument } from './document.ts';
+import type { ReportBenchmark, ReportDocument } from './document.ts';
 import { ABSENT, formatBytes, formatGain, formatCount, formatLatencyNs, formatPercent, formatValue, platformText, plural, severityCounts } from '../text/format.ts';
 
 export const SEVERITY_LABEL: Record<Severity, string> = {
@@ -19,6 +19,29 @@ export const orUnknown = (v: string | number | null | undefined): string => (v =
 export const int = formatCount;
 export const latencyUs = formatLatencyNs;
 export const gain = formatGain;
+
+type Lat = { meanNs: number | null; p99Ns: number | null; p999Ns: number | null };
+const meanP99P999 = (l: Lat | null | undefined): string => (l ? `${latencyUs(l.meanNs)} / ${latencyUs(l.p99Ns)} / ${latencyUs(l.p999Ns)}` : ABSENT);
+
+/**
+ * A benchmark's latency rows, the same in HTML and PDF: the run's own latency under its label
+ * (bench/sync-latency.ts — for a sync-write run the time until a write was durable, an fsync run's
+ * fsync and never fio's write() call), then the reads'.
+ */
+export function benchmarkLatencyRows(b: ReportBenchmark): [string, string][] {
+  const l = b.latency;
+  const rows: [string, string][] = [];
+  if (l && l.kind !== 'read') rows.push([`${l.label} mean / p99 / p99.9`, l.missing ? `${ABSENT} (${l.missing})` : meanP99P999(l)]);
+  rows.push(['read latency mean / p99 / p99.9', meanP99P999(b.summary.readLatency)]);
+  return rows;
+}
+
+/** The Markdown table's one latency cell: "sync latency (fsync): 564 µs / 963 µs" (mean / p99). */
+export function benchmarkLatencyCell(b: ReportBenchmark): string {
+  const l = b.latency;
+  if (!l) return ABSENT;
+  return `${l.label}: ${l.missing ? `${ABSENT} (not recorded)` : `${latencyUs(l.meanNs)} / ${latencyUs(l.p99Ns)}`}`;
+}
 export { ABSENT, plural };
 
 export function evidenceValue(e: Pick<Evidence, 'value'> & { unit?: string | null }): string {

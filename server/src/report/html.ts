@@ -12,7 +12,7 @@ import type { ReportBenchmark, ReportDocument } from './document.ts';
 import { formatEstimate, formatSpeedup } from '../text/format.ts';
 import {
   ABSENT, REVERSIBLE_TEXT, gapLine, SEVERITY_LABEL, VERDICT_TEXT, bytes, gain, plural, countsLine, evidenceValue, findingsBySeverity, hostLine, int,
-  latencyUs, orUnknown, pct, reportCitations, reportHref, subjectText,
+  benchmarkLatencyRows, orUnknown, pct, reportCitations, reportHref, subjectText,
 } from './format.ts';
 import { inlineHtml } from '../text/markdown.ts';
 import { chartSvg, escapeXml as esc } from './svg.ts';
@@ -119,12 +119,11 @@ function findingHtml(f: Finding, n: number): string {
 function benchmarkHtml(b: ReportBenchmark, i: number): string {
   const s = b.summary;
   const m = b.methodology;
-  const lat = (l: typeof s.writeLatency) => (l ? `${latencyUs(l.meanNs)} / ${latencyUs(l.p99Ns)} / ${latencyUs(l.p999Ns)}` : ABSENT);
   return `<article class="finding" id="bench-${i + 1}"><h3>${esc(m.profileTitle)} on ${esc(s.pool ?? s.target)} <span class="meta">(${esc(s.startedAt)})</span></h3>${
     kv([
       ['status', s.status], ['write IOPS', int(s.writeIops)], ['read IOPS', int(s.readIops)],
       ['write throughput', `${bytes(s.writeBytesPerSec)}/s`], ['read throughput', `${bytes(s.readBytesPerSec)}/s`],
-      ['write latency mean / p99 / p99.9', lat(s.writeLatency)], ['read latency mean / p99 / p99.9', lat(s.readLatency)],
+      ...benchmarkLatencyRows(b),
       ['wall time / fio runtime', `${evidenceValue({ value: s.wallSeconds, unit: 's' })} / ${evidenceValue({ value: s.fioRuntimeSeconds, unit: 's' })}`],
     ])
   }<h4>Methodology</h4>${ul([

@@ -13,7 +13,7 @@ import { chartText } from './charts.ts';
 import type { ReportBenchmark, ReportDocument } from './document.ts';
 import {
   ABSENT, REVERSIBLE_TEXT, gapLine, SEVERITY_LABEL, VERDICT_TEXT, bytes, gain, plural, countsLine, evidenceValue, fenceFor, findingsBySeverity,
-  hostLine, int, latencyUs, orUnknown, pct, reportCitations, reportHref, subjectText,
+  benchmarkLatencyCell, hostLine, int, orUnknown, pct, reportCitations, reportHref, subjectText,
 } from './format.ts';
 
 const escapeMd = (s: string): string => s.replace(/[\\`*_[\]<>|#~]/g, (c) => `\\${c}`);
@@ -106,7 +106,7 @@ function benchmarkRow(b: ReportBenchmark): string[] {
   const m = b.methodology;
   return [
     `${m.profileTitle} (${s.profile})`, s.pool ?? s.target, s.startedAt.slice(0, 16).replace('T', ' '), s.status,
-    `${int(s.writeIops)} / ${int(s.readIops)}`, s.writeLatency ? `${latencyUs(s.writeLatency.meanNs)} / ${latencyUs(s.writeLatency.p99Ns)}` : ABSENT,
+    `${int(s.writeIops)} / ${int(s.readIops)}`, benchmarkLatencyCell(b),
     `${m.rw ?? '?'} ${bytes(m.blockSize)} QD${m.iodepth}, ${m.syncMode}`,
   ];
 }
@@ -191,7 +191,7 @@ export function renderMarkdown(doc: ReportDocument, opts: MarkdownOptions = {}):
   const schart = doc.charts.find((c) => c.id === 'chart-suite');
   if (schart) out.push(...block(chartText(schart)), '');
   if (doc.benchmarks.length) {
-    out.push(...table(['Profile', 'Pool or target', 'Started', 'Status', 'IOPS write / read', 'Write latency mean / p99', 'fio job'], doc.benchmarks.map(benchmarkRow)), '');
+    out.push(...table(['Profile', 'Pool or target', 'Started', 'Status', 'IOPS write / read', 'Latency mean / p99', 'fio job'], doc.benchmarks.map(benchmarkRow)), '');
     out.push('Methodology and caveats of each run: the JSON report (`--format json`).', '');
   }
 

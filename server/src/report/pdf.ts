@@ -15,7 +15,7 @@ import { chartAxis, valueLabelFrac } from './charts.ts';
 import type { Chart, ReportBenchmark, ReportDocument } from './document.ts';
 import {
   ABSENT, REVERSIBLE_TEXT, gapLine, SEVERITY_LABEL, VERDICT_TEXT, bytes, gain, plural, countsLine, evidenceValue, findingsBySeverity, hostLine, int,
-  latencyUs, orUnknown, pct, reportCitations, reportHref, subjectText,
+  benchmarkLatencyRows, orUnknown, pct, reportCitations, reportHref, subjectText,
 } from './format.ts';
 import { inlinePlain, parseInline } from '../text/markdown.ts';
 import { formatEstimate, formatSpeedup } from '../text/format.ts';
@@ -211,12 +211,11 @@ function finding(w: W, doc: Doc, f: Finding, n: number): void {
 function benchmark(w: W, b: ReportBenchmark): void {
   const s = b.summary;
   const m = b.methodology;
-  const lat = (l: typeof s.writeLatency) => (l ? `${latencyUs(l.meanNs)} / ${latencyUs(l.p99Ns)} / ${latencyUs(l.p999Ns)}` : ABSENT);
   w.heading(3, `${m.profileTitle} on ${s.pool ?? s.target} (${s.startedAt})`);
   w.pairs([
     ['status', s.status], ['write IOPS', int(s.writeIops)], ['read IOPS', int(s.readIops)],
     ['write throughput', `${bytes(s.writeBytesPerSec)}/s`], ['read throughput', `${bytes(s.readBytesPerSec)}/s`],
-    ['write latency mean/p99/p99.9', lat(s.writeLatency)], ['read latency mean/p99/p99.9', lat(s.readLatency)],
+    ...benchmarkLatencyRows(b),
     ['wall time / fio runtime', `${evidenceValue({ value: s.wallSeconds, unit: 's' })} / ${evidenceValue({ value: s.fioRuntimeSeconds, unit: 's' })}`],
   ]);
   w.para('', { bold: 'Methodology' });

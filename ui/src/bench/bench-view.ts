@@ -4,6 +4,7 @@
  */
 import type { BenchProgress, BenchRunView, BodyOf, DryRunView } from '../../../server/src/api/contract.ts';
 import type { BenchmarkSummary } from '../../../server/src/model/workload.ts';
+import { runLatencyOf } from '../../../server/src/bench/sync-latency.ts';
 
 export type Guard = DryRunView['guards'][number];
 
@@ -102,8 +103,10 @@ export const pctOf = (p: BenchProgress | null): number => (p ? Math.max(0, Math.
 export interface ResultSeries {
   iops: { label: string; value: number }[];
   bandwidth: { label: string; value: number }[];
-  /** Latency percentiles in µs, per direction. */
+  /** Latency percentiles in µs, per direction; `write` is the run's own write latency (sync-latency.ts), named by `writeLabel`. */
   latency: { label: string; read: number | null; write: number | null }[];
+  /** What `write` is: "sync latency (fsync)" for an fsync run (never fio's write() call), "write() latency (async, not durable)"…; null without one. */
+  writeLabel: string | null;
 }
 
 const us = (ns: number | null | undefined) => (ns === null || ns === undefined ? null : ns / 1000);
@@ -113,11 +116,13 @@ export function resultSeries(s: BenchmarkSummary): ResultSeries {
   const wr = s.writeIops > 0 || s.writeBytesPerSec > 0;
   const iops = [...(rd ? [{ label: 'read', value: s.readIops }] : []), ...(wr ? [{ label: 'write', value: s.writeIops }] : [])];
   const bandwidth = [...(rd ? [{ label: 'read', value: s.readBytesPerSec }] : []), ...(wr ? [{ label: 'write', value: s.writeBytesPerSec }] : [])];
-  const pick = (k: 'meanNs' | 'p50Ns' | 'p99Ns' | 'p999Ns') => ({ read: us(s.readLatency?.[k]), write: us(s.writeLatency?.[k]) });
+  const w = runLatencyOf(s);
+  const wl = w && w.kind !== 'read' ? w : null;
+  const pick = (k: 'meanNs' | 'p50Ns' | 'p99Ns' | 'p999Ns') => ({ read: us(s.readLatency?.[k]), write: us(wl?.[k]) });
   const latency = [
     { label: 'mean', ...pick('meanNs') }, { label: 'p50', ...pick('p50Ns') }, { label: 'p99', ...pick('p99Ns') }, { label: 'p99.9', ...pick('p999Ns') },
   ].filter((r) => r.read !== null || r.write !== null);
-  return { iops, bandwidth, latency };
+  return { iops, bandwidth, latency, writeLabel: wl?.label ?? null };
 }
 
 /** The headline IOPS of a result: writes for write profiles, reads otherwise, both summed for mixed. */
@@ -147,12 +152,14 @@ export function mismatchText(s: BenchmarkSummary): string | null {
  * The IOPS and latency a run card shows: the finished run's measured result once it has one (the
  * last progress event of a finished run carries none), else the live progress figures.
  */
-export function shownFigures(run: LiveRun): { iops: number | null; latencyUs: number | null; final: boolean } {
+export function shownFigures(run: LiveRun): { iops: number | null; latencyUs: number | null; final: boolean; latencyOf: string | null } {
   const s = run.final?.status === 'completed' ? run.final.summary : null;
   if (s) {
     const iops = s.readIops + s.writeIops;
-    const lat = s.syncOpLatency?.p50Ns ?? s.writeLatency?.p50Ns ?? s.writeLatency?.meanNs ?? null;
-    return { iops: iops > 0 ? iops : null, latencyUs: lat !== null ? lat / 1000 : null, final: true };
+    // The run's own latency (sync-latency.ts): for a sync-write run the time until a write was durable.
+    const l = runLatencyOf(s);
+    const lat = l?.p50Ns ?? l?.meanNs ?? null;
+    return { iops: iops > 0 ? iops : null, latencyUs: lat !== null ? lat / 1000 : null, final: true, latencyOf: l ? `${l.label} p50` : null };
   }
-  return { iops: run.progress?.iops ?? null, latencyUs: run.progress?.latencyUs ?? null, final: false };
+  return { iops: run.progress?.iops ?? null, latencyUs: run.progress?.latencyUs ?? null, final: false, latencyOf: null };
 }

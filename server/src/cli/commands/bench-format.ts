@@ -3,7 +3,8 @@
  * reads (4.2 s, 38 s, 2 min 05 s), latencies in µs or ms. JSON output bypasses all of this.
  */
 import type { BenchmarkSummary } from '../../model/workload.ts';
-import { headlineLatency, suitePairs, suiteTable, compareSuites } from '../../bench/compare.ts';
+import { suitePairs, suiteTable, compareSuites } from '../../bench/compare.ts';
+import { runLatencyOf } from '../../bench/sync-latency.ts';
 import type { PairRow, SuitePlan, SuiteProgress, SuiteResult } from '../../bench/suite-types.ts';
 import { sizeLabel } from '../../bench/suites.ts';
 import { ABSENT, formatCount, formatGain, formatLatencyUs, formatPercent, plural } from '../../text/format.ts';
@@ -40,12 +41,17 @@ export function runText(x: BenchmarkSummary, message: string | null): string {
   const out: string[] = [`${x.status}: ${x.profile} on ${x.target} (${x.syncMode})`];
   if (message) out.push(`  ${message}`);
   if (x.status === 'completed' || x.writeIops + x.readIops > 0) {
+    // One latency per direction, in the words of sync-latency.ts: for a durable write the time until
+    // it was durable (an fsync run's fsync, never its write()), for an async write the write() call, labelled so.
+    const lat = runLatencyOf(x);
     const rows: (string | number | null)[][] = [];
-    if (x.writeIops > 0) rows.push(['write', count(x.writeIops), formatCount(x.writeBytesPerSec / 1048576), micros(ns(x.writeLatency?.p50Ns)), micros(ns(x.writeLatency?.p99Ns))]);
-    if (x.readIops > 0) rows.push(['read', count(x.readIops), formatCount(x.readBytesPerSec / 1048576), micros(ns(x.readLatency?.p50Ns)), micros(ns(x.readLatency?.p99Ns))]);
-    const h = headlineLatency(x);
-    if (x.syncOpLatency && h) rows.unshift([`sync op: ${h.of}`, '', '', micros(h.p50Us), micros(h.p99Us)]);
-    out.push(table(['', 'IOPS', 'MiB/s', 'p50', 'p99'], rows).trimEnd().replace(/^/gm, '  '));
+    if (x.writeIops > 0) {
+      const w = lat && lat.kind !== 'read' ? lat : null;
+      rows.push(['write', count(x.writeIops), formatCount(x.writeBytesPerSec / 1048576), w?.label ?? null, micros(ns(w?.p50Ns)), micros(ns(w?.p99Ns))]);
+    }
+    if (x.readIops > 0) rows.push(['read', count(x.readIops), formatCount(x.readBytesPerSec / 1048576), 'read latency', micros(ns(x.readLatency?.p50Ns)), micros(ns(x.readLatency?.p99Ns))]);
+    out.push(table(['', 'IOPS', 'MiB/s', 'latency of', 'p50', 'p99'], rows).trimEnd().replace(/^/gm, '  '));
+    if (lat?.missing) out.push(`  ${lat.label}: ${lat.missing}`);
     out.push(`  wall ${seconds(x.wallSeconds)}, fio runtime ${seconds(x.fioRuntimeSeconds)}${x.wallTimeMismatch ? ' (FLAGGED: they differ by more than 10 %)' : ''}`);
     if (x.system) out.push(`  load1 peak ${formatCount(x.system.load1Max)}, iowait ${formatPercent(x.system.iowaitPctMean)}${x.system.cpuBusyPctMean != null ? `, CPUs ${formatPercent(x.system.cpuBusyPctMean)} busy` : ''}${x.system.arcHitPct !== null ? `, ARC hits ${formatPercent(x.system.arcHitPct)}` : ''}`);
     // The host's own share of each I/O: what the forecast carries as a floor no faster device removes.

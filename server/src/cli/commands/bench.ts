@@ -25,7 +25,8 @@ import { beforeAfter, dryRun, history, listProfiles, recoverAbandoned, startBenc
 import { recoverForInvocation } from '../../bench/recover.ts';
 import { SUITES, sizeLabel } from '../../bench/suites.ts';
 import { recoveredLine, runText, seconds, table } from './bench-format.ts';
-import { formatCount, formatLatencyNs, formatLatencyUs, plural } from '../../text/format.ts';
+import { ABSENT, formatCount, formatLatencyNs, formatLatencyUs, plural } from '../../text/format.ts';
+import { runLatencyOf, type RunLatency } from '../../bench/sync-latency.ts';
 
 export { defaultDataDir } from '../../data-dir.ts';
 import { defaultDataDir } from '../../data-dir.ts';
@@ -39,12 +40,14 @@ function bar(e: ProgressEvent): string {
 }
 
 function renderBeforeAfter(ba: BeforeAfter): string {
-  const line = (label: string, x: BenchmarkSummary | null) => (x
-    ? `${label} ${x.startedAt}: write ${formatCount(x.writeIops)} IOPS, read ${formatCount(x.readIops)} IOPS, write p99 ${formatLatencyNs(x.writeLatency?.p99Ns)}\n`
+  // The latency is the run's own (sync-latency.ts): for a sync profile the time until a write was durable, named.
+  const latOf = (l: RunLatency | null) => (l ? `${l.label} p99 ${l.p99Ns === null ? `${ABSENT} (${l.missing ?? 'not reported'})` : formatLatencyNs(l.p99Ns)}` : `latency ${ABSENT}`);
+  const line = (label: string, x: BenchmarkSummary | null, l: RunLatency | null) => (x
+    ? `${label} ${x.startedAt}: write ${formatCount(x.writeIops)} IOPS, read ${formatCount(x.readIops)} IOPS, ${latOf(l)}\n`
     : `${label} none\n`);
   const pct = (r: number | null) => (r === null ? 'n/a' : `${r >= 1 ? '+' : ''}${((r - 1) * 100).toFixed(0)} %`);
-  let out = `${ba.profile} on ${ba.pool}: ${plural(ba.groups.length, 'pool layout')} measured\n${line('before', ba.before)}${line('after ', ba.after)}`;
-  if (ba.ratios) out += `change: write IOPS ${pct(ba.ratios.writeIops)}, read IOPS ${pct(ba.ratios.readIops)}, write p99 ${pct(ba.ratios.writeP99)}\n`;
+  let out = `${ba.profile} on ${ba.pool}: ${plural(ba.groups.length, 'pool layout')} measured\n${line('before', ba.before, ba.latency.before)}${line('after ', ba.after, ba.latency.after)}`;
+  if (ba.ratios) out += `change: write IOPS ${pct(ba.ratios.writeIops)}, read IOPS ${pct(ba.ratios.readIops)}, ${ba.latency.label ?? 'latency'} p99 ${pct(ba.ratios.latencyP99)}\n`;
   else out += 'no change to compare: the before/after needs completed runs on two different pool layouts\n';
   return out;
 }
@@ -83,14 +86,18 @@ export const run: Handler<typeof options> = async ({ values: o, positionals }, i
       return withStore(dataDir, io, async (s) => {
         await recoverAbandoned(s.db);
         const runs = history(s.db, { pool: o.pool, profile: o.profile });
-        if (json) io.stdout(`${JSON.stringify(runs, null, 2)}\n`);
+        if (json) io.stdout(`${JSON.stringify(runs.map((r) => ({ ...r, latency: r.summary ? runLatencyOf(r.summary) : null })), null, 2)}\n`);
         else if (runs.length === 0) io.stdout('no benchmark has been run yet\n');
         else {
-          io.stdout(table(['started', 'id', 'status', 'profile', 'target', 'write IOPS', 'read IOPS', 'p99 write', 'wall', 'message'], runs.map((r) => [
-            r.startedAt, r.id, r.status, r.profile, r.target, r.summary ? formatCount(r.summary.writeIops) : null, r.summary ? formatCount(r.summary.readIops) : null,
-            r.summary ? formatLatencyNs(r.summary.writeLatency?.p99Ns) : null,
-            r.summary ? `${seconds(r.summary.wallSeconds)}${r.summary.wallTimeMismatch ? ' (≠ fio)' : ''}` : null, r.message,
-          ])));
+          io.stdout(table(['started', 'id', 'status', 'profile', 'target', 'write IOPS', 'read IOPS', 'p99 latency', 'latency of', 'wall', 'message'], runs.map((r) => {
+            const l = r.summary ? runLatencyOf(r.summary) : null;
+            // The run's own latency, named (sync-latency.ts): an fsync run's fsync p99, not fio's write().
+            return [
+              r.startedAt, r.id, r.status, r.profile, r.target, r.summary ? formatCount(r.summary.writeIops) : null, r.summary ? formatCount(r.summary.readIops) : null,
+              l ? formatLatencyNs(l.p99Ns) : null, l?.label ?? null,
+              r.summary ? `${seconds(r.summary.wallSeconds)}${r.summary.wallTimeMismatch ? ' (≠ fio)' : ''}` : null, r.message,
+            ];
+          })));
         }
         return EXIT.ok;
       });
@@ -166,7 +173,8 @@ export const run: Handler<typeof options> = async ({ values: o, positionals }, i
           },
         });
         if (io.isTTY && !o.json) io.stderr('\n');
-        if (json) io.stdout(`${JSON.stringify(run, null, 2)}\n`);
+        // JSON carries the run's latency as every other surface names it (sync-latency.ts).
+        if (json) io.stdout(`${JSON.stringify({ ...run, latency: runLatencyOf(run.summary) }, null, 2)}\n`);
         else io.stdout(runText(run.summary, run.message));
         return run.summary.status === 'completed' ? EXIT.ok : EXIT.failure;
       } finally {
