@@ -83,10 +83,11 @@ describe('decide: evidence → verdict → decisive fact', () => {
     }
   });
 
-  it('a device is proposed only when the decision allows it: never on "no", never when the range stays below 1.3×', () => {
+  it('a device is proposed only when the decision allows it: never on "no", never when the range stays below 1.3× (or wholly under 3×)', () => {
     for (const [, ev, verdict] of table) {
       const d = decide(ev);
-      if (verdict === 'no' || (ev.gainRange && ev.gainRange.high < 1.3)) expect(d.buy).toBe(false);
+      const range = ev.gainRange ?? { low: ev.gain, high: ev.gain };
+      if (verdict === 'no' || range.high < 1.3 || (ev.measuredQd1Iops !== null && range.high < 3)) expect(d.buy).toBe(false);
       else expect(d.buy).toBe(true);
     }
     expect(decide(e({ measuredQd1Iops: 300, gain: 5, gainRange: { low: 2.5, high: 9 }, candidate: { label: 'x', latencySource: 'catalog', probe: 'P' } })).measure).toBe('P');

@@ -23,8 +23,8 @@
  *        no sync evidence                      → depends: observe
  *   4. nothing measured and the latency is unknown (virtual disk, LUN, file, unidentified) → depends: measure first
  *
- * `buy` says whether the page may propose a device at all: never when the gain range's upper end
- * is below MIN_BUY_GAIN, never on "no".
+ * `buy` says whether the page may propose a device at all: never on "no", never when the gain
+ * range's upper end is below MIN_BUY_GAIN, never when the whole range stays under MIN_QD1_GAIN.
  */
 
 export type SyncDemandLevel = 'observed' | 'counters' | 'configured' | 'unknown' | 'none-observed';
@@ -72,7 +72,7 @@ export interface Decision {
   gain: number;
   /** The command to run next, when the decision asks for a measurement. */
   measure: string | null;
-  /** Whether a device may be proposed (to use or to buy): false on "no" and when even the best case gains less than MIN_BUY_GAIN. */
+  /** Whether a device may be proposed (to use or to buy): false on "no", when even the best case gains less than MIN_BUY_GAIN, and when the whole range stays under MIN_QD1_GAIN. */
   buy: boolean;
 }
 
@@ -97,7 +97,8 @@ function syncDemanded(e: DecisionEvidence): boolean {
 
 export function decide(e: DecisionEvidence): Decision {
   const r = decideRow(e);
-  return { ...r, buy: r.verdict !== 'no' && r.kind !== 'no-gain' };
+  // Nothing to buy on "no", when even the best case is below MIN_BUY_GAIN, or when the whole range stays under the threshold.
+  return { ...r, buy: r.verdict !== 'no' && r.kind !== 'no-gain' && r.kind !== 'slow-small-gain' };
 }
 
 function decideRow(e: DecisionEvidence): Omit<Decision, 'buy'> {
