@@ -236,7 +236,7 @@ function purchaseList(pool: Pool, options: PurchaseOption[], mirror: MirrorAdvic
     const plp = e.plp === 'capacitor' ? 'power-loss protection' : e.plp === 'no-volatile-cache' ? 'no volatile write cache to lose' : 'no power-loss protection';
     const endurance = e.endurance.dwpd !== null ? `${e.endurance.dwpd} DWPD` : 'endurance not published in our catalog (unknown)';
     const latency = e.syncWrite4kUs.kind === 'class-estimate' ? 'class estimate: PLP NVMe flushes in ~12–60 µs' : `${formatLatencyUs(e.syncWrite4kUs.typical)} per flushed 4 KiB write`;
-    const rank = `#${i + 1}`;
+    const rank = `Rank ${i + 1} of ${worth.length}`;
     const head = isOptaneEntry
       ? { product: 'Intel Optane SSD P1600X 118GB (SSDPEK1A118GA)', capacityGb: 118, why: `${rank}: ${forecast}. Discontinued: [Intel wound down Optane in 2022](${OPTANE_EOL}); buy new-old-stock or used (eBay, server-parts resellers) and check SMART "Percentage Used". M.2 2280 PCIe 3.0 x4, ${endurance} (1.3 PB), ${plp} (${o.target.candidate.profile.basis}).` }
       : (() => {
@@ -429,7 +429,7 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   if (d.kind === 'replace') {
     return {
       ...base, verdict: 'replace', decisive,
-      headline: `${name}'s SLOG (${v.path.latency?.label ?? 'the current log device'}) is ${rangeText(v.gainRange)} slower for sync writes than ${t.candidate.label}${observedText(v.observed)} (forecast range): remove it, then add the faster one.`,
+      headline: `${name}'s SLOG (${v.path.latency?.label ?? 'the current log device'}) is ${rangeText(v.gainRange)} slower for sync writes (forecast range) than ${t.candidate.label}${observedText(v.observed)}: remove it, then add the faster one.`,
       reasons: [...reasons, factReason, confReason, forecastReason, ...buyReasons, `Adding the new device beside the old one would stripe the ZIL across both and keep the slow one in the path; remove the old log vdev first (log vdevs can always be removed: ${factLink('A24')}).`],
       layout: replaceLayout, unknowns, confidence: conf,
     };
