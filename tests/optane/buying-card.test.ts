@@ -16,6 +16,8 @@ import type { Artifacts } from '../../server/src/model/artifacts.ts';
 import type { BenchmarkSummary } from '../../server/src/model/workload.ts';
 import { artifacts000, da1, da3, workload } from '../fixtures/rules/slog-fixtures.ts';
 import { dataset, host } from '../support/builders.ts';
+import { narrowVerdict } from '../../ui/src/optane/verdict-view.ts';
+import type { OptaneVerdictView } from '../../server/src/api/contract.ts';
 
 const demo = async (name: '000-hdd-mirror-optane' | '001-raidz2-12disk', extra: Partial<Artifacts> = {}) => {
   const l = await loadInventory({ demo: true, demoName: name });
@@ -119,5 +121,12 @@ describe('buying card (issue 34 §3)', () => {
     }
     // On the 000 mirror Optane's published 13.7k at QD1 beats a PLP NVMe's ~30 µs flush: Optane ranks first, and the card says by how much.
     expect(opts[0]!.entry.id).toBe('optane-p1600x');
+  });
+
+  it('the card keeps the headline gain the API sends, and drops a malformed one', async () => {
+    const v = await demo('000-hdd-mirror-optane');
+    const sent = JSON.parse(JSON.stringify(v)) as OptaneVerdictView;
+    expect(narrowVerdict(sent).headlineGain).toEqual(v.headlineGain);
+    expect(narrowVerdict({ ...sent, headlineGain: { kind: 'largest', low: 1, high: 2, iodepth: 1, text: 'x', value: null } }).headlineGain).toBeNull();
   });
 });
