@@ -404,7 +404,8 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
     ...(purchase.length > 0 ? [`To buy, best first: ranked by forecast gain at QD1, then at QD16 (within 5 % counts as equal), then power-loss protection, endurance, in production before discontinued; the catalog holds no prices.`] : []),
     ...(purchase.length > 0 && bought.asGood ? [bought.asGood] : []),
     ...(purchase.length > 0 && bought.dropped.length > 0 ? [`Not proposed, below ${MIN_BUY_GAIN}× even at the forecast's best: ${bought.dropped.join('; ')}.`] : []),
-    `Layout: ${mirror.mirror ? 'a mirror' : 'one device'}: ${mirror.why}.`,
+    // A drive of the box carries the same words in its own line (candidates[].layout).
+    ...(picked.length === 0 ? [`Layout: ${mirror.mirror ? 'a mirror' : 'one device'}: ${mirror.why}.`] : []),
   ];
   const base = { pool: name, evidence, expected, candidates: d.buy ? candidates : [], purchase, findings: related, deviceProbes: deviceProbeOffers(a, v.inBox), headlineGain };
   if (v.now.source === 'model') unknowns.push({ what: `Current sync-write latency of ${name} (the "now" figures are a model estimate)`, howToMeasure: probe });
