@@ -39,8 +39,13 @@ export interface PurchaseOption {
   target: SlogTarget;
   qd1: ForecastResult;
   qd16: ForecastResult;
-  /** with ÷ now as the page shows it (sustained IOPS), and its range. */
-  gainQd1: { gain: number; low: number; high: number };
+  /**
+   * At QD1 the gain per write (latency ratio, as the decision reads it: the pool's sustained
+   * ceiling caps throughput, not each write's wait), and its range; `capped` when that ceiling
+   * holds the sustained figure below what the ZIL path allows.
+   */
+  gainQd1: { gain: number; low: number; high: number; capped: boolean };
+  /** At QD16 with ÷ now as the page shows it (sustained IOPS: many writers), and its range. */
   gainQd16: { gain: number; low: number; high: number };
 }
 
@@ -59,13 +64,18 @@ function sideGain(f: ForecastResult): { gain: number; low: number; high: number 
   return { gain: r2(g), ...gainRangeOf(g, f) };
 }
 
+function perWriteGain(f: ForecastResult): { gain: number; low: number; high: number; capped: boolean } {
+  const g = f.with && f.now.latencyIops > 0 ? f.with.latencyIops / f.now.latencyIops : 1;
+  return { gain: r2(g), ...gainRangeOf(g, f), capped: f.with !== null && f.with.latencyIops > f.with.iops * 1.05 };
+}
+
 /** Forecasts within this fraction of each other rank as equal, and the next criterion decides [heuristic: the run-to-run spread of a sync-write probe]. */
 export const SAME_GAIN = 0.05;
 const PLP_RANK: Record<CatalogEntry['plp'], number> = { capacitor: 0, 'no-volatile-cache': 0, none: 1 };
 
 /**
  * The devices worth buying for `pool`'s log (the Optane P1600X and the current PLP NVMe drives of
- * the catalog), ranked (issue 34 §3): by forecast gain at QD1, then at QD16 (forecasts within
+ * the catalog), ranked (issue 34 §3): by forecast gain per write at QD1 (the decision's measure), then sustained at QD16 (within
  * SAME_GAIN of each other are equal), then power-loss protection, endurance (DWPD), in production
  * before discontinued, a measured latency before a class estimate. The catalog holds no prices,
  * so price class does not rank them.
@@ -79,7 +89,7 @@ export function purchaseOptions(a: Artifacts, pool: Pool, opts: ForecastOptions 
   const all = targets.map(({ entry, target }) => {
     const qd1 = forecastPool(a, pool, QD1, target.candidate, opts);
     const qd16 = forecastPool(a, pool, QD16, target.candidate, opts);
-    return { entry, target, qd1, qd16, gainQd1: sideGain(qd1), gainQd16: sideGain(qd16) };
+    return { entry, target, qd1, qd16, gainQd1: perWriteGain(qd1), gainQd16: sideGain(qd16) };
   });
   const same = (x: number, y: number) => Math.abs(x - y) <= SAME_GAIN * Math.max(x, y);
   const byGain = (x: PurchaseOption, y: PurchaseOption) =>

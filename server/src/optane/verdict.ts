@@ -25,7 +25,7 @@ import { forecastOptionsOf, measuredNow, probeCommand, type MeasuredNow } from '
 import { confidenceReason, forecastConfidence, withSourceOf } from '../forecast/confidence.ts';
 import type { ObservedSyncLatency } from './observed-latency.ts';
 import { deviceMeasurement, deviceProbeBytes, deviceProbeCommand, deviceProbeHint } from '../forecast/measured-device.ts';
-import { formatCount, formatGain, formatLatencyUs, formatRange } from '../text/format.ts';
+import { formatCount, formatGain, formatLatencyUs } from '../text/format.ts';
 import { decide, MIN_BUY_GAIN, rangeText, type Decision, type DecisionEvidence } from './decide.ts';
 
 /** Thresholds of the decision (decide.ts): the candidate must beat the ZIL path by MIN_QD1_GAIN at QD1; an existing SLOG is replaced at REPLACE_GAIN [heuristic]. */
@@ -183,7 +183,12 @@ export function sameLimitReason(a: Artifacts, pool: Pool, cands: { label: string
 }
 
 /** Whether the log should be a mirror, and why (rules/slog-single-device.ts, docs/kb/slog.md#one-device-or-a-mirror). */
-interface MirrorAdvice { mirror: boolean; why: string }
+interface MirrorAdvice {
+  mirror: boolean;
+  why: string;
+  /** The same without the fact's web link, for the candidate line (the HTML report writes it as plain text). */
+  short: string;
+}
 
 const MIRROR_KB = '[one device or a mirror](docs/kb/slog.md#one-device-or-a-mirror)';
 
@@ -195,28 +200,37 @@ const MIRROR_KB = '[one device or a mirror](docs/kb/slog.md#one-device-or-a-mirr
 function mirrorAdvice(v: PoolView): MirrorAdvice {
   const z = v.ev.zvols;
   if (z.length > 0) {
-    return { mirror: true, why: `${v.pool.name} holds zvols (${z.slice(0, 3).join(', ')}${z.length > 3 ? ', …' : ''}: VM disks or iSCSI LUNs), whose last seconds of acknowledged sync writes a lone SLOG dying together with a crash would lose (${factLink('A25')}; ${MIRROR_KB})` };
+    const zvols = `${v.pool.name} holds zvols (${z.slice(0, 3).join(', ')}${z.length > 3 ? ', …' : ''}: VM disks or iSCSI LUNs), whose last seconds of acknowledged sync writes a lone SLOG dying together with a crash would lose`;
+    return { mirror: true, why: `${zvols} (${factLink('A25')}; ${MIRROR_KB})`, short: `${zvols} (${MIRROR_KB})` };
   }
-  return { mirror: false, why: `if a lone SLOG fails, the ZIL falls back to the pool and nothing is lost; only a SLOG dying together with a crash loses the last seconds of sync writes (${factLink('A25')}). Mirror it when those seconds matter: databases, VM storage, business NFS (${MIRROR_KB})` };
+  const lone = 'if a lone SLOG fails, the ZIL falls back to the pool and nothing is lost; only a SLOG dying together with a crash loses the last seconds of sync writes';
+  const when = `Mirror it when those seconds matter: databases, VM storage, business NFS (${MIRROR_KB})`;
+  return { mirror: false, why: `${lone} (${factLink('A25')}). ${when}`, short: `${lone}. ${when}` };
 }
 
 const gainWords = (g: { gain: number; low: number; high: number }): string => `${formatGain(g.gain)} (${rangeText(g)})`;
 const overlaps = (x: { low: number; high: number }, y: { low: number; high: number }): boolean => x.low <= y.high && y.low <= x.high;
 
 /**
- * How a current PLP NVMe compares with Optane on this pool, from the two forecasts: equal, within
- * each other's range, or below (only when the ranges do not overlap at QD1 or at QD16).
+ * How a current PLP NVMe compares with Optane on this pool, from the two forecasts (per write at
+ * QD1, sustained at QD16): equal (within 5 %), within each other's range, or below — only when
+ * the ranges do not overlap.
  */
 function versusOptane(o: PurchaseOption, optane: PurchaseOption): { asGood: boolean; text: string } {
-  const q = (x: PurchaseOption) => ({ q1: x.qd1.with!, q16: x.qd16.with! });
-  const a = q(o); const b = q(optane);
-  const figures = `~${fmt(a.q1.iops)} vs Optane's ~${fmt(b.q1.iops)} sync IOPS at QD1, ~${fmt(a.q16.iops)} vs ~${fmt(b.q16.iops)} at QD16`;
+  const a16 = o.qd16.with!; const b16 = optane.qd16.with!;
+  const figures = `per write at QD1 ~${formatGain(o.gainQd1.gain)} vs Optane's ~${formatGain(optane.gainQd1.gain)}, at QD16 ~${fmt(a16.iops)} vs ~${fmt(b16.iops)} sync IOPS`;
   const same = (x: number, y: number) => Math.abs(x - y) <= 0.05 * Math.max(x, y);
-  if (same(a.q1.iops, b.q1.iops) && same(a.q16.iops, b.q16.iops)) return { asGood: true, text: `as fast as Optane on this pool (${figures})` };
-  if (overlaps(a.q1, b.q1) && overlaps(a.q16, b.q16)) {
-    return { asGood: true, text: `within the forecast's range of Optane on this pool (${figures}; ranges ${formatRange(a.q1.low, a.q1.high)} and ${formatRange(b.q1.low, b.q1.high)} at QD1 overlap)` };
+  if (same(o.gainQd1.gain, optane.gainQd1.gain) && same(a16.iops, b16.iops)) return { asGood: true, text: `as fast as Optane on this pool (${figures})` };
+  if (overlaps(o.gainQd1, optane.gainQd1) && overlaps(a16, b16)) {
+    return { asGood: true, text: `within the forecast's range of Optane on this pool (${figures}; the ranges ${rangeText(o.gainQd1)} and ${rangeText(optane.gainQd1)} overlap)` };
   }
-  return { asGood: false, text: `below Optane's on this pool (${figures}; the ranges do not overlap)` };
+  return { asGood: false, text: `below Optane's on this pool (${figures}; the ranges ${rangeText(o.gainQd1)} and ${rangeText(optane.gainQd1)} do not overlap)` };
+}
+
+/** One device's forecast as the card words it: per write at QD1 (and the sustained figure when the pool caps it), sustained at QD16. */
+function forecastWords(pool: Pool, o: PurchaseOption): string {
+  const sustained = o.gainQd1.capped ? `, sustained ~${fmt(o.qd1.with!.iops)} sync IOPS (${pool.name}'s data vdevs cap it)` : `, ~${fmt(o.qd1.with!.iops)} sync IOPS`;
+  return `forecast on ${pool.name}: at QD1 ${gainWords(o.gainQd1)} faster per write${sustained}; at QD16 ~${fmt(o.qd16.with!.iops)} sync IOPS, gain ${gainWords(o.gainQd16)}`;
 }
 
 /**
@@ -226,13 +240,13 @@ function versusOptane(o: PurchaseOption, optane: PurchaseOption): { asGood: bool
  */
 function purchaseList(pool: Pool, options: PurchaseOption[], mirror: MirrorAdvice): { purchase: OptaneVerdict['purchase']; dropped: string[]; asGood: string | null } {
   const worth = options.filter((o) => Math.max(o.gainQd1.high, o.gainQd16.high) >= MIN_BUY_GAIN);
-  const dropped = options.filter((o) => !worth.includes(o)).map((o) => `${o.entry.product} (at most ${rangeText({ low: o.gainQd1.high, high: o.gainQd1.high })} at QD1)`);
+  const dropped = options.filter((o) => !worth.includes(o)).map((o) => `${o.entry.product} (at most ${formatGain(Math.max(o.gainQd1.high, o.gainQd16.high))})`);
   const optane = options.find((o) => o.entry.class.startsWith('optane')) ?? null;
   let asGood: string | null = null;
   const purchase = worth.flatMap((o, i): OptaneVerdict['purchase'] => {
     const e = o.entry;
     const isOptaneEntry = e.class.startsWith('optane');
-    const forecast = `forecast on ${pool.name}: ~${fmt(o.qd1.with!.iops)} sync IOPS at QD1, gain ${gainWords(o.gainQd1)}; ~${fmt(o.qd16.with!.iops)} at QD16, gain ${gainWords(o.gainQd16)}`;
+    const forecast = forecastWords(pool, o);
     const plp = e.plp === 'capacitor' ? 'power-loss protection' : e.plp === 'no-volatile-cache' ? 'no volatile write cache to lose' : 'no power-loss protection';
     const endurance = e.endurance.dwpd !== null ? `${e.endurance.dwpd} DWPD` : 'endurance not published in our catalog (unknown)';
     const latency = e.syncWrite4kUs.kind === 'class-estimate' ? 'class estimate: PLP NVMe flushes in ~12–60 µs' : `${formatLatencyUs(e.syncWrite4kUs.typical)} per flushed 4 KiB write`;
@@ -252,18 +266,20 @@ function purchaseList(pool: Pool, options: PurchaseOption[], mirror: MirrorAdvic
 }
 
 /**
- * The gain the headline states: measured where it can be, else the forecast's range at QD1 as the
- * page's table shows it (its "with" range over its "now"), so the headline never names a ratio
- * larger than the page's own figures (HeadlineGain).
+ * The gain the headline states: measured where it can be, else the decision's range (per write at
+ * QD1), never a point figure; where the pool's sustained ceiling holds the throughput down, it says
+ * so beside the range (HeadlineGain).
  */
 function headlineGainOf(a: Artifacts, v: PoolView): HeadlineGain {
-  const now = v.nowQd1.iops;
   const w = v.qd1.with!;
-  const g = now > 0 ? w.iops / now : 1;
-  const r2 = (x: number) => Math.round(x * 100) / 100;
-  const table = { low: r2(Math.min(g, now > 0 ? w.low / now : g)), high: r2(Math.max(g, now > 0 ? w.high / now : g)) };
+  // The table's view (sustained IOPS over "now"): said beside the per-write range where the pool caps it.
+  const now = v.nowQd1.iops;
+  const table = now > 0 ? { low: Math.min(w.iops, w.low) / now, high: Math.max(w.iops, w.high) / now } : null;
+  const capped = w.latencyIops > w.iops * 1.05
+    ? `; sustained, ${v.pool.name}'s data vdevs cap it at ~${fmt(w.iops)} sync IOPS${table ? `, ${rangeText(table)} over now` : ''}`
+    : '';
   if (v.measuredQd1 !== null) {
-    return { kind: 'probe', value: null, ...table, iodepth: 1, text: `${rangeText(table)} faster at QD1 (the forecast "with" range over the measured ${fmt(v.measuredQd1)} sync writes/s)` };
+    return { kind: 'probe', value: null, ...v.gainRange, iodepth: 1, text: `${rangeText(v.gainRange)} faster per write at QD1 (forecast over the measured ${fmt(v.measuredQd1)} sync writes/s${capped})` };
   }
   for (const f of [v.qd1, v.qd16]) {
     const p = measuredPair(a, v.pool, f, v.target);
@@ -274,7 +290,7 @@ function headlineGainOf(a: Artifacts, v: PoolView): HeadlineGain {
     };
   }
   const basis = v.observed ? 'forecast range over the observed sync-write latency' : 'forecast range; "now" is a model estimate until measured';
-  return { kind: 'range', value: null, ...table, iodepth: 1, text: `${rangeText(table)} faster at QD1 (${basis})` };
+  return { kind: 'range', value: null, ...v.gainRange, iodepth: 1, text: `${rangeText(v.gainRange)} faster per write at QD1 (${basis}${capped})` };
 }
 
 /** Unused flash (or unidentified) drives the blank-device test can measure, log candidates first. */
@@ -366,7 +382,7 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
     device: drivePath(d, a.Host),
     product: productName(d),
     role: isOptane(d) ? 'SLOG (and, partitioned and mirrored, special vdev: see [device classes](docs/kb/device-classes.md#one-device-several-roles))' : 'SLOG',
-    layout: picked.length >= 2 ? `mirror with the other candidate: ${mirror.why}` : mirror.mirror ? `single device, no second candidate in the box: buy a second one to attach as a mirror (${mirror.why})` : `single device: ${mirror.why}`,
+    layout: picked.length >= 2 ? `mirror with the other candidate: ${mirror.short}` : mirror.mirror ? `single device, no second candidate in the box: buy a second one to attach as a mirror (${mirror.short})` : `single device: ${mirror.short}`,
   }));
   const devs = picked.length > 0 ? picked.map((d) => drivePath(d, a.Host)) : mirror.mirror ? [NEW_DEVICE(1, a.Host), NEW_DEVICE(2, a.Host)] : [NEW_DEVICE(1, a.Host)];
   const spec = devs.length === 2 ? `mirror ${devs.join(' ')}` : devs[0]!;
@@ -399,6 +415,7 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   const factReason = `Decided by: ${d.fact}.`;
   // What the card proposes follows the decision: nothing when it says no device is worth it.
   const headlineGain = d.buy ? headlineGainOf(a, v) : null;
+  const gainWordsHead = headlineGain?.text ?? `${rangeText(v.gainRange)} faster per write at QD1`;
   const purchase = d.buy ? bought.purchase : [];
   const buyReasons = !d.buy ? [] : [
     ...(purchase.length > 0 ? [`To buy, best first: ranked by forecast gain at QD1, then at QD16 (within 5 % counts as equal), then power-loss protection, endurance, in production before discontinued; the catalog holds no prices.`] : []),
@@ -430,7 +447,7 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   if (d.kind === 'replace') {
     return {
       ...base, verdict: 'replace', decisive,
-      headline: `${name}'s SLOG (${v.path.latency?.label ?? 'the current log device'}) is ${rangeText(v.gainRange)} slower for sync writes (forecast range) than ${t.candidate.label}${observedText(v.observed)}: remove it, then add the faster one.`,
+      headline: `${name}'s SLOG (${v.path.latency?.label ?? 'the current log device'})${observedText(v.observed)} is slow for sync writes: ${t.candidate.label} would be ${gainWordsHead}. Remove the old log, then add the faster one.`,
       reasons: [...reasons, factReason, confReason, forecastReason, ...buyReasons, `Adding the new device beside the old one would stripe the ZIL across both and keep the slow one in the path; remove the old log vdev first (log vdevs can always be removed: ${factLink('A24')}).`],
       layout: replaceLayout, unknowns, confidence: conf,
     };
@@ -450,7 +467,6 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   const addLayout = !d.buy ? none : zilOnLog ? replaceLayout : { commands: [`zpool add -n ${name} log ${spec}`, `zpool add ${name} log ${spec}`], reversible: 'yes' as const };
   const buyWhat = t.candidate.label.replace(' (to buy)', '');
   const where = t.drive ? `${t.candidate.label}, already in the box and unused,` : t.candidate.profile.status === 'discontinued' ? `a ${buyWhat} (to buy; it is discontinued, see below)` : `a ${buyWhat} (to buy, see below)`;
-  const gainWordsHead = headlineGain?.text ?? `${rangeText(v.gainRange)} faster per write at QD1`;
   // 4. Sync writes configured, counted or observed on a slow ZIL path: yes.
   if (d.verdict === 'yes') {
     const how = v.ev.level === 'observed' ? `does sync writes${observedText(v.observed)}`
