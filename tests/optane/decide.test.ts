@@ -42,6 +42,18 @@ const table: [string, DecisionEvidence, string, string][] = [
   ['virtual disks, nothing measured: measure first, no guess', e({ zilClass: VIRTUAL, gain: 6 }), 'depends',
     `sync-write latency of tank unknown (virtual disk or LUN (latency unknown: measure it)): measure it with \`${PROBE}\``],
   ['devices not identified, nothing measured: measure first', e({ zilClass: null }), 'depends', `sync-write latency of tank unknown (devices not identified): measure it with \`${PROBE}\``],
+  // The gain range (issue 34 §3): nothing is bought when even its upper end is below 1.3×; a range across 3× does not decide.
+  ['hard disks, gain range 1.03–1.26×: no, nothing to buy, with the range', e({ gain: 1.1, gainRange: { low: 1.03, high: 1.26 } }), 'no',
+    'Intel Optane SSD P1600X would be at most ~1.26× faster per write than hard disk (forecast gain 1.03–1.26×, below 1.3×)'],
+  ['probe slow but gain range 1.0–1.2× (host-bound): depends, never "no", nothing to buy', e({ measuredQd1Iops: 88, gain: 1.1, gainRange: { low: 1, high: 1.2 } }), 'depends',
+    'measured 88 sync writes/s, 11 ms each on hard disk, but Intel Optane SSD P1600X would be at most ~1.20× faster per write (forecast gain 1.00–1.20×, below 1.3×)'],
+  ['hard disks, point gain 4× but range 2.1–6.0× straddles 3×: depends, measure the pool first', e({ gain: 4, gainRange: { low: 2.1, high: 6 } }), 'depends',
+    "Intel Optane SSD P1600X's forecast gain 2.1–6.0× straddles the 3× threshold (the ZIL lands on hard disk (~12 ms per flushed write, class figure))"],
+  ['hard disks, point gain 2× but range up to 3.5×: depends (not "no")', e({ gain: 2, gainRange: { low: 1.5, high: 3.5 } }), 'depends',
+    "Intel Optane SSD P1600X's forecast gain 1.50–3.5× straddles the 3× threshold (the ZIL lands on hard disk (~12 ms per flushed write, class figure))"],
+  ['probe slow, range 2.5–9× straddles 3×: depends, with the candidate\'s device test', e({ measuredQd1Iops: 300, gain: 5, gainRange: { low: 2.5, high: 9 }, candidate: { label: '/dev/nvme1n1 (Micron 7450)', latencySource: 'catalog', probe: 'zfs-advisor bench sync-write-4k-qd1 --device /dev/nvme1n1 --confirm-serial SERIAL' } }), 'depends',
+    "measured 300 sync writes/s, 3.3 ms each on hard disk, but /dev/nvme1n1 (Micron 7450)'s forecast gain 2.5–9.0× straddles the 3× threshold"],
+  ['hard disks, range 30–120× wholly above 3×: yes, as before', e({ gainRange: { low: 30, high: 120 } }), 'yes', 'the ZIL lands on hard disk (~12 ms per flushed write, class figure)'],
   ['virtual disks but probed slow: yes from the probe', e({ zilClass: VIRTUAL, measuredQd1Iops: 200, gain: 30 }), 'yes',
     'measured 200 sync writes/s, 5.0 ms each on virtual disk or LUN (latency unknown: measure it)'],
 ];
@@ -69,6 +81,17 @@ describe('decide: evidence → verdict → decisive fact', () => {
         expect(decide(e({ measuredQd1Iops: 88, gain, demand })).verdict).not.toBe('no');
       }
     }
+  });
+
+  it('a device is proposed only when the decision allows it: never on "no", never when the range stays below 1.3× (or wholly under 3×)', () => {
+    for (const [, ev, verdict] of table) {
+      const d = decide(ev);
+      const range = ev.gainRange ?? { low: ev.gain, high: ev.gain };
+      if (verdict === 'no' || range.high < 1.3 || (ev.measuredQd1Iops !== null && range.high < 3)) expect(d.buy).toBe(false);
+      else expect(d.buy).toBe(true);
+    }
+    expect(decide(e({ measuredQd1Iops: 300, gain: 5, gainRange: { low: 2.5, high: 9 }, candidate: { label: 'x', latencySource: 'catalog', probe: 'P' } })).measure).toBe('P');
+    expect(decide(e({ gain: 4, gainRange: { low: 2.1, high: 6 } })).measure).toBe(PROBE);
   });
 
   it('async workload: no with gain exactly 1×; unknown latency asks for the probe command', () => {

@@ -29,6 +29,8 @@ export type Figure = z.infer<typeof Figure>;
 const PoolShapeKey = z.object({ layout: z.string(), vdevs: z.number(), width: z.number(), media: z.string() });
 const SlogMeasurement = z.object({
   id: z.string(), bs: z.number(), iodepth: z.number(), numjobs: z.number(), iops: z.number().positive(),
+  /** The same pool and workload measured by the same source without the log device, when published: a measured before/after pair. */
+  before: z.object({ iops: z.number().positive(), quote: z.string() }).optional(),
   pool: PoolShapeKey, source: z.string(), quote: z.string(),
 });
 export type SlogMeasurement = z.infer<typeof SlogMeasurement>;

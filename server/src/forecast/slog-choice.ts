@@ -1,15 +1,17 @@
 /**
  * Which log device a pool's forecast is for: the unused candidate in the box with the highest
- * QD1 forecast on this pool (Optane or PLP NVMe: rules/lib/slog-devices.ts), else the one to buy
- * (a P1600X 118 GB). Shared by the Optane verdict and the slog-benefit rule, so both show the
- * same numbers. A drive measured on this host (a blank-device test in `a.Benchmarks`) is
- * forecast from that measurement (measured-device.ts).
+ * QD1 forecast on this pool (Optane or PLP NVMe: rules/lib/slog-devices.ts), else the first of
+ * the devices to buy as ranked by purchaseOptions (a P1600X 118 GB or a current PLP NVMe). Shared
+ * by the Optane verdict and the slog-benefit rule, so both show the same numbers. A drive
+ * measured on this host (a blank-device test in `a.Benchmarks`) is forecast from that measurement
+ * (measured-device.ts).
  */
 import type { Artifacts } from '../model/artifacts.ts';
 import type { Drive, Pool } from '../model/inventory.ts';
 import { productName } from '../../../rules/lib/device-class.ts';
 import { drivePath, slogCandidates, unusedDrives } from '../../../rules/lib/slog-devices.ts';
-import { profileForText } from './catalog.ts';
+import { currentPlpNvme, findEntry, profileForEntry, profileForText, type CatalogEntry, type SlogMeasurement } from './catalog.ts';
+import { currentLog } from './pool-shape.ts';
 import { candidateProfile, deviceMeasurement, deviceProbeHint } from './measured-device.ts';
 import { forecastPool, WorkloadSpec, type Candidate, type ForecastOptions, type ForecastResult } from './forecast.ts';
 
@@ -27,6 +29,100 @@ export interface SlogChoice {
   qd16: ForecastResult;
   /** QD1 latency ratio with/now (the pool's sustained ceiling caps throughput, not the wait per write). */
   gain: number;
+  /** The range of `gain`: the same ratio at the ends of the "with" range (forecast.ts gainRange's convention: "now" is what the probe measures). */
+  gainRange: { low: number; high: number };
+}
+
+/** A device to buy, forecast on the pool at QD1 and QD16, in the order purchaseOptions ranks them. */
+export interface PurchaseOption {
+  entry: CatalogEntry;
+  target: SlogTarget;
+  qd1: ForecastResult;
+  qd16: ForecastResult;
+  /**
+   * At QD1 the gain per write (latency ratio, as the decision reads it: the pool's sustained
+   * ceiling caps throughput, not each write's wait), and its range; `capped` when that ceiling
+   * holds the sustained figure below what the ZIL path allows.
+   */
+  gainQd1: { gain: number; low: number; high: number; capped: boolean };
+  /** At QD16 with ÷ now as the page shows it (sustained IOPS: many writers), and its range. */
+  gainQd16: { gain: number; low: number; high: number };
+}
+
+const r2 = (x: number) => Math.round(x * 100) / 100;
+
+/** `gain` and the same ratio at the ends of the "with" range (the range always contains the gain). */
+export function gainRangeOf(gain: number, f: ForecastResult): { low: number; high: number } {
+  const w = f.with;
+  if (f.gainRange && f.gainRange.low === 1 && f.gainRange.high === 1 && f.gain === 1) return { low: 1, high: 1 };
+  if (!w || w.iops <= 0) return { low: r2(gain), high: r2(gain) };
+  return { low: r2(Math.min(gain, (gain * w.low) / w.iops)), high: r2(Math.max(gain, (gain * w.high) / w.iops)) };
+}
+
+function sideGain(f: ForecastResult): { gain: number; low: number; high: number } {
+  const g = f.with && f.now.iops > 0 ? f.with.iops / f.now.iops : 1;
+  return { gain: r2(g), ...gainRangeOf(g, f) };
+}
+
+function perWriteGain(f: ForecastResult): { gain: number; low: number; high: number; capped: boolean } {
+  const g = f.with && f.now.latencyIops > 0 ? f.with.latencyIops / f.now.latencyIops : 1;
+  return { gain: r2(g), ...gainRangeOf(g, f), capped: f.with !== null && f.with.latencyIops > f.with.iops * 1.05 };
+}
+
+/** Forecasts within this fraction of each other rank as equal, and the next criterion decides [heuristic: the run-to-run spread of a sync-write probe]. */
+export const SAME_GAIN = 0.05;
+const PLP_RANK: Record<CatalogEntry['plp'], number> = { capacitor: 0, 'no-volatile-cache': 0, none: 1 };
+
+/**
+ * The devices worth buying for `pool`'s log (the Optane P1600X and the current PLP NVMe drives of
+ * the catalog), ranked (issue 34 §3): by forecast gain per write at QD1 (the decision's measure), then sustained at QD16 (within
+ * SAME_GAIN of each other are equal), then power-loss protection, endurance (DWPD), in production
+ * before discontinued, a measured latency before a class estimate. The catalog holds no prices,
+ * so price class does not rank them.
+ */
+export function purchaseOptions(a: Artifacts, pool: Pool, opts: ForecastOptions = {}): PurchaseOption[] {
+  const p1600x = findEntry(P1600X_MODEL)!;
+  const targets: { entry: CatalogEntry; target: SlogTarget }[] = [
+    { entry: p1600x, target: purchaseTarget() },
+    ...currentPlpNvme().map((e) => ({ entry: e, target: { drive: null, candidate: { label: `${e.product} (to buy)`, profile: profileForEntry(e), mirrored: false } } })),
+  ];
+  const all = targets.map(({ entry, target }) => {
+    const qd1 = forecastPool(a, pool, QD1, target.candidate, opts);
+    const qd16 = forecastPool(a, pool, QD16, target.candidate, opts);
+    return { entry, target, qd1, qd16, gainQd1: perWriteGain(qd1), gainQd16: sideGain(qd16) };
+  });
+  const same = (x: number, y: number) => Math.abs(x - y) <= SAME_GAIN * Math.max(x, y);
+  const byGain = (x: PurchaseOption, y: PurchaseOption) =>
+    (same(x.gainQd1.gain, y.gainQd1.gain) ? 0 : y.gainQd1.gain - x.gainQd1.gain)
+    || (same(x.gainQd16.gain, y.gainQd16.gain) ? 0 : y.gainQd16.gain - x.gainQd16.gain);
+  const rest = (x: PurchaseOption, y: PurchaseOption) =>
+    PLP_RANK[x.entry.plp] - PLP_RANK[y.entry.plp]
+    || (y.entry.endurance.dwpd ?? -1) - (x.entry.endurance.dwpd ?? -1)
+    || Number(x.entry.status !== 'in-production') - Number(y.entry.status !== 'in-production')
+    // Then the better-known figure: a measured or specified latency before a class estimate.
+    || Number(x.entry.syncWrite4kUs.kind === 'class-estimate') - Number(y.entry.syncWrite4kUs.kind === 'class-estimate');
+  // Grouped first (a tolerance is not transitive): each group holds the options within SAME_GAIN of
+  // its best, then the other criteria order each group.
+  const sorted = [...all].sort((x, y) => y.gainQd1.gain - x.gainQd1.gain || y.gainQd16.gain - x.gainQd16.gain);
+  const groups: PurchaseOption[][] = [];
+  for (const o of sorted) {
+    const g = groups[groups.length - 1];
+    if (g && byGain(g[0]!, o) === 0) g.push(o);
+    else groups.push([o]);
+  }
+  return groups.flatMap((g) => g.sort((x, y) => rest(x, y) || x.entry.product.localeCompare(y.entry.product)));
+}
+
+/**
+ * A measured before/after pair behind a forecast: the device's published SLOG measurement the
+ * "with" figure is (same pool shape and workload, used as is), whose source also published the
+ * same pool without a log device. Only for a pool whose ZIL is on its data vdevs today (what
+ * "before" measured). Null otherwise.
+ */
+export function measuredPair(a: Artifacts, pool: Pool, f: ForecastResult, target: SlogTarget): { before: number; after: number; gain: number; measurement: SlogMeasurement } | null {
+  if (!f.with?.measured || currentLog(pool, a.Drives ?? [], a.Host).kind !== 'data') return null;
+  const m = target.candidate.profile.slogMeasurements.find((x) => x.before && x.iops === f.with!.iops && x.iodepth === f.workload.iodepth && x.numjobs === f.workload.numjobs && x.bs === f.workload.bs);
+  return m?.before ? { before: m.before.iops, after: m.iops, gain: r2(m.iops / m.before.iops), measurement: m } : null;
 }
 
 export const purchaseTarget = (): SlogTarget => ({ drive: null, candidate: { label: 'Intel Optane SSD P1600X 118GB (to buy)', profile: profileForText(P1600X_MODEL), mirrored: false } });
@@ -45,8 +141,10 @@ export function chooseSlog(a: Artifacts, pool: Pool, opts: ForecastOptions = {})
     })
     .map((t) => ({ t, f: forecastPool(a, pool, QD1, t.candidate, opts) }))
     .sort((x, y) => y.f.with!.latencyIops - x.f.with!.latencyIops);
-  const target = scored[0]?.t ?? purchaseTarget();
-  const qd1 = scored[0]?.f ?? forecastPool(a, pool, QD1, target.candidate, opts);
-  const qd16 = forecastPool(a, pool, QD16, target.candidate, opts);
-  return { target, inBox: scored.map((s) => s.t), qd1, qd16, gain: qd1.with!.latencyIops / qd1.now.latencyIops };
+  const buy = scored.length === 0 ? purchaseOptions(a, pool, opts)[0]! : null;
+  const target = scored[0]?.t ?? buy!.target;
+  const qd1 = scored[0]?.f ?? buy!.qd1;
+  const qd16 = buy?.qd16 ?? forecastPool(a, pool, QD16, target.candidate, opts);
+  const gain = qd1.with!.latencyIops / qd1.now.latencyIops;
+  return { target, inBox: scored.map((s) => s.t), qd1, qd16, gain, gainRange: gainRangeOf(gain, qd1) };
 }

@@ -15,18 +15,18 @@ import { isHdd, isOptane, productName } from '../../../rules/lib/device-class.ts
 import { MIN_SYNC_COMMITS_PER_SEC, syncEvidence, type SyncEvidence } from '../../../rules/lib/slog-evidence.ts';
 import { NEW_DEVICE, drivePath, unusedDrives, zilPath, type ZilPath } from '../../../rules/lib/slog-devices.ts';
 import { commandPath, leaves, topLevel } from '../../../rules/lib/topology.ts';
-import { CATALOG, currentPlpNvme, profileForEntry, type DeviceProfile } from '../forecast/catalog.ts';
+import { CATALOG, sourceUrl, type DeviceProfile } from '../forecast/catalog.ts';
 import { forecastPool, hostCpuSentence, type ForecastResult } from '../forecast/forecast.ts';
-import { QD1, QD16, chooseSlog, type SlogTarget } from '../forecast/slog-choice.ts';
+import { QD1, QD16, chooseSlog, gainRangeOf, measuredPair, purchaseOptions, type PurchaseOption, type SlogTarget } from '../forecast/slog-choice.ts';
 import type { ForecastOptions } from '../forecast/forecast.ts';
-import { factLink } from '../forecast/cite.ts';
+import { factLink, mdLink } from '../forecast/cite.ts';
 import { currentLog } from '../forecast/pool-shape.ts';
 import { forecastOptionsOf, measuredNow, probeCommand, type MeasuredNow } from '../forecast/measured-now.ts';
 import { confidenceReason, forecastConfidence, withSourceOf } from '../forecast/confidence.ts';
 import type { ObservedSyncLatency } from './observed-latency.ts';
 import { deviceMeasurement, deviceProbeBytes, deviceProbeCommand, deviceProbeHint } from '../forecast/measured-device.ts';
-import { formatCount } from '../text/format.ts';
-import { decide, type Decision, type DecisionEvidence } from './decide.ts';
+import { formatCount, formatGain, formatLatencyUs } from '../text/format.ts';
+import { decide, MIN_BUY_GAIN, rangeText, type Decision, type DecisionEvidence } from './decide.ts';
 
 /** Thresholds of the decision (decide.ts): the candidate must beat the ZIL path by MIN_QD1_GAIN at QD1; an existing SLOG is replaced at REPLACE_GAIN [heuristic]. */
 export { MIN_QD1_GAIN, REPLACE_GAIN } from './decide.ts';
@@ -48,6 +48,25 @@ export const DeviceProbeOffer = z.object({
 });
 export type DeviceProbeOffer = z.infer<typeof DeviceProbeOffer>;
 
+/**
+ * The gain the headline states (issue 34 §3): measured where the app holds a measurement — this
+ * pool's probe (the "with" side still a forecast) or a published before/after pair of the same
+ * device on a pool of the same shape — otherwise the forecast's range. Never a point figure picked
+ * as the largest ratio of the page.
+ */
+export const HeadlineGain = z.object({
+  kind: z.enum(['measured-pair', 'probe', 'range']),
+  /** A point figure only for a measured pair; null where the headline gives a range. */
+  value: z.number().nullable(),
+  low: z.number(),
+  high: z.number(),
+  /** Queue depth the figure is for. */
+  iodepth: z.number(),
+  /** The words, with the source where there is one. */
+  text: z.string(),
+});
+export type HeadlineGain = z.infer<typeof HeadlineGain>;
+
 export const OptaneVerdict = z.object({
   verdict: z.enum(['yes', 'no', 'depends', 'replace']),
   headline: z.string(),
@@ -68,6 +87,8 @@ export const OptaneVerdict = z.object({
   confidence: z.enum(['high', 'medium', 'low']),
   /** The one fact that decided the verdict, with its number (decide.ts). Empty in verdicts stored before it existed. */
   decisive: z.string().default(''),
+  /** The gain the headline states and what it rests on; null where no device is proposed or in verdicts stored before it existed. */
+  headlineGain: HeadlineGain.nullable().default(null),
   /**
    * Unused drives of the box the blank-device test can measure ("Measure this device"), log
    * candidates first: each with what a run measured, if one did, and the CLI command. Absent in
@@ -94,6 +115,8 @@ interface PoolView {
   qd16: ForecastResult;
   nowQd1: IopsRange;
   gain: number;
+  /** The range of `gain` (slog-choice.ts gainRangeOf): what the decision reads. */
+  gainRange: { low: number; high: number };
 }
 
 /** Evidence values are plain text: Markdown links keep their words (the reasons carry the links). */
@@ -112,7 +135,7 @@ function viewPool(pool: Pool, a: Artifacts): PoolView {
   // The gain is the latency ratio at QD1: the pool's sustained ceiling caps throughput (QD16 shows
   // it) but not how long each sync write waits.
   const gain = m !== null ? c.qd1.with!.latencyIops / m : c.gain;
-  return { pool, ev, path, observed: now.observed, measuredQd1: m, now, target: c.target, inBox: c.inBox, qd1: c.qd1, qd16: c.qd16, nowQd1, gain };
+  return { pool, ev, path, observed: now.observed, measuredQd1: m, now, target: c.target, inBox: c.inBox, qd1: c.qd1, qd16: c.qd16, nowQd1, gain, gainRange: gainRangeOf(gain, c.qd1) };
 }
 
 /** Sync writes happen (or are forced) on this pool: observed, counted at a real rate, or configured. */
@@ -159,22 +182,115 @@ export function sameLimitReason(a: Artifacts, pool: Pool, cands: { label: string
   return `At QD16 every candidate reaches the same ~${fmt(cap)} sync IOPS: ${pool.name}'s sustained ceiling binds, not the log device (${factLink('A17')}). What differs: ${detail.join('; ')}.`;
 }
 
-function purchaseList(a: Artifacts, pool: Pool, buy: SlogTarget, p1600xQd1: number, opts: ForecastOptions): OptaneVerdict['purchase'] {
-  const alt = currentPlpNvme().map((e) => {
-    const f = forecastPool(a, pool, QD1, { label: e.product, profile: profileForEntry(e), mirrored: false }, opts);
-    return { e, iops: f.with!.iops };
+/** Whether the log should be a mirror, and why (rules/slog-single-device.ts, docs/kb/slog.md#one-device-or-a-mirror). */
+interface MirrorAdvice {
+  mirror: boolean;
+  why: string;
+  /** The same without the fact's web link, for the candidate line (the HTML report writes it as plain text). */
+  short: string;
+}
+
+const MIRROR_KB = '[one device or a mirror](docs/kb/slog.md#one-device-or-a-mirror)';
+
+/**
+ * A mirrored log only where the rule asks for it: the last seconds of acknowledged sync writes
+ * matter (VM storage, databases, business NFS). The evidence the app holds for that is zvols on
+ * the pool (VM disks or iSCSI LUNs); otherwise one device, saying when to mirror it.
+ */
+function mirrorAdvice(v: PoolView): MirrorAdvice {
+  const z = v.ev.zvols;
+  if (z.length > 0) {
+    const zvols = `${v.pool.name} holds zvols (${z.slice(0, 3).join(', ')}${z.length > 3 ? ', …' : ''}: VM disks or iSCSI LUNs), whose last seconds of acknowledged sync writes a lone SLOG dying together with a crash would lose`;
+    return { mirror: true, why: `${zvols} (${factLink('A25')}; ${MIRROR_KB})`, short: `${zvols} (${MIRROR_KB})` };
+  }
+  const lone = 'if a lone SLOG fails, the ZIL falls back to the pool and nothing is lost; only a SLOG dying together with a crash loses the last seconds of sync writes';
+  const when = `Mirror it when those seconds matter: databases, VM storage, business NFS (${MIRROR_KB})`;
+  return { mirror: false, why: `${lone} (${factLink('A25')}). ${when}`, short: `${lone}. ${when}` };
+}
+
+const gainWords = (g: { gain: number; low: number; high: number }): string => `${formatGain(g.gain)} (${rangeText(g)})`;
+const overlaps = (x: { low: number; high: number }, y: { low: number; high: number }): boolean => x.low <= y.high && y.low <= x.high;
+
+/**
+ * How a current PLP NVMe compares with Optane on this pool, from the two forecasts (per write at
+ * QD1, sustained at QD16): equal (within 5 %), within each other's range, or below — only when
+ * the ranges do not overlap.
+ */
+function versusOptane(o: PurchaseOption, optane: PurchaseOption): { asGood: boolean; text: string } {
+  const a16 = o.qd16.with!; const b16 = optane.qd16.with!;
+  const figures = `per write at QD1 ~${formatGain(o.gainQd1.gain)} vs Optane's ~${formatGain(optane.gainQd1.gain)}, at QD16 ~${fmt(a16.iops)} vs ~${fmt(b16.iops)} sync IOPS`;
+  const same = (x: number, y: number) => Math.abs(x - y) <= 0.05 * Math.max(x, y);
+  if (same(o.gainQd1.gain, optane.gainQd1.gain) && same(a16.iops, b16.iops)) return { asGood: true, text: `as fast as Optane on this pool (${figures})` };
+  if (overlaps(o.gainQd1, optane.gainQd1) && overlaps(a16, b16)) {
+    return { asGood: true, text: `within the forecast's range of Optane on this pool (${figures}; the ranges ${rangeText(o.gainQd1)} and ${rangeText(optane.gainQd1)} overlap)` };
+  }
+  return { asGood: false, text: `below Optane's on this pool (${figures}; the ranges ${rangeText(o.gainQd1)} and ${rangeText(optane.gainQd1)} do not overlap)` };
+}
+
+/** One device's forecast as the card words it: per write at QD1 (and the sustained figure when the pool caps it), sustained at QD16. */
+function forecastWords(pool: Pool, o: PurchaseOption): string {
+  const sustained = o.gainQd1.capped ? `, sustained ~${fmt(o.qd1.with!.iops)} sync IOPS (${pool.name}'s data vdevs cap it)` : `, ~${fmt(o.qd1.with!.iops)} sync IOPS`;
+  return `forecast on ${pool.name}: at QD1 ${gainWords(o.gainQd1)} faster per write${sustained}; at QD16 ~${fmt(o.qd16.with!.iops)} sync IOPS, gain ${gainWords(o.gainQd16)}`;
+}
+
+/**
+ * The devices to buy, ranked (slog-choice.ts purchaseOptions), each saying its forecast gain and
+ * range at QD1 and QD16, power-loss protection, endurance, and whether it is in production; those
+ * whose best case gains less than MIN_BUY_GAIN are left out (named in `dropped`).
+ */
+function purchaseList(pool: Pool, options: PurchaseOption[], mirror: MirrorAdvice): { purchase: OptaneVerdict['purchase']; dropped: string[]; asGood: string | null } {
+  const worth = options.filter((o) => Math.max(o.gainQd1.high, o.gainQd16.high) >= MIN_BUY_GAIN);
+  const dropped = options.filter((o) => !worth.includes(o)).map((o) => `${o.entry.product} (at most ${formatGain(Math.max(o.gainQd1.high, o.gainQd16.high))})`);
+  const optane = options.find((o) => o.entry.class.startsWith('optane')) ?? null;
+  let asGood: string | null = null;
+  const purchase = worth.flatMap((o, i): OptaneVerdict['purchase'] => {
+    const e = o.entry;
+    const isOptaneEntry = e.class.startsWith('optane');
+    const forecast = forecastWords(pool, o);
+    const plp = e.plp === 'capacitor' ? 'power-loss protection' : e.plp === 'no-volatile-cache' ? 'no volatile write cache to lose' : 'no power-loss protection';
+    const endurance = e.endurance.dwpd !== null ? `${e.endurance.dwpd} DWPD` : 'endurance not published in our catalog (unknown)';
+    const latency = e.syncWrite4kUs.kind === 'class-estimate' ? 'class estimate: PLP NVMe flushes in ~12–60 µs' : `${formatLatencyUs(e.syncWrite4kUs.typical)} per flushed 4 KiB write`;
+    const rank = `Rank ${i + 1} of ${worth.length}`;
+    const head = isOptaneEntry
+      ? { product: 'Intel Optane SSD P1600X 118GB (SSDPEK1A118GA)', capacityGb: 118, why: `${rank}: ${forecast}. Discontinued: [Intel wound down Optane in 2022](${OPTANE_EOL}); buy new-old-stock or used (eBay, server-parts resellers) and check SMART "Percentage Used". M.2 2280 PCIe 3.0 x4, ${endurance} (1.3 PB), ${plp} (${o.target.candidate.profile.basis}).` }
+      : (() => {
+        const vs = optane ? versusOptane(o, optane) : null;
+        if (vs?.asGood && asGood === null) asGood = `A current PLP NVMe does as well as Optane on ${pool.name}: ${e.product} is ${vs.text}; it is in production and sold new.`;
+        return { product: `${e.product} (current alternative)`, capacityGb: null, why: `${rank}: ${forecast}${vs ? `; ${vs.text}` : ''}. In production, ${plp}, ${e.formFactor}, ${endurance} (${latency}).` };
+      })();
+    return i === 0 && mirror.mirror
+      ? [head, { product: `Second ${head.product}`, capacityGb: head.capacityGb, why: `To mirror the SLOG: ${mirror.why}.` }]
+      : [head];
   });
-  return [
-    {
-      product: 'Intel Optane SSD P1600X 118GB (SSDPEK1A118GA)', capacityGb: 118,
-      why: `Discontinued: [Intel wound down Optane in 2022](${OPTANE_EOL}); buy new-old-stock or used (eBay, server-parts resellers) and check SMART "Percentage Used". M.2 2280 PCIe 3.0 x4, 6 DWPD (1.3 PB), no volatile write cache; forecast on ${pool.name}: ~${fmt(p1600xQd1)} sync IOPS at QD1 (${buy.candidate.profile.basis}).`,
-    },
-    { product: 'Second Intel Optane SSD P1600X 118GB', capacityGb: 118, why: `To mirror the SLOG: protects the last seconds of sync writes if the SLOG dies together with a crash (${factLink('A25')}).` },
-    ...alt.map(({ e, iops }) => ({
-      product: `${e.product} (current alternative)`, capacityGb: null,
-      why: `In production, power-loss protection, ${e.formFactor}; forecast ~${fmt(iops)} sync IOPS at QD1 (${e.syncWrite4kUs.kind === 'class-estimate' ? 'class estimate: PLP NVMe flushes in ~12–60 µs' : `${e.syncWrite4kUs.typical} µs per flushed 4 KiB write`}), below Optane's but far above hard disks; ${e.endurance.dwpd !== null ? `endurance ${e.endurance.dwpd} DWPD` : 'endurance not published in our catalog (unknown)'}.`,
-    })),
-  ];
+  return { purchase, dropped, asGood };
+}
+
+/**
+ * The gain the headline states: measured where it can be, else the decision's range (per write at
+ * QD1), never a point figure; where the pool's sustained ceiling holds the throughput down, it says
+ * so beside the range (HeadlineGain).
+ */
+function headlineGainOf(a: Artifacts, v: PoolView): HeadlineGain {
+  const w = v.qd1.with!;
+  // The table's view (sustained IOPS over "now"): said beside the per-write range where the pool caps it.
+  const now = v.nowQd1.iops;
+  const table = now > 0 ? { low: Math.min(w.iops, w.low) / now, high: Math.max(w.iops, w.high) / now } : null;
+  const capped = w.latencyIops > w.iops * 1.05
+    ? `; sustained, ${v.pool.name}'s data vdevs cap it at ~${fmt(w.iops)} sync IOPS${table ? `, ${rangeText(table)} over now` : ''}`
+    : '';
+  if (v.measuredQd1 !== null) {
+    return { kind: 'probe', value: null, ...v.gainRange, iodepth: 1, text: `${rangeText(v.gainRange)} faster per write at QD1 (forecast over the measured ${fmt(v.measuredQd1)} sync writes/s${capped})` };
+  }
+  for (const f of [v.qd1, v.qd16]) {
+    const p = measuredPair(a, v.pool, f, v.target);
+    if (!p) continue;
+    return {
+      kind: 'measured-pair', value: p.gain, low: p.gain, high: p.gain, iodepth: f.workload.iodepth,
+      text: `${formatGain(p.gain)} faster at QD${f.workload.iodepth}, measured before and after on a pool of the same shape (${fmt(p.before)} → ${fmt(p.after)} sync IOPS, ${mdLink('published test', sourceUrl(p.measurement.source))})`,
+    };
+  }
+  const basis = v.observed ? 'forecast range over the observed sync-write latency' : 'forecast range; "now" is a model estimate until measured';
+  return { kind: 'range', value: null, ...v.gainRange, iodepth: 1, text: `${rangeText(v.gainRange)} faster per write at QD1 (${basis}${capped})` };
 }
 
 /** Unused flash (or unidentified) drives the blank-device test can measure, log candidates first. */
@@ -192,7 +308,7 @@ function deviceProbeOffers(a: Artifacts, inBox: readonly SlogTarget[]): DevicePr
 }
 
 /** The decision's evidence for one pool, read from the pool's view (decide.ts). */
-function decisionEvidence(v: PoolView, probe: string): DecisionEvidence {
+function decisionEvidence(v: PoolView, probe: string, host: Artifacts['Host']): DecisionEvidence {
   const lat = v.path.latency;
   return {
     pool: v.pool.name,
@@ -204,9 +320,13 @@ function decisionEvidence(v: PoolView, probe: string): DecisionEvidence {
     zilHome: v.path.home,
     zilClass: lat && v.path.unresolved === 0 ? { label: lat.label, known: lat.known, typicalUs: lat.typicalUs } : lat ? { label: lat.label, known: false, typicalUs: lat.typicalUs } : null,
     zilOnOptane: v.path.drives.length > 0 && v.path.drives.every(isOptane),
-    candidate: { label: v.target.candidate.label, latencySource: v.target.candidate.measurement ? 'measured' : v.target.candidate.profile.matched === 'catalog' ? 'catalog' : 'class' },
+    candidate: {
+      label: v.target.candidate.label, latencySource: v.target.candidate.measurement ? 'measured' : v.target.candidate.profile.matched === 'catalog' ? 'catalog' : 'class',
+      // A drive of the box not measured yet: its blank-device test settles an uncertain gain.
+      probe: v.target.drive && !v.target.candidate.measurement ? deviceProbeCommand(v.target.drive, host) : null,
+    },
     gain: v.gain,
-    gainRange: v.qd1.gainRange ?? null,
+    gainRange: v.gainRange,
     probe,
   };
 }
@@ -221,7 +341,7 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   if (pools.length === 0) {
     return {
       verdict: 'depends', headline: 'No pool found: nothing to decide yet.', pool: null, reasons: ['The inventory has no pools.'], evidence: [], expected: null,
-      candidates: [], purchase: [], layout: { commands: [], reversible: 'yes' }, unknowns, findings: related, confidence: 'low', deviceProbes: [], decisive: 'no pool',
+      candidates: [], purchase: [], layout: { commands: [], reversible: 'yes' }, unknowns, findings: related, confidence: 'low', deviceProbes: [], decisive: 'no pool', headlineGain: null,
     };
   }
   const views = pools.map((p) => viewPool(p, a)).sort((x, y) => score(y) - score(x) || x.pool.name.localeCompare(y.pool.name));
@@ -229,7 +349,9 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   const name = v.pool.name;
   const probe = probeCommand(name);
   const t = v.target;
-  const picked = t.drive ? [t.drive, ...v.inBox.filter((x) => x.drive !== t.drive && x.drive && isOptane(x.drive) === isOptane(t.drive!)).map((x) => x.drive!)].slice(0, 2) : [];
+  const mirror = mirrorAdvice(v);
+  // A second drive of the box only where the rule asks for a mirror.
+  const picked = t.drive ? [t.drive, ...v.inBox.filter((x) => x.drive !== t.drive && x.drive && isOptane(x.drive) === isOptane(t.drive!)).map((x) => x.drive!)].slice(0, mirror.mirror ? 2 : 1) : [];
   const nowBasis = v.now.basis;
   const withBasis = v.qd1.with!.measured ?? t.candidate.profile.basis;
   const reasons: string[] = [...v.ev.reasons];
@@ -260,15 +382,16 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
     device: drivePath(d, a.Host),
     product: productName(d),
     role: isOptane(d) ? 'SLOG (and, partitioned and mirrored, special vdev: see [device classes](docs/kb/device-classes.md#one-device-several-roles))' : 'SLOG',
-    layout: picked.length >= 2 ? 'mirror with the other candidate' : 'single device (mirror it for business data: [one device or a mirror](docs/kb/slog.md#one-device-or-a-mirror))',
+    layout: picked.length >= 2 ? `mirror with the other candidate: ${mirror.short}` : mirror.mirror ? `single device, no second candidate in the box: buy a second one to attach as a mirror (${mirror.short})` : `single device: ${mirror.short}`,
   }));
-  const devs = picked.length >= 2 ? picked.map((d) => drivePath(d, a.Host)) : picked.length === 1 ? [drivePath(picked[0]!, a.Host)] : [NEW_DEVICE(1, a.Host), NEW_DEVICE(2, a.Host)];
+  const devs = picked.length > 0 ? picked.map((d) => drivePath(d, a.Host)) : mirror.mirror ? [NEW_DEVICE(1, a.Host), NEW_DEVICE(2, a.Host)] : [NEW_DEVICE(1, a.Host)];
   const spec = devs.length === 2 ? `mirror ${devs.join(' ')}` : devs[0]!;
   const fopts: ForecastOptions = forecastOptionsOf(v.now);
-  const purchase = picked.length > 0 ? [] : purchaseList(a, v.pool, t, v.qd1.with!.iops, fopts);
+  const options = picked.length > 0 ? [] : purchaseOptions(a, v.pool, fopts);
+  const bought = purchaseList(v.pool, options, mirror);
   const compared = picked.length > 0
     ? v.inBox.map((x) => ({ label: x.candidate.label, profile: x.candidate.profile }))
-    : [{ label: t.candidate.label.replace(' (to buy)', ''), profile: t.candidate.profile }, ...currentPlpNvme().map((e) => ({ label: e.product, profile: profileForEntry(e) }))];
+    : options.map((o) => ({ label: o.target.candidate.label.replace(' (to buy)', ''), profile: o.target.candidate.profile }));
   const limitReason = sameLimitReason(a, v.pool, compared, fopts);
   const gainText = `~${fmt(expected.qd1.now.iops)} → ~${fmt(expected.qd1.withOptane.iops)} sync IOPS at QD1, ${fmt(expected.qd16.now.iops)} → ${fmt(expected.qd16.withOptane.iops)} at QD16`;
   const capped = v.qd1.with!.latencyIops > v.qd1.with!.iops * 1.05;
@@ -280,7 +403,6 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
     ((s) => (s ? ` ${s}` : ''))(hostCpuSentence(fopts.hostCpu)) +
     (capped ? ` Per write, the ZIL path allows ~${fmt(v.qd1.now.latencyIops)} → ~${fmt(v.qd1.with!.latencyIops)} IOPS; sustained, ${name}'s data vdevs cap both (4 KiB writes into ${v.qd1.workload.blockSize / 1024} KiB blocks; ${factLink('A17')}).` : '');
   const nowUnknown = v.measuredQd1 === null && v.observed === null && currentLog(v.pool, drives, a.Host).device.cls === 'unknown';
-  const base = { pool: name, evidence, expected, candidates, purchase, findings: related, deviceProbes: deviceProbeOffers(a, v.inBox) };
   const none = { commands: [] as string[], reversible: 'yes' as const };
   const demand = syncDemand(v.ev);
   // One confidence for the verdict and the slog-benefit finding (forecast/confidence.ts).
@@ -288,9 +410,21 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   const conf = forecastConfidence(v.now.source, v.ev.level, withSource);
   const confReason = `${confidenceReason(v.now.source, v.ev.level, withSource)}.`;
   const zilOnLog = v.path.home === 'log';
-  const d: Decision = decide(decisionEvidence(v, probe));
+  const d: Decision = decide(decisionEvidence(v, probe, a.Host));
   const decisive = d.fact;
   const factReason = `Decided by: ${d.fact}.`;
+  // What the card proposes follows the decision: nothing when it says no device is worth it.
+  const headlineGain = d.buy ? headlineGainOf(a, v) : null;
+  const gainWordsHead = headlineGain?.text ?? `${rangeText(v.gainRange)} faster per write at QD1`;
+  const purchase = d.buy ? bought.purchase : [];
+  const buyReasons = !d.buy ? [] : [
+    ...(purchase.length > 0 ? [`To buy, best first: ranked by forecast gain at QD1, then at QD16 (within 5 % counts as equal), then power-loss protection, endurance, in production before discontinued; the catalog holds no prices.`] : []),
+    ...(purchase.length > 0 && bought.asGood ? [bought.asGood] : []),
+    ...(purchase.length > 0 && bought.dropped.length > 0 ? [`Not proposed, below ${MIN_BUY_GAIN}× even at the forecast's best: ${bought.dropped.join('; ')}.`] : []),
+    // A drive of the box carries the same words in its own line (candidates[].layout).
+    ...(picked.length === 0 ? [`Layout: ${mirror.mirror ? 'a mirror' : 'one device'}: ${mirror.why}.`] : []),
+  ];
+  const base = { pool: name, evidence, expected, candidates: d.buy ? candidates : [], purchase, findings: related, deviceProbes: deviceProbeOffers(a, v.inBox), headlineGain };
   if (v.now.source === 'model') unknowns.push({ what: `Current sync-write latency of ${name} (the "now" figures are a model estimate)`, howToMeasure: probe });
   if (unmeasured) unknowns.push({ what: `Sync-write latency of ${t.candidate.label} itself (the "with" figures are its ${t.candidate.profile.matched === 'catalog' ? 'catalog figure' : 'class estimate'}; the blank-device test destroys its contents)`, howToMeasure: deviceProbeCommand(t.drive!, a.Host) });
 
@@ -313,8 +447,8 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   if (d.kind === 'replace') {
     return {
       ...base, verdict: 'replace', decisive,
-      headline: `${name}'s SLOG (${v.path.latency?.label ?? 'the current log device'}) is ~${Math.round(v.gain)}× slower for sync writes than ${t.candidate.label}${observedText(v.observed)}: remove it, then add the faster one.`,
-      reasons: [...reasons, factReason, confReason, forecastReason, `Adding the new device beside the old one would stripe the ZIL across both and keep the slow one in the path; remove the old log vdev first (log vdevs can always be removed: ${factLink('A24')}).`],
+      headline: `${name}'s SLOG (${v.path.latency?.label ?? 'the current log device'})${observedText(v.observed)} is slow for sync writes: ${t.candidate.label} would be ${gainWordsHead}. Remove the old log, then add the faster one.`,
+      reasons: [...reasons, factReason, confReason, forecastReason, ...buyReasons, `Adding the new device beside the old one would stripe the ZIL across both and keep the slow one in the path; remove the old log vdev first (log vdevs can always be removed: ${factLink('A24')}).`],
       layout: replaceLayout, unknowns, confidence: conf,
     };
   }
@@ -322,6 +456,7 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   if (d.verdict === 'no') {
     const headline = d.kind === 'already-optane' ? `${name} already writes its ZIL to Optane.`
       : d.kind === 'small-gain' ? `No: ${t.candidate.label} would be only ~${v.gain.toFixed(1)}× faster per sync write on ${name}.`
+      : d.kind === 'no-gain' ? `No: ${d.fact}; nothing on ${name} is worth buying for its ZIL.`
       : `${name} already has low-latency sync writes (${d.fact.replace(/: already fast$/, '')}); a SLOG would add little.`;
     return {
       ...base, verdict: 'no', decisive, headline,
@@ -329,19 +464,20 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
       layout: none, purchase: [], unknowns, confidence: conf,
     };
   }
-  const addLayout = zilOnLog ? replaceLayout : { commands: [`zpool add -n ${name} log ${spec}`, `zpool add ${name} log ${spec}`], reversible: 'yes' as const };
-  const where = t.drive ? `${t.candidate.label}, already in the box and unused,` : `a ${t.candidate.label.replace(' (to buy)', '')} (to buy; Optane is discontinued, see below)`;
+  const addLayout = !d.buy ? none : zilOnLog ? replaceLayout : { commands: [`zpool add -n ${name} log ${spec}`, `zpool add ${name} log ${spec}`], reversible: 'yes' as const };
+  const buyWhat = t.candidate.label.replace(' (to buy)', '');
+  const where = t.drive ? `${t.candidate.label}, already in the box and unused,` : t.candidate.profile.status === 'discontinued' ? `a ${buyWhat} (to buy; it is discontinued, see below)` : `a ${buyWhat} (to buy, see below)`;
   // 4. Sync writes configured, counted or observed on a slow ZIL path: yes.
   if (d.verdict === 'yes') {
     const how = v.ev.level === 'observed' ? `does sync writes${observedText(v.observed)}`
       : v.ev.level === 'counters' ? `commits to its ZIL${v.ev.commitsPerSec !== null ? ` (${v.ev.commitsPerSec >= 10 ? Math.round(v.ev.commitsPerSec) : v.ev.commitsPerSec.toFixed(1)} commits/s since boot)` : ''}`
       : `forces sync writes (${[...v.ev.syncAlwaysDatasets.map((d) => `${d} sync=always`), ...v.ev.zvols.map((z) => `zvol ${z}`)].slice(0, 3).join(', ')})`;
     const headline = d.kind === 'measured-slow' && v.measuredQd1 !== null
-      ? `Yes: ${name} ${d.fact}; a SLOG on ${where} would make them ~${Math.round(v.gain)}× faster.`
-      : `${name} ${how} on ${v.path.latency?.label ?? 'slow devices'}; a SLOG on ${where} would make them ~${Math.round(v.gain)}× faster.`;
+      ? `Yes: ${name} ${d.fact}; a SLOG on ${where} would make them ${gainWordsHead}.`
+      : `${name} ${how} on ${v.path.latency?.label ?? 'slow devices'}; a SLOG on ${where} would make them ${gainWordsHead}.`;
     return {
       ...base, verdict: 'yes', decisive, headline,
-      reasons: [...reasons, factReason, confReason, forecastReason],
+      reasons: [...reasons, factReason, confReason, forecastReason, ...buyReasons],
       layout: addLayout, unknowns, confidence: conf,
     };
   }
@@ -352,11 +488,13 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
     ...(a.Workload === undefined ? ['`zfs-advisor observe --duration 10m`'] : []),
   ];
   const headline = d.kind === 'measure-first' ? `Measure first: ${d.fact}.`
-    : d.kind === 'slow-small-gain' ? `It depends: ${d.fact}.`
-    : nowUnknown ? `It depends on ${name}'s sync writes. Measure first: its devices are not identified.` : `It depends on ${name}'s sync writes. If they happen, expect ${gainText}.`;
+    : d.kind === 'slow-small-gain' || d.kind === 'gain-uncertain' ? `It depends: ${d.fact}.`
+    : d.kind === 'no-gain' ? `It depends, but nothing is worth buying: ${d.fact}.`
+    : nowUnknown ? `It depends on ${name}'s sync writes. Measure first: its devices are not identified.` : `It depends on ${name}'s sync writes. If they happen, expect ${gainWordsHead}: ${gainText}.`;
+  const settle = d.measure && d.kind === 'gain-uncertain' && !toRun.some((x) => x.includes(d.measure!)) ? [`Run \`${d.measure}\` to settle it.`] : [];
   return {
     ...base, verdict: 'depends', decisive, headline,
-    reasons: [...reasons, factReason, confReason, forecastReason, ...(toRun.length > 0 ? [`Run ${toRun.join(' and ')} to decide.`] : [])],
+    reasons: [...reasons, factReason, confReason, forecastReason, ...buyReasons, ...settle, ...(toRun.length > 0 ? [`Run ${toRun.join(' and ')} to decide.`] : [])],
     layout: addLayout, unknowns, confidence: conf,
   };
 }

@@ -28,6 +28,14 @@ function pairs<T>(xs: unknown, pick: (o: Record<string, unknown>) => T | null): 
   });
 }
 
+function headlineGain(x: unknown): OptaneVerdict['headlineGain'] {
+  if (!isObj(x)) return null;
+  const kind = str(x.kind); const low = num(x.low); const high = num(x.high); const iodepth = num(x.iodepth); const text = str(x.text);
+  const value = x.value === null ? null : num(x.value);
+  if ((kind !== 'measured-pair' && kind !== 'probe' && kind !== 'range') || low === null || high === null || iodepth === null || text === null) return null;
+  return { kind, value, low, high, iodepth, text };
+}
+
 export function narrowVerdict(v: OptaneVerdictView): OptaneVerdict {
   const exp = isObj(v.expected) ? v.expected : null;
   const qd = (k: 'qd1' | 'qd16') => {
@@ -74,6 +82,7 @@ export function narrowVerdict(v: OptaneVerdictView): OptaneVerdict {
     }),
     confidence: conf === 'high' || conf === 'medium' || conf === 'low' ? conf : 'low',
     decisive: str(v.decisive) ?? '',
+    headlineGain: headlineGain(v.headlineGain),
     deviceProbes: pairs(v.deviceProbes, (o) => {
       const driveId = str(o.driveId); const device = str(o.device); const product = str(o.product); const sizeBytes = num(o.sizeBytes); const command = str(o.command);
       const m = isObj(o.measured) ? o.measured : null;
