@@ -4,32 +4,20 @@
  * (the "before" run's own request), or the pair: forecast with its range beside what was measured.
  */
 import { describe, expect, it } from 'vitest';
-import { addedVdevs, loopOutcome, type LoopInput, type StoredForecast } from '../../server/src/optane/outcome.ts';
+import { addedVdevs, loopOutcome, type LoopInput } from '../../server/src/optane/outcome.ts';
 import type { BenchmarkSummary } from '../../server/src/model/workload.ts';
+import { logPool, plainPool, probeRun, raidz, storedForecast, verdictFor } from './outcome-fixtures.ts';
 import type { Pool } from '../../server/src/model/inventory.ts';
 import { group, inClass, leaf, pool } from '../support/builders.ts';
 
-const raidz = group('raidz1', 'raidz1-0', [leaf('/tank/d1'), leaf('/tank/d2'), leaf('/tank/d3'), leaf('/tank/d4')]);
-const plain = pool('nctank', [raidz]);
-const withLog = pool('nctank', [raidz, inClass('log', leaf('/tank/slog'))]);
 const withMirrorLog = pool('nctank', [raidz, inClass('log', group('mirror', 'mirror-1', [leaf('nvme0n1'), leaf('nvme1n1')]))]);
 const withSpecial = pool('nctank', [raidz, inClass('special', group('mirror', 'mirror-2', [leaf('sdx'), leaf('sdy')]))]);
 const other = pool('other', [leaf('sdz')]);
-
-const verdict = (poolName = 'nctank') => ({
-  pool: poolName, verdict: 'yes', decisive: 'measured 88 sync writes/s, 11 ms each, on hard disks',
-  evidence: [{ label: 'forecast "with" for', value: 'Intel Optane P1600X (to buy): catalog figure' }],
-  expected: { qd1: { now: { iops: 88, low: 88, high: 88 }, withOptane: { iops: 700, low: 400, high: 1200 } } },
-});
-const stored = (id: number, at: string, pools: Pool[], v: StoredForecast['verdict'] = verdict()): StoredForecast =>
-  ({ assessmentId: id, generatedAt: at, snapshotId: id, capturedAt: at, pools, verdict: v });
-const run = (id: string, at: string, iops: number, o: Partial<BenchmarkSummary> = {}): BenchmarkSummary => ({
-  id, profile: 'sync-write-4k-qd1', pool: 'nctank', target: `nctank/zfs-advisor-bench-${id}`, startedAt: at,
-  status: 'completed', syncMode: 'property', iodepth: 1, blockSize: 4096, readIops: 0, writeIops: iops, readBytesPerSec: 0, writeBytesPerSec: iops * 4096,
-  writeLatency: { meanNs: 1e6, p50Ns: 1e6, p99Ns: 2e6, p999Ns: 3e6 }, readLatency: null, wallSeconds: 10, fioRuntimeSeconds: 10, wallTimeMismatch: false,
-  topologyFingerprint: 'fp-a', notes: [], targetKind: 'dataset', sync: 'always', fileBytes: 64 * 2 ** 20,
-  syncOpLatency: { source: 'clat', operation: 'write', meanNs: 1e9 / iops, p50Ns: 1e9 / iops, p99Ns: 2e9 / iops, p999Ns: null }, ...o,
-});
+const plain = plainPool;
+const withLog = logPool;
+const verdict = verdictFor;
+const stored = storedForecast;
+const run = probeRun;
 
 const T0 = '2026-11-28T09:00:00.000Z'; // verdict given on the plain pool
 const T1 = '2026-11-28T09:30:00.000Z'; // the next inventory (log vdev seen)
