@@ -98,6 +98,13 @@ export const LoopState = z.discriminatedUnion('state', [
 ]);
 export type LoopState = z.infer<typeof LoopState>;
 
+/** A pair as stored (store/outcomes-repo.ts). */
+export const StoredPair = z.object({ id: z.number(), recordedAt: z.string(), outcome: LoopOutcome });
+
+/** What the Optane page shows beside the decision: the loop's state and the pairs stored for the host, newest first. */
+export const LoopView = z.object({ loop: LoopState, pairs: z.array(StoredPair) });
+export type LoopView = z.infer<typeof LoopView>;
+
 /** One stored verdict with the inventory it was given on, as the loop reads it. */
 export interface StoredForecast {
   assessmentId: number;

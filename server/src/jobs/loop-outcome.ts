@@ -1,0 +1,91 @@
+/**
+ * Closing the loop, as a job (issue 34 §2): reads the stored verdicts with the inventories they
+ * were given on, the newest inventory and this machine's benchmark runs, hands them to the pure
+ * `loopOutcome()` (optane/outcome.ts), and records the pair once the re-probe has measured it.
+ * The re-probe itself is an ordinary guarded benchmark (bench-runs.ts) on a throw-away dataset;
+ * nothing here changes a pool.
+ */
+import { z } from 'zod';
+import { JobError, type BenchRunView } from '../model/jobs.ts';
+import { Pool } from '../model/inventory.ts';
+import type { BenchmarkSummary } from '../model/workload.ts';
+import { loopOutcome, type LoopState, type LoopView, type ReprobeRequest, type StoredForecast } from '../optane/outcome.ts';
+import type { HistoryRepo } from '../store/history-repo.ts';
+import type { OutcomesRepo, StoredOutcome } from '../store/outcomes-repo.ts';
+import { unpackJson } from '../store/compress.ts';
+import type { BenchRuns } from './bench-runs.ts';
+
+/** How many stored verdicts back the change is looked for (each costs one inventory read). */
+export const LOOP_LOOKBACK = 12;
+
+
+const PoolsOnly = z.object({ pools: z.array(Pool) });
+const VerdictPart = z.object({
+  pool: z.string().nullable(),
+  verdict: z.string(),
+  decisive: z.string().optional(),
+  evidence: z.array(z.object({ label: z.string(), value: z.union([z.string(), z.number(), z.null()]) })).optional(),
+  expected: z.object({ qd1: z.object({ now: z.object({ iops: z.number(), low: z.number(), high: z.number() }), withOptane: z.object({ iops: z.number(), low: z.number(), high: z.number() }) }) }).nullable(),
+});
+
+export interface LoopDeps {
+  history: Pick<HistoryRepo, 'listAssessments' | 'getAssessment' | 'snapshotBlob' | 'latestSnapshot'>;
+  outcomes: OutcomesRepo;
+  /** This machine's stored runs on a pool (empty for other hosts: their runs are not ours). */
+  runsOf: (hostId: string, pool: string) => readonly BenchmarkSummary[];
+}
+
+export function createLoopOutcomes(deps: LoopDeps) {
+  const pairsOf = (hostId: string): StoredOutcome[] => deps.outcomes.list(hostId);
+
+  /** The stored verdicts, newest first, read lazily: the walk stops at the first one before the change. */
+  function* forecasts(hostId: string): Generator<StoredForecast> {
+    for (const s of deps.history.listAssessments(hostId, LOOP_LOOKBACK)) {
+      const a = deps.history.getAssessment(s.id);
+      if (!a || a.snapshotId === null) continue;
+      const blob = deps.history.snapshotBlob(hostId, a.snapshotId);
+      if (!blob) continue;
+      const inv = PoolsOnly.safeParse(unpackJson(blob.inventoryGz));
+      if (!inv.success) continue;
+      const v = VerdictPart.safeParse(a.optane);
+      yield { assessmentId: a.id, generatedAt: a.generatedAt, snapshotId: a.snapshotId, capturedAt: blob.capturedAt, pools: inv.data.pools, verdict: v.success ? v.data : null };
+    }
+  }
+
+  function state(hostId: string): LoopState {
+    const snap = deps.history.latestSnapshot(hostId);
+    if (!snap) return { state: 'no-change', sentence: 'No inventory yet: run an assessment first.' };
+    // Runs of every pool of the newest inventory: the change is found first, the runs are filtered by its pool.
+    const runs = snap.inventory.pools.flatMap((p) => deps.runsOf(hostId, p.name));
+    return loopOutcome({ forecasts: [...forecasts(hostId)], now: { snapshotId: snap.id, capturedAt: snap.capturedAt, pools: snap.inventory.pools }, runs });
+  }
+
+  return {
+    /**
+     * The loop's state, and the stored pairs. A pair measured by a probe that ran outside the
+     * page (the CLI's `bench sync-write-4k-qd1`) is recorded here the first time it is seen.
+     */
+    view(hostId: string): LoopView {
+      const loop = state(hostId);
+      if (loop.state === 'measured') deps.outcomes.record(hostId, loop.outcome);
+      return { loop, pairs: pairsOf(hostId).map((p) => ({ id: p.id, recordedAt: p.recordedAt, outcome: p.outcome })) };
+    },
+    /** The request of the offered re-probe; refused when no log or special vdev appeared since a verdict. */
+    reprobeRequest(hostId: string): ReprobeRequest {
+      const loop = state(hostId);
+      if (loop.state === 'no-change') throw new JobError('invalid', `nothing to re-measure on host "${hostId}": ${loop.sentence.replace(/\.$/, '')}`, 'Add the log or special vdev the verdict proposed (the app prints the commands; it never runs them), assess the host again, then re-measure');
+      return loop.reprobe;
+    },
+    /** Records the pair when the re-probe `run` completes (its result is in the store by then). */
+    recordWhenDone(hostId: string, runs: Pick<BenchRuns, 'subscribe'>, run: BenchRunView): void {
+      runs.subscribe(run.runId, (event, data) => {
+        const done = data as BenchRunView | null;
+        // The stored run's own id (the runner's), not the live run's.
+        if (event !== 'done' || done?.status !== 'completed' || !done.summary) return;
+        const loop = state(hostId);
+        if (loop.state === 'measured' && loop.outcome.after.runId === done.summary.id) deps.outcomes.record(hostId, loop.outcome);
+      });
+    },
+  };
+}
+export type LoopOutcomes = ReturnType<typeof createLoopOutcomes>;
