@@ -111,7 +111,7 @@ describe('closing the loop over HTTP', () => {
     runs.push(probeRun('before-1', new Date(Date.now() - 60_000).toISOString(), 88, { pool: 'bench-pool', topologyFingerprint: 'fp-plain', fileBytes: 32 * 2 ** 20, fioRuntimeSeconds: 7 }));
     await assess();
     const v = (await call('GET', OUTCOME)).json as LoopView;
-    expect(v).toEqual({ loop: { state: 'no-change', sentence: expect.stringMatching(/^No log or special vdev was added/) }, pairs: [] });
+    expect(v).toEqual({ loop: { state: 'no-change', sentence: expect.stringMatching(/^No log or special vdev was added/) }, rows: null, pairs: [] });
     const p = await call('POST', PROBE);
     expect(p.status).toBe(400);
     expect(p.text).toMatch(/nothing to re-measure.*assess the host again/i);
@@ -151,5 +151,6 @@ describe('closing the loop over HTTP', () => {
     const v = (await call('GET', OUTCOME)).json as LoopView;
     expect(v.loop.state).toBe('measured');
     expect(v.pairs.map((x) => x.outcome.after.runId)).toEqual(['after-1']);
+    expect(v.rows?.find((r) => r.what === 'QD1 4 KiB sync IOPS after')?.measured).toMatch(/^729 \(run after-1, /);
   });
 });

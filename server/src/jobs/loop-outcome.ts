@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { JobError, type BenchRunView } from '../model/jobs.ts';
 import { Pool } from '../model/inventory.ts';
 import type { BenchmarkSummary } from '../model/workload.ts';
-import { loopOutcome, type LoopState, type LoopView, type ReprobeRequest, type StoredForecast } from '../optane/outcome.ts';
+import { loopOutcome, outcomeRows, type LoopState, type LoopView, type ReprobeRequest, type StoredForecast } from '../optane/outcome.ts';
 import type { HistoryRepo } from '../store/history-repo.ts';
 import type { OutcomesRepo, StoredOutcome } from '../store/outcomes-repo.ts';
 import { unpackJson } from '../store/compress.ts';
@@ -68,7 +68,7 @@ export function createLoopOutcomes(deps: LoopDeps) {
     view(hostId: string): LoopView {
       const loop = state(hostId);
       if (loop.state === 'measured') deps.outcomes.record(hostId, loop.outcome);
-      return { loop, pairs: pairsOf(hostId).map((p) => ({ id: p.id, recordedAt: p.recordedAt, outcome: p.outcome })) };
+      return { loop, rows: loop.state === 'measured' ? outcomeRows(loop.outcome) : null, pairs: pairsOf(hostId).map((p) => ({ id: p.id, recordedAt: p.recordedAt, outcome: p.outcome })) };
     },
     /** The request of the offered re-probe; refused when no log or special vdev appeared since a verdict. */
     reprobeRequest(hostId: string): ReprobeRequest {

@@ -101,8 +101,13 @@ export type LoopState = z.infer<typeof LoopState>;
 /** A pair as stored (store/outcomes-repo.ts). */
 export const StoredPair = z.object({ id: z.number(), recordedAt: z.string(), outcome: LoopOutcome });
 
-/** What the Optane page shows beside the decision: the loop's state and the pairs stored for the host, newest first. */
-export const LoopView = z.object({ loop: LoopState, pairs: z.array(StoredPair) });
+export const OutcomeRow = z.object({ what: z.string(), forecast: z.string(), measured: z.string() });
+
+/**
+ * What the Optane page shows beside the decision: the loop's state, the measured pair as rows
+ * (outcomeRows; null until measured) and the pairs stored for the host, newest first.
+ */
+export const LoopView = z.object({ loop: LoopState, rows: z.array(OutcomeRow).nullable(), pairs: z.array(StoredPair) });
 export type LoopView = z.infer<typeof LoopView>;
 
 /** One stored verdict with the inventory it was given on, as the loop reads it. */
