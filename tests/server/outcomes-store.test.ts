@@ -11,6 +11,8 @@ import { openStore, type Store } from '../../server/src/store/db.ts';
 import { createOutcomesRepo } from '../../server/src/store/outcomes-repo.ts';
 import { loopOutcome, type LoopOutcome } from '../../server/src/optane/outcome.ts';
 import { logPool, plainPool, probeRun, storedForecast } from '../optane/outcome-fixtures.ts';
+import { main } from '../../server/src/cli/main.ts';
+import type { CliIO } from '../../server/src/cli/command.ts';
 
 let dir: string;
 let store: Store;
@@ -74,5 +76,27 @@ describe('loop outcomes store', () => {
     repo.record('local', pair(729));
     store.db.prepare(`DELETE FROM hosts WHERE id = 'local'`).run();
     expect(repo.list('local')).toEqual([]);
+  });
+});
+
+describe('zfs-advisor bench --before-after shows the stored pairs of the pool', () => {
+  const cliIo = () => { const o = { out: '', err: '', isTTY: false, stdout(t: string) { o.out += t; }, stderr(t: string) { o.err += t; }, stdin: async () => '' }; return o; };
+
+  it('text and JSON, only for the pool asked about', async () => {
+    createOutcomesRepo(store.db).record('local', pair(729), '2026-11-28T09:41:00.000Z');
+    store.close();
+    const x = cliIo();
+    expect(await main(['bench', '--before-after', '--pool', 'nctank', 'sync-write-4k-qd1', '--data-dir', dir], x), x.err).toBe(0);
+    expect(x.out).toContain('forecast and measured (stored after a log or special vdev was added):\n  nctank: forecast ~700 (400–1,200) sync IOPS at QD1, measured 729, 1.37 ms per durable write (p50) — within the forecast range (before: 88, 8.28× measured vs 7.95× forecast), after adding log slog. [recorded 2026-11-28T09:41:00.000Z]\n');
+    const j = cliIo();
+    expect(await main(['bench', '--before-after', '--pool', 'nctank', 'sync-write-4k-qd1', '--data-dir', dir, '--json'], j)).toBe(0);
+    const doc = JSON.parse(j.out) as { pool: string; outcomes: { outcome: LoopOutcome }[] };
+    expect(doc.outcomes.map((o) => [o.outcome.before?.iops, o.outcome.after.iops])).toEqual([[88, 729]]);
+    const other = cliIo();
+    expect(await main(['bench', '--before-after', '--pool', 'other', 'sync-write-4k-qd1', '--data-dir', dir], other)).toBe(0);
+    expect(other.out).not.toContain('forecast and measured');
+    const reopened = await openStore(dir);
+    if (!reopened.ok) throw new Error(reopened.error.message);
+    store = reopened.store;
   });
 });

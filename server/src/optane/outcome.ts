@@ -284,3 +284,9 @@ export function outcomeRows(o: LoopOutcome): { what: string; forecast: string; m
     { what: 'Forecast basis', forecast: f?.basis || '—', measured: '' },
   ];
 }
+
+/** The stored pairs as CLI text (`bench --before-after`), newest first; empty when there are none. */
+export function pairsText(pairs: readonly { recordedAt: string; outcome: LoopOutcome }[]): string {
+  if (pairs.length === 0) return '';
+  return `forecast and measured (stored after a log or special vdev was added):\n${pairs.map((p) => `  ${p.outcome.sentence} [recorded ${p.recordedAt}]\n`).join('')}`;
+}
