@@ -72,7 +72,7 @@ describe('closing the loop on a live pool', () => {
     const offered = (await outcome()).loop;
     expect(offered.state).toBe('probe-offered');
     if (offered.state !== 'probe-offered') return;
-    expect(offered.change.added.map((a) => [a.class, a.devices])).toEqual([['log', ['loop-log']]]);
+    expect(offered.change.added.map((a) => [a.class, a.devices])).toEqual([['log', ['loop-log.img']]]);
     expect(offered.before?.runId).toBe(before.summary!.id);
     expect(offered.reprobe).toMatchObject({ profile: 'sync-write-4k-qd1', target: { kind: 'dataset', pool: POOL }, sizeBytes: 8 * 1024 * 1024 });
     expect(offered.forecast?.with.high).toBeGreaterThanOrEqual(offered.forecast!.with.low);
@@ -94,6 +94,6 @@ describe('closing the loop on a live pool', () => {
     const report = await call('POST', '/api/reports/md?host=local');
     expect(report.status, report.text.slice(0, 300)).toBe(200);
     expect(report.text).toContain('### Forecast and measured');
-    expect(report.text).toContain(`after adding log loop-log.`);
+    expect(report.text).toContain(`after adding log loop-log.img.`);
   }, 300_000);
 });
