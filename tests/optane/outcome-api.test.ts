@@ -111,7 +111,7 @@ describe('closing the loop over HTTP', () => {
     runs.push(probeRun('before-1', new Date(Date.now() - 60_000).toISOString(), 88, { pool: 'bench-pool', topologyFingerprint: 'fp-plain', fileBytes: 32 * 2 ** 20, fioRuntimeSeconds: 7 }));
     await assess();
     const v = (await call('GET', OUTCOME)).json as LoopView;
-    expect(v).toEqual({ loop: { state: 'no-change', sentence: expect.stringMatching(/^No log or special vdev was added/) }, rows: null, pairs: [] });
+    expect(v).toEqual({ loop: { state: 'no-change', sentence: expect.stringMatching(/^No log or special vdev was added/) }, rows: null, stored: false, pairs: [] });
     const p = await call('POST', PROBE);
     expect(p.status).toBe(400);
     expect(p.text).toMatch(/nothing to re-measure.*assess the host again/i);
@@ -150,7 +150,20 @@ describe('closing the loop over HTTP', () => {
 
     const v = (await call('GET', OUTCOME)).json as LoopView;
     expect(v.loop.state).toBe('measured');
+    expect(v.stored).toBe(true);
     expect(v.pairs.map((x) => x.outcome.after.runId)).toEqual(['after-1']);
     expect(v.rows?.find((r) => r.what === 'QD1 4 KiB sync IOPS after')?.measured).toMatch(/^729 \(run after-1, /);
+  });
+
+  it('a probe run outside the page (the CLI) shows at once, read-only, and the next assessment stores it', async () => {
+    runs.push(probeRun('after-cli', new Date().toISOString(), 700, { pool: 'bench-pool', topologyFingerprint: 'fp-log' }));
+    const seen = (await call('GET', OUTCOME)).json as LoopView;
+    expect(seen.loop.state === 'measured' && seen.loop.outcome.after.runId).toBe('after-cli');
+    expect(seen.stored).toBe(false);
+    expect(createOutcomesRepo(store.db).list('local').map((p) => p.outcome.after.runId)).toEqual(['after-1']); // the GET wrote nothing
+    await assess();
+    const v = (await call('GET', OUTCOME)).json as LoopView;
+    expect(v.stored).toBe(true);
+    expect(v.pairs.map((p) => p.outcome.after.runId)).toEqual(['after-cli', 'after-1']);
   });
 });

@@ -24,7 +24,7 @@ const before = probeRun('b', '2026-11-28T08:55:00.000Z', 88);
 const after = probeRun('a', '2026-11-28T09:40:00.000Z', 729, { topologyFingerprint: 'fp-b' });
 const viewOf = (runs: ReturnType<typeof probeRun>[], nowPools = [logPool]): LoopView => {
   const loop = loopOutcome(input(runs, nowPools));
-  return { loop, rows: loop.state === 'measured' ? outcomeRows(loop.outcome) : null, pairs: loop.state === 'measured' ? [{ id: 1, recordedAt: '2026-11-28T09:41:00.000Z', outcome: loop.outcome }] : [] };
+  return { loop, rows: loop.state === 'measured' ? outcomeRows(loop.outcome) : null, stored: loop.state === 'measured', pairs: loop.state === 'measured' ? [{ id: 1, recordedAt: '2026-11-28T09:41:00.000Z', outcome: loop.outcome }] : [] };
 };
 
 function fakeApi(views: LoopView[], probe: { ok: true; status: string } | { ok: false; message: string }) {

@@ -60,16 +60,29 @@ export function createLoopOutcomes(deps: LoopDeps) {
     return loopOutcome({ forecasts: [...forecasts(hostId)], now: { snapshotId: snap.id, capturedAt: snap.capturedAt, pools: snap.inventory.pools }, runs });
   }
 
+  /** Records the pair when the loop is measured (once per re-probe run); returns whether it did. */
+  function recordIfMeasured(hostId: string, runId?: string): boolean {
+    const loop = state(hostId);
+    if (loop.state !== 'measured' || (runId !== undefined && loop.outcome.after.runId !== runId)) return false;
+    deps.outcomes.record(hostId, loop.outcome);
+    return true;
+  }
+
   return {
     /**
-     * The loop's state, and the stored pairs. A pair measured by a probe that ran outside the
-     * page (the CLI's `bench sync-write-4k-qd1`) is recorded here the first time it is seen.
+     * The loop's state and the stored pairs; reads only (a GET never changes state). A pair
+     * measured by a probe run outside the page (the CLI's `bench sync-write-4k-qd1`) shows here at
+     * once and is stored by the next assessment (`recordIfMeasured`, called after each one).
      */
     view(hostId: string): LoopView {
       const loop = state(hostId);
-      if (loop.state === 'measured') deps.outcomes.record(hostId, loop.outcome);
-      return { loop, rows: loop.state === 'measured' ? outcomeRows(loop.outcome) : null, pairs: pairsOf(hostId).map((p) => ({ id: p.id, recordedAt: p.recordedAt, outcome: p.outcome })) };
+      const pairs = pairsOf(hostId).map((p) => ({ id: p.id, recordedAt: p.recordedAt, outcome: p.outcome }));
+      return {
+        loop, rows: loop.state === 'measured' ? outcomeRows(loop.outcome) : null,
+        stored: loop.state === 'measured' && pairs.some((p) => p.outcome.after.runId === loop.outcome.after.runId), pairs,
+      };
     },
+    recordIfMeasured: (hostId: string): boolean => recordIfMeasured(hostId),
     /** The request of the offered re-probe; refused when no log or special vdev appeared since a verdict. */
     reprobeRequest(hostId: string): ReprobeRequest {
       const loop = state(hostId);
@@ -82,8 +95,7 @@ export function createLoopOutcomes(deps: LoopDeps) {
         const done = data as BenchRunView | null;
         // The stored run's own id (the runner's), not the live run's.
         if (event !== 'done' || done?.status !== 'completed' || !done.summary) return;
-        const loop = state(hostId);
-        if (loop.state === 'measured' && loop.outcome.after.runId === done.summary.id) deps.outcomes.record(hostId, loop.outcome);
+        recordIfMeasured(hostId, done.summary.id);
       });
     },
   };

@@ -105,9 +105,15 @@ export const OutcomeRow = z.object({ what: z.string(), forecast: z.string(), mea
 
 /**
  * What the Optane page shows beside the decision: the loop's state, the measured pair as rows
- * (outcomeRows; null until measured) and the pairs stored for the host, newest first.
+ * (outcomeRows; null until measured), whether it is stored, and the pairs stored for the host, newest first.
  */
-export const LoopView = z.object({ loop: LoopState, rows: z.array(OutcomeRow).nullable(), pairs: z.array(StoredPair) });
+export const LoopView = z.object({
+  loop: LoopState,
+  rows: z.array(OutcomeRow).nullable(),
+  /** The measured pair is among the stored ones (stored when the re-probe completes, or by the next assessment). */
+  stored: z.boolean(),
+  pairs: z.array(StoredPair),
+});
 export type LoopView = z.infer<typeof LoopView>;
 
 /** One stored verdict with the inventory it was given on, as the loop reads it. */

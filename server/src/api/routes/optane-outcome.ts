@@ -10,17 +10,10 @@ import { HttpError } from '../errors.ts';
 import { apiRouter, bindRoute } from '../route.ts';
 import { BenchRequestBody } from '../schemas.ts';
 import { applyBenchPolicy, benchPolicy } from '../bench-policy.ts';
-import { createLoopOutcomes } from '../../jobs/loop-outcome.ts';
-import { createOutcomesRepo } from '../../store/outcomes-repo.ts';
 
 export function optaneOutcomeRoutes(ctx: AppContext) {
   const r = apiRouter();
-  const loop = createLoopOutcomes({
-    history: ctx.history,
-    outcomes: createOutcomesRepo(ctx.store.db),
-    // Stored runs are this machine's: only the local host has any.
-    runsOf: (hostId, pool) => (ctx.getHost(hostId).kind === 'local' && ctx.services.bench ? ctx.safeHistory(ctx.services.bench).filter((s) => s.pool === pool) : []),
-  });
+  const { loop } = ctx;
   bindRoute(r, routes.optaneOutcome, ({ params }) => {
     ctx.getHost(params.hostId);
     return loop.view(params.hostId);
