@@ -65,7 +65,7 @@ describe.runIf(live)('closing the loop in the UI (Chromium, live zfs-fuse pool)'
     await page.waitForSelector('[data-testid="outcome-rows"]', { timeout: 180_000 });
     await settle(page);
     const sentence = (await panel.locator('[data-testid="outcome-sentence"]').textContent()) ?? '';
-    expect(sentence).toMatch(new RegExp(`^${POOL}: forecast ~[\\d,.]+ \\([\\d,.–]+\\) sync IOPS at QD1, measured [\\d,.]+`));
+    expect(sentence).toMatch(new RegExp(`^${POOL}: forecast ~[\\d,.]+ \\([\\d,.–]+\\) sync IOPS at QD1 with [^,]+, measured [\\d,.]+`));
     expect(sentence).toContain('after adding log loopui-log.img.');
     const after = await panel.locator('[data-testid="outcome-rows"] tbody tr').nth(1).locator('td').allTextContents();
     expect(after[0]).toMatch(/^[\d,.]+ \([\d,.–]+\)$/); // forecast with its range

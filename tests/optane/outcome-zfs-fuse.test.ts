@@ -89,7 +89,7 @@ describe('closing the loop on a live pool', () => {
     const o = v.pairs[0]!.outcome;
     expect([o.before?.runId, o.after.runId]).toEqual([before.summary!.id, after.summary!.id]);
     expect(o.measuredGain).toBeCloseTo(after.summary!.writeIops / before.summary!.writeIops, 6);
-    expect(o.sentence).toMatch(new RegExp(`^${POOL}: forecast ~[\\d,.]+ \\([\\d,.]+(–[\\d,.]+)?\\) sync IOPS at QD1, measured [\\d,.]+`));
+    expect(o.sentence).toMatch(new RegExp(`^${POOL}: forecast ~[\\d,.]+ \\([\\d,.]+(–[\\d,.]+)?\\) sync IOPS at QD1 with [^,]+, measured [\\d,.]+`));
 
     const report = await call('POST', '/api/reports/md?host=local');
     expect(report.status, report.text.slice(0, 300)).toBe(200);

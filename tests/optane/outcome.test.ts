@@ -69,7 +69,7 @@ describe('loopOutcome: evidence → state', () => {
     expect(s.before?.runId).toBe('b');
     expect(s.forecast).toMatchObject({ assessmentId: 1, verdict: 'yes', with: { iops: 700, low: 400, high: 1200 }, basis: 'Intel Optane P1600X (to buy): catalog figure' });
     expect(s.reprobe).toEqual({ profile: 'sync-write-4k-qd1', target: { kind: 'dataset', pool: 'nctank' }, sizeBytes: 64 * 2 ** 20, runtimeS: 10, sync: 'always' });
-    expect(s.sentence).toBe('nctank has a new log slog; forecast ~700 (400–1,200) sync IOPS at QD1 was given before. Run the same probe again (sync-write-4k-qd1, on a throw-away dataset) to see what it measures now.');
+    expect(s.sentence).toBe('nctank has a new log slog; forecast ~700 (400–1,200) sync IOPS at QD1 with Intel Optane P1600X (to buy) was given before. Run the same probe again (sync-write-4k-qd1, on a throw-away dataset) to see what it measures now.');
   });
 
   it('no probe before the change → the page\'s own probe is offered', () => {
@@ -97,7 +97,7 @@ describe('loopOutcome: evidence → state', () => {
   it('the measured pair reads "forecast X (range), measured Y"', () => {
     const s = loopOutcome(input({ runs: [before, afterRun(729)] }));
     expect(s.state === 'measured' && s.outcome.sentence).toBe(
-      'nctank: forecast ~700 (400–1,200) sync IOPS at QD1, measured 729, 1.37 ms per durable write (p50) — within the forecast range (before: 88, 8.28× measured vs 7.95× forecast), after adding log slog.');
+      'nctank: forecast ~700 (400–1,200) sync IOPS at QD1 with Intel Optane P1600X (to buy), measured 729, 1.37 ms per durable write (p50) — within the forecast range (before: 88, 8.28× measured vs 7.95× forecast), after adding log slog.');
   });
 
   it('a probe between the change and the inventory that saw it counts as "after" by its layout', () => {

@@ -66,14 +66,14 @@ describe('OutcomePanel', () => {
 
   it('a log vdev appeared: one click re-probes, assesses again, and shows forecast beside measured', async () => {
     const { w, calls } = await mountPanel([viewOf([before]), viewOf([before, after])]);
-    expect(w.get('[data-testid="outcome-sentence"]').text()).toBe('nctank has a new log slog; forecast ~700 (400–1,200) sync IOPS at QD1 was given before. Run the same probe again (sync-write-4k-qd1, on a throw-away dataset) to see what it measures now.');
+    expect(w.get('[data-testid="outcome-sentence"]').text()).toBe('nctank has a new log slog; forecast ~700 (400–1,200) sync IOPS at QD1 with Intel Optane P1600X (to buy) was given before. Run the same probe again (sync-write-4k-qd1, on a throw-away dataset) to see what it measures now.');
     expect(w.find('[data-testid="outcome-rows"]').exists()).toBe(false);
     const button = w.get('[data-testid="reprobe"]');
     expect(button.text()).toBe('Measure the result');
     await button.trigger('click');
     await flushPromises();
     expect(calls.filter((c) => ['optaneOutcomeProbe', 'runAssessment', 'optaneOutcome'].includes(c))).toEqual(['optaneOutcome', 'optaneOutcomeProbe', 'runAssessment', 'optaneOutcome']);
-    expect(w.get('[data-testid="outcome-sentence"]').text()).toMatch(/^nctank: forecast ~700 \(400–1,200\) sync IOPS at QD1, measured 729, 1\.37 ms per durable write \(p50\) — within the forecast range/);
+    expect(w.get('[data-testid="outcome-sentence"]').text()).toMatch(/^nctank: forecast ~700 \(400–1,200\) sync IOPS at QD1 with Intel Optane P1600X \(to buy\), measured 729, 1\.37 ms per durable write \(p50\) — within the forecast range/);
     const rows = w.get('[data-testid="outcome-rows"]').findAll('tbody tr').map((r) => r.findAll('th, td').map((c) => c.text()));
     expect(rows[1]).toEqual(['QD1 4 KiB sync IOPS after', '700 (400–1,200)', '729 (run a, 2026-11-28T09:40:00.000Z)']);
     expect(rows[2]).toEqual(['Gain', '7.95×', '8.28×']);

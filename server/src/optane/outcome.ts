@@ -56,6 +56,8 @@ export const GivenForecast = z.object({
   with: Range,
   /** What "with" rested on (the candidate and its measured / catalog / class figure). */
   basis: z.string(),
+  /** The device the forecast was for (it may not be the one that was added), when the basis names it. */
+  candidate: z.string().nullable().default(null),
 });
 export type GivenForecast = z.infer<typeof GivenForecast>;
 
@@ -201,6 +203,8 @@ function givenForecast(f: StoredForecast, pool: string): GivenForecast | null {
   return {
     assessmentId: f.assessmentId, givenAt: f.generatedAt, verdict: v.verdict, decisive: v.decisive ?? '',
     now: v.expected.qd1.now, with: v.expected.qd1.withOptane, basis: typeof basis === 'string' ? basis : '',
+    // The verdict writes the basis as "<candidate>: <figure>" (verdict.ts, evidence 'forecast "with" for').
+    candidate: typeof basis === 'string' && basis.includes(': ') ? basis.slice(0, basis.indexOf(': ')) : null,
   };
 }
 
@@ -230,7 +234,7 @@ const latencyWords = (m: MeasuredProbe): string =>
   m.latency?.p50Us != null ? `, ${formatLatencyUs(m.latency.p50Us)} per durable write (p50)` : '';
 
 const forecastWords = (f: GivenForecast): string =>
-  `forecast ~${formatCount(f.with.iops)} (${formatRange(f.with.low, f.with.high)}) sync IOPS at QD1`;
+  `forecast ~${formatCount(f.with.iops)} (${formatRange(f.with.low, f.with.high)}) sync IOPS at QD1${f.candidate ? ` with ${f.candidate}` : ''}`;
 
 /** The one line beside the decision: "forecast X (range), measured Y". */
 export function outcomeSentence(o: Omit<LoopOutcome, 'sentence'>): string {
