@@ -18,7 +18,6 @@ import type { BenchRuns } from './bench-runs.ts';
 /** How many stored verdicts back the change is looked for (each costs one inventory read). */
 export const LOOP_LOOKBACK = 12;
 
-
 const PoolsOnly = z.object({ pools: z.array(Pool) });
 const VerdictPart = z.object({
   pool: z.string().nullable(),
@@ -29,7 +28,7 @@ const VerdictPart = z.object({
 });
 
 export interface LoopDeps {
-  history: Pick<HistoryRepo, 'listAssessments' | 'getAssessment' | 'snapshotBlob' | 'latestSnapshot'>;
+  history: Pick<HistoryRepo, 'listAssessments' | 'assessmentSummary' | 'assessmentBlob' | 'snapshotBlob' | 'latestSnapshot'>;
   outcomes: OutcomesRepo;
   /** This machine's stored runs on a pool (empty for other hosts: their runs are not ours). */
   runsOf: (hostId: string, pool: string) => readonly BenchmarkSummary[];
@@ -38,17 +37,31 @@ export interface LoopDeps {
 export function createLoopOutcomes(deps: LoopDeps) {
   const pairsOf = (hostId: string): StoredOutcome[] => deps.outcomes.list(hostId);
 
+  // Stored assessments and snapshots never change: each is read once (its pools and the verdict's
+  // forecast), not on every request — on a large host a snapshot is megabytes of JSON.
+  const cache = new Map<number, StoredForecast | null>();
+  const CACHE_SIZE = 64;
+  function storedForecast(hostId: string, assessmentId: number): StoredForecast | null {
+    if (cache.has(assessmentId)) return cache.get(assessmentId)!;
+    const meta = deps.history.assessmentSummary(assessmentId);
+    const a = deps.history.assessmentBlob(hostId, assessmentId);
+    const blob = meta?.snapshotId != null ? deps.history.snapshotBlob(hostId, meta.snapshotId) : null;
+    let f: StoredForecast | null = null;
+    if (meta && a && blob) {
+      const inv = PoolsOnly.safeParse(unpackJson(blob.inventoryGz));
+      const v = VerdictPart.safeParse((unpackJson(a.assessmentGz) as { optane?: unknown } | null)?.optane);
+      if (inv.success) f = { assessmentId, generatedAt: a.generatedAt, snapshotId: meta.snapshotId, capturedAt: blob.capturedAt, pools: inv.data.pools, verdict: v.success ? v.data : null };
+    }
+    cache.set(assessmentId, f);
+    if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    return f;
+  }
+
   /** The stored verdicts, newest first, read lazily: the walk stops at the first one before the change. */
   function* forecasts(hostId: string): Generator<StoredForecast> {
     for (const s of deps.history.listAssessments(hostId, LOOP_LOOKBACK)) {
-      const a = deps.history.getAssessment(s.id);
-      if (!a || a.snapshotId === null) continue;
-      const blob = deps.history.snapshotBlob(hostId, a.snapshotId);
-      if (!blob) continue;
-      const inv = PoolsOnly.safeParse(unpackJson(blob.inventoryGz));
-      if (!inv.success) continue;
-      const v = VerdictPart.safeParse(a.optane);
-      yield { assessmentId: a.id, generatedAt: a.generatedAt, snapshotId: a.snapshotId, capturedAt: blob.capturedAt, pools: inv.data.pools, verdict: v.success ? v.data : null };
+      const f = storedForecast(hostId, s.id);
+      if (f) yield f;
     }
   }
 
@@ -57,7 +70,7 @@ export function createLoopOutcomes(deps: LoopDeps) {
     if (!snap) return { state: 'no-change', sentence: 'No inventory yet: run an assessment first.' };
     // Runs of every pool of the newest inventory: the change is found first, the runs are filtered by its pool.
     const runs = snap.inventory.pools.flatMap((p) => deps.runsOf(hostId, p.name));
-    return loopOutcome({ forecasts: [...forecasts(hostId)], now: { snapshotId: snap.id, capturedAt: snap.capturedAt, pools: snap.inventory.pools }, runs });
+    return loopOutcome({ forecasts: forecasts(hostId), now: { snapshotId: snap.id, capturedAt: snap.capturedAt, pools: snap.inventory.pools }, runs });
   }
 
   /** Records the pair when the loop is measured (once per re-probe run); returns whether it did. */

@@ -139,8 +139,8 @@ export interface InventoryAt {
 }
 
 export interface LoopInput {
-  /** Stored verdicts, newest first (the one given on `now` among them is skipped). */
-  forecasts: readonly StoredForecast[];
+  /** Stored verdicts, newest first (the one given on `now` among them is skipped); read only as far as the change. */
+  forecasts: Iterable<StoredForecast>;
   now: InventoryAt;
   /** Stored benchmark runs of the host (any order). */
   runs: readonly BenchmarkSummary[];
