@@ -12,7 +12,6 @@ import { createOutcomesRepo } from '../../server/src/store/outcomes-repo.ts';
 import { loopOutcome, type LoopOutcome } from '../../server/src/optane/outcome.ts';
 import { logPool, plainPool, probeRun, storedForecast } from '../optane/outcome-fixtures.ts';
 import { main } from '../../server/src/cli/main.ts';
-import type { CliIO } from '../../server/src/cli/command.ts';
 
 let dir: string;
 let store: Store;
