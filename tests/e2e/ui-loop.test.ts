@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { chromiumAvailable, launchChromium, type BrowserHandle } from './support/browser.ts';
 import { startServer, type ServerHandle } from './support/server.ts';
-import { horizontalOverflow, screenshot, settle } from './support/ui-checks.ts';
+import { axeSeriousViolations, horizontalOverflow, screenshot, settle } from './support/ui-checks.ts';
 import { startZfsFuse, zfsFuseAvailable, type ZfsFuseHandle } from '../support/zfs-fuse.ts';
 import { fioAvailable } from '../bench/support.ts';
 
@@ -72,6 +72,7 @@ describe.runIf(live)('closing the loop in the UI (Chromium, live zfs-fuse pool)'
     expect(after[1]).toMatch(/^[\d,.]+ \(run /); // measured, with the run
     expect(await page.locator('main .state.error').allTextContents()).toEqual([]);
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    expect(await axeSeriousViolations(page), 'axe on the Optane page with the pair').toEqual([]);
     await panel.scrollIntoViewIfNeeded();
     await screenshot(page, 'live-optane-loop-closed-1366');
 
