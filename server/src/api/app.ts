@@ -29,6 +29,7 @@ import { hostRoutes, uniqueHostId } from './routes/hosts.ts';
 import { assessmentRoutes } from './routes/assessments.ts';
 import { findingRoutes } from './routes/findings.ts';
 import { optaneRoutes } from './routes/optane.ts';
+import { optaneOutcomeRoutes } from './routes/optane-outcome.ts';
 import { forecastRoutes } from './routes/forecast.ts';
 import { benchRoutes } from './routes/bench.ts';
 import { observationRoutes } from './routes/observations.ts';
@@ -49,6 +50,7 @@ const ROUTERS: ((ctx: AppContext) => express.Router)[] = [
   assessmentRoutes,
   findingRoutes,
   optaneRoutes,
+  optaneOutcomeRoutes,
   forecastRoutes,
   benchRoutes,
   observationRoutes,

@@ -17,6 +17,8 @@ import { createBenchRuns, type BenchRuns } from '../jobs/bench-runs.ts';
 import { createBenchSuites } from '../jobs/bench-suites.ts';
 import { createObserveJob, type Observer } from '../jobs/observe-job.ts';
 import { createSizesJob } from '../jobs/sizes-job.ts';
+import { createLoopOutcomes } from '../jobs/loop-outcome.ts';
+import { createOutcomesRepo } from '../store/outcomes-repo.ts';
 import { evidenceArtifacts } from '../jobs/evidence-artifacts.ts';
 import type { RemoteClients } from '../remote/clients.ts';
 import { routes, type HostView } from './contract.ts';
@@ -165,7 +167,15 @@ export function createAppContext(deps: AppDeps, basePath: string) {
     evidence, logger, inventoryOf: (id) => history.latestSnapshot(id)?.inventory ?? null,
     refusal: (path) => config.snapshot ? Promise.resolve(SNAPSHOT_ONLY) : sizeWalkRefusal(path, { benchDir, allow: config.sizesAllow ?? [], zfsMountpoints: config.zfsMountpoints ?? mountedZfsMountpoints }),
   });
+  // Closing the loop (jobs/loop-outcome.ts): stored runs are this machine's, so only the local host has any.
+  const loop = createLoopOutcomes({
+    history, outcomes: createOutcomesRepo(store.db),
+    runsOf: (hostId, pool) => (hosts.get(hostId)?.kind === 'local' && services.bench ? services.bench.history({ pool }) : []),
+  });
   const job = createAssessmentJob({
+    afterStore: (hostId) => {
+      try { loop.recordIfMeasured(hostId); } catch (err) { logger.warn('closing the loop: the pair could not be recorded', { error: err instanceof Error ? err.message : String(err) }); }
+    },
     history, services, collect, loadOptions, inThread: services.inThread ?? null, retention: () => settings.get().retention,
     onThreadFailure: (err) => logger.warn('assessment worker unavailable: assessing on the main thread', { error: err.message }),
     evidence: (host) => evidenceArtifacts(host, {
@@ -195,7 +205,7 @@ export function createAppContext(deps: AppDeps, basePath: string) {
   return {
     benchCeiling: benchCeilingValue,
     config, basePath, benchDir, localZfs, store, secrets, services, logger, remote,
-    hosts, history, settings, reports, evidence, job, scheduler, benchRuns, benchSuites, observeJob, sizesJob,
+    hosts, history, settings, reports, evidence, job, scheduler, loop, benchRuns, benchSuites, observeJob, sizesJob,
     reader: createReader({ logger }),
     onClose: (f: () => void) => { closers.push(f); },
     closeAll: () => { for (const f of closers.splice(0)) f(); },

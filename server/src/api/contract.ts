@@ -20,6 +20,7 @@ import {
 import { evidenceRoutes } from './contract-evidence.ts';
 import { ForecastRequest } from '../forecast/request.ts';
 import { ForecastResult } from '../forecast/forecast.ts';
+import { LoopView } from '../optane/outcome.ts';
 import { benchSuiteRoutes } from './contract-bench-suites.ts';
 import type { ResponseSpec, RouteSpec } from './route-spec.ts';
 
@@ -78,6 +79,8 @@ export const routes = {
     summary: 'Measure an unused drive of the newest inventory: the blank-device test (QD1 4 KiB sync writes on the raw device, a few seconds; destroys its contents) through the guarded benchmark, after the serial typed to confirm; progress as for any run',
     tag: 'optane', auth: true, params: HostParams, body: DeviceProbeRequest, response: json(BenchRunView, 202), errors: [400, 403, 404, 409, 413, 415, 429, 503],
   },
+  optaneOutcome: { method: 'get', path: '/api/hosts/:hostId/optane/outcome', summary: 'Closing the loop: whether a log or special vdev appeared since a verdict, the re-probe offered, and the stored pairs "forecast (range), measured"', tag: 'optane', auth: true, params: HostParams, response: json(LoopView), errors: [400, 404] },
+  optaneOutcomeProbe: { method: 'post', path: '/api/hosts/:hostId/optane/outcome/probe', summary: 'Run the same probe as before the change again (guarded, on a throw-away dataset); the pair is stored when it completes', tag: 'optane', auth: true, params: HostParams, response: json(BenchRunView, 202), errors: [400, 403, 404, 409, 429, 503] },
   forecast: {
     method: 'post', path: '/api/hosts/:hostId/forecast', summary: 'Sync-write IOPS of a pool now and with a given log device (an unused drive or a model text), from the newest inventory',
     tag: 'optane', auth: true, params: HostParams, body: ForecastRequest, response: json(ForecastResult), errors: [400, 404, 413, 415],

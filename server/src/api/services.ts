@@ -41,6 +41,8 @@ export interface ReportInput {
   benchmarks: BenchmarkSummary[];
   /** The latest benchmark suite of this machine (bench/report-suite.ts), or null. */
   suite?: SuiteView | null;
+  /** Stored "forecast (range), measured" pairs of the host (optane/outcome.ts). */
+  outcomes?: readonly unknown[];
   appVersion: string;
   ruleCatalogVersion: string;
   generatedAt: string;

@@ -33,6 +33,8 @@ export interface AssessmentJobDeps {
   inThread?: { run: (request: ThreadRequest) => Promise<ThreadOutcome> } | null;
   /** Measured artifacts of the host (workload fingerprint, size histograms, benchmarks), see jobs/evidence-artifacts.ts. */
   evidence?: (host: HostRow) => Partial<Artifacts>;
+  /** Told after each stored assessment (closing the loop records a measured pair the new inventory shows: loop-outcome.ts). */
+  afterStore?: (hostId: string) => void;
 }
 
 export interface AssessmentOutcome {
@@ -90,6 +92,7 @@ export function createAssessmentJob(deps: AssessmentJobDeps) {
           })
           : await runHere(host, trigger, assess);
         deps.history.prune(host.id, deps.retention());
+        deps.afterStore?.(host.id);
         const record = deps.history.getAssessment(stored.id);
         if (!record) throw new Error(`assessment ${stored.id} vanished right after it was stored`);
         const after = new Set(stored.assessment.findings.map((f) => f.fingerprint));

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { SEVERITY_ORDER, type Assessment, type Severity } from '../model/finding.ts';
 import type { Inventory } from '../model/inventory.ts';
 import { OptaneVerdict } from '../optane/verdict.ts';
+import { StoredPair } from '../optane/outcome.ts';
 import { RawOutput, type RawSet } from '../snapshot/raw-set.ts';
 import { reportBenchmarks } from './benchmarks.ts';
 import { benchmarkChart, optaneChart } from './charts.ts';
@@ -21,6 +22,8 @@ export interface ReportInput {
   assessment: Assessment;
   /** The Optane verdict (OptaneVerdict); anything else leaves the verdict out with a gap. */
   optane: unknown;
+  /** Stored "forecast (range), measured" pairs of this host (optane/outcome.ts StoredPair); anything else is left out. */
+  outcomes?: readonly unknown[];
   /** BenchmarkSummary values or bench history rows. */
   benchmarks?: readonly unknown[];
   /** The latest benchmark suite (bench/report-suite.ts), shown as a chart beside the benchmarks. */
@@ -143,6 +146,7 @@ export function buildReportDocument(input: ReportInput): ReportDocument {
       mountpoint: d.mountpoint,
     })),
     optane,
+    outcomes: (input.outcomes ?? []).flatMap((x) => { const p = StoredPair.safeParse(x); return p.success ? [p.data] : []; }),
     summary: { counts, total: assessment.findings.length },
     findings: [...assessment.findings].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]),
     rulesNotRun: assessment.results

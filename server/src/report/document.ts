@@ -10,6 +10,7 @@ import { Gap, VdevNode } from '../model/inventory.ts';
 import { BenchmarkSummary } from '../model/workload.ts';
 import { RunLatency } from '../bench/sync-latency.ts';
 import { OptaneVerdict } from '../optane/verdict.ts';
+import { StoredPair } from '../optane/outcome.ts';
 
 export const REPORT_SCHEMA_VERSION = 1;
 
@@ -174,6 +175,8 @@ export const ReportDocument = z.object({
   drives: z.array(ReportDrive),
   datasets: z.array(ReportDataset),
   optane: OptaneVerdict.nullable(),
+  /** Closing the loop (optane/outcome.ts): each stored "forecast (range), measured" pair of this host, newest first. */
+  outcomes: z.array(StoredPair).default([]),
   summary: z.object({ counts: z.record(Severity, z.number()), total: z.number().int() }),
   /** In the assessment's stable order: severity, pool, rule, subject. */
   findings: z.array(Finding),

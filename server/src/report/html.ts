@@ -8,6 +8,7 @@
 import type { Finding, NativeWay } from '../model/finding.ts';
 import { nativeWayText } from '../planner/native-way-text.ts';
 import type { OptaneVerdict } from '../optane/verdict.ts';
+import { outcomeRows } from '../optane/outcome.ts';
 import type { ReportBenchmark, ReportDocument } from './document.ts';
 import { formatEstimate, formatSpeedup } from '../text/format.ts';
 import {
@@ -62,6 +63,13 @@ const pre = (text: string) => `<pre>${esc(text.replace(/\s+$/, '') || '(no outpu
 const ul = (items: string[]) => (items.length ? `<ul>${items.map((i) => `<li>${i}</li>`).join('')}</ul>` : '');
 /** Only http(s) citation links become anchors; anything else stays text. */
 const link = (url: string | null, text: string) => (url && /^https?:\/\/[^\s"'<>]+$/.test(url) ? `<a href="${esc(url)}" rel="noopener noreferrer">${esc(text)}</a>` : esc(text));
+
+/** Closing the loop: each stored pair, forecast beside measured (optane/outcome.ts writes the words). */
+function outcomeSection(doc: ReportDocument): string {
+  if (doc.outcomes.length === 0) return '';
+  return `<section id="outcomes"><h3>Forecast and measured</h3>${doc.outcomes.map((p) =>
+    `<p><strong>${esc(p.outcome.sentence)}</strong></p>${table(['', 'Forecast', 'Measured'], outcomeRows(p.outcome).map((r) => [r.what, r.forecast, r.measured]))}<p>Recorded ${esc(p.recordedAt)}.</p>`).join('')}</section>`;
+}
 
 function optaneSection(v: OptaneVerdict | null, doc: ReportDocument): string {
   const out = ['<section id="optane"><h2>Should I add Optane?</h2>'];
@@ -152,6 +160,7 @@ export function renderHtml(doc: ReportDocument): string {
   ])}</section>`);
 
   b.push(optaneSection(doc.optane, doc));
+  b.push(outcomeSection(doc));
 
   b.push('<section id="findings"><h2>Findings</h2>');
   if (doc.findings.length === 0) b.push(p('No rule found anything to change.'));

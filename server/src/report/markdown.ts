@@ -9,6 +9,7 @@ import { nativeWayText } from '../planner/native-way-text.ts';
 import { parseInline } from '../text/markdown.ts';
 import { formatEstimate, formatSpeedup } from '../text/format.ts';
 import type { OptaneVerdict } from '../optane/verdict.ts';
+import { outcomeRows } from '../optane/outcome.ts';
 import { chartText } from './charts.ts';
 import type { ReportBenchmark, ReportDocument } from './document.ts';
 import {
@@ -67,6 +68,16 @@ function optaneSection(v: OptaneVerdict | null, doc: ReportDocument): string[] {
   if (v.purchase.length) out.push('What to buy:', '', ...v.purchase.map((p) => `- ${mdText(p.product)}: ${mdText(p.why)}`), '');
   if (v.layout.commands.length) out.push(`Layout (${REVERSIBLE_TEXT[v.layout.reversible].toLowerCase()}; the first command is a dry run):`, '', ...block(v.layout.commands.join('\n'), 'sh'), '');
   if (v.unknowns.length) out.push('Still unknown:', '', ...v.unknowns.map((u) => `- ${mdText(u.what)}: ${code(u.howToMeasure)}`), '');
+  return out;
+}
+
+/** Closing the loop: each stored pair, forecast beside measured (optane/outcome.ts writes the words). */
+function outcomeSection(doc: ReportDocument): string[] {
+  if (doc.outcomes.length === 0) return [];
+  const out = ['### Forecast and measured', ''];
+  for (const p of doc.outcomes) {
+    out.push(`**${mdText(p.outcome.sentence)}**`, '', ...table(['', 'Forecast', 'Measured'], outcomeRows(p.outcome).map((r) => [r.what, r.forecast, r.measured])), '', `Recorded ${mdText(p.recordedAt)}.`, '');
+  }
   return out;
 }
 
@@ -149,6 +160,7 @@ export function renderMarkdown(doc: ReportDocument, opts: MarkdownOptions = {}):
   out.push(`- Benchmarks: ${doc.benchmarks.length ? plural(doc.benchmarks.length, 'run') : 'none recorded'}`, '');
 
   out.push(...optaneSection(doc.optane, doc));
+  out.push(...outcomeSection(doc));
 
   out.push('## Findings', '');
   if (doc.findings.length === 0) out.push('No rule found anything to change.', '');

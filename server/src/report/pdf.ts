@@ -20,6 +20,7 @@ import {
 import { inlinePlain, parseInline } from '../text/markdown.ts';
 import { formatEstimate, formatSpeedup } from '../text/format.ts';
 import { PDF_FONTS, pdfSafe } from './pdf-text.ts';
+import { outcomeRows } from '../optane/outcome.ts';
 import { SERIES_COLOURS } from './svg.ts';
 
 type Doc = PDFKit.PDFDocument;
@@ -176,6 +177,17 @@ function optaneSection(w: W, d: ReportDocument): void {
   if (v.unknowns.length) { w.heading(3, 'Still unknown'); w.bullets(v.unknowns.map((u) => `${u.what}: ${u.howToMeasure}`)); }
 }
 
+/** Closing the loop: each stored pair, forecast beside measured (optane/outcome.ts writes the words). */
+function outcomeSection(w: W, d: ReportDocument): void {
+  if (d.outcomes.length === 0) return;
+  w.heading(3, 'Forecast and measured');
+  for (const p of d.outcomes) {
+    w.para(p.outcome.sentence);
+    w.pairs(outcomeRows(p.outcome).map((r) => [r.what, r.measured ? `forecast ${r.forecast}; measured ${r.measured}` : `forecast ${r.forecast}`]));
+    w.para(`Recorded ${p.recordedAt}.`, { size: 9 });
+  }
+}
+
 /** The platform's own way before the shell commands, as the UI and Markdown give it (native-way-text.ts). */
 function nativeWay(w: W, n: NativeWay): void {
   const t = nativeWayText(n);
@@ -245,6 +257,7 @@ function body(doc: Doc, d: ReportDocument, opts: PdfOptions): void {
   ]);
 
   optaneSection(w, d);
+  outcomeSection(w, d);
 
   w.heading(2, 'Findings');
   if (d.findings.length === 0) w.para('No rule found anything to change.');

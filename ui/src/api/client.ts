@@ -26,6 +26,8 @@ export const ROUTES = {
   optane: { method: 'get', path: '/api/hosts/:hostId/optane' },
   forecast: { method: 'post', path: '/api/hosts/:hostId/forecast' },
   optaneDeviceProbe: { method: 'post', path: '/api/hosts/:hostId/optane/device-probe' },
+  optaneOutcome: { method: 'get', path: '/api/hosts/:hostId/optane/outcome' },
+  optaneOutcomeProbe: { method: 'post', path: '/api/hosts/:hostId/optane/outcome/probe' },
   benchProfiles: { method: 'get', path: '/api/bench/profiles' },
   benchDryRun: { method: 'post', path: '/api/hosts/:hostId/bench/dry-run' },
   benchStart: { method: 'post', path: '/api/hosts/:hostId/bench/runs' },

@@ -8,6 +8,7 @@ import { HttpError, notFound } from '../errors.ts';
 import { lazy } from '../lazy.ts';
 import { apiRouter, bindRoute } from '../route.ts';
 import { latestSuiteView } from '../../bench/report-suite.ts';
+import { createOutcomesRepo } from '../../store/outcomes-repo.ts';
 
 /** Sends a generated document as a download (headers set before the body: `send` ends the response). */
 function sendDocument(res: Response, contentType: string, fileName: string, body: Buffer): void {
@@ -39,6 +40,7 @@ export function reportRoutes(ctx: AppContext) {
         // report — or the demo shown on a machine without ZFS — never shows this machine's runs.
         benchmarks: host.kind === 'local' && services.bench ? runsForReport(ctx.store.db, snap.inventory, ctx.safeHistory(services.bench)) : [], appVersion: APP_VERSION,
         suite: host.kind === 'local' && services.bench ? latestSuiteView(ctx.store.db) : null,
+        outcomes: createOutcomesRepo(ctx.store.db).list(hostId),
         ruleCatalogVersion: a.ruleCatalogVersion, generatedAt,
       },
       { format: params.format, redact: query.redact ? (query.redactNames ? { poolNames: true } : true) : false },

@@ -19,6 +19,10 @@ import type { options } from '../defs/bench.ts';
 import { usageError } from '../framework/errors.ts';
 import { join } from 'node:path';
 import { DB_FILE_NAME, openStore, type Store } from '../../store/db.ts';
+import { createHostsRepo } from '../../store/hosts-repo.ts';
+import { localHostOf } from '../../store/cli-store.ts';
+import { createOutcomesRepo } from '../../store/outcomes-repo.ts';
+import { pairsText } from '../../optane/outcome.ts';
 import { BenchRequest, type ProgressEvent } from '../../bench/types.ts';
 import type { BenchmarkSummary } from '../../model/workload.ts';
 import { beforeAfter, dryRun, history, listProfiles, recoverAbandoned, startBenchmark, type BeforeAfter } from '../../bench/run.ts';
@@ -110,7 +114,10 @@ export const run: Handler<typeof options> = async ({ values: o, positionals }, i
       if (!o.pool) throw usageError('--before-after needs --pool', 'add --pool POOL, e.g. --pool tank');
       return withStore(dataDir, io, async (s) => {
         const ba = beforeAfter(s.db, o.pool!, profile);
-        io.stdout(json ? `${JSON.stringify(ba, null, 2)}\n` : renderBeforeAfter(ba));
+        // The stored "forecast (range), measured" pairs of this pool (optane/outcome.ts), when the app closed the loop.
+        const host = localHostOf(createHostsRepo(s.db).list());
+        const outcomes = host ? createOutcomesRepo(s.db).list(host.id, { pool: o.pool! }).map(({ id, recordedAt, outcome }) => ({ id, recordedAt, outcome })) : [];
+        io.stdout(json ? `${JSON.stringify({ ...ba, outcomes }, null, 2)}\n` : `${renderBeforeAfter(ba)}${pairsText(outcomes)}`);
         return EXIT.ok;
       });
     }

@@ -55,6 +55,21 @@ async function suiteFromStore(dataDir: string, inventory: Pick<Inventory, 'sourc
   } finally { opened.store.close(); }
 }
 
+/** The stored "forecast (range), measured" pairs of this machine's host row (optane/outcome.ts), when the report is of this machine. */
+async function outcomesFromStore(dataDir: string, inventory: Pick<Inventory, 'source'>): Promise<unknown[]> {
+  if (!evidenceMachineOf(inventory)) return [];
+  const { DB_FILE_NAME, openStore } = await import('../../store/db.ts');
+  if (!existsSync(join(dataDir, DB_FILE_NAME))) return [];
+  const opened = await openStore(dataDir);
+  if (!opened.ok) return [];
+  try {
+    const { createHostsRepo } = await import('../../store/hosts-repo.ts');
+    const { localHostOf } = await import('../../store/cli-store.ts');
+    const host = localHostOf(createHostsRepo(opened.store.db).list());
+    return host ? (await import('../../store/outcomes-repo.ts')).createOutcomesRepo(opened.store.db).list(host.id) : [];
+  } finally { opened.store.close(); }
+}
+
 /** `report.md` → `report.appendix.md` (beside it). */
 export function appendixPathFor(output: string): string {
   return /\.md$/i.test(output) ? output.replace(/\.md$/i, '.appendix.md') : `${output}.appendix.md`;
@@ -89,6 +104,7 @@ export const run: Handler<typeof options> = async ({ values: o }, io) => {
   const input = {
     inventory: loaded.inventory, raw: loaded.raw, assessment, optane, benchmarks: bench.value,
     suite: o.benchmarks ? null : await suiteFromStore(defaultDataDir(o['data-dir']), loaded.inventory),
+    outcomes: o.benchmarks ? [] : await outcomesFromStore(defaultDataDir(o['data-dir']), loaded.inventory),
     appVersion: APP_VERSION, ruleCatalogVersion: assessment.ruleCatalogVersion, generatedAt,
   };
   const redact = o['redact-names'] ? { poolNames: true } : Boolean(o.redact);

@@ -5,7 +5,7 @@ import SUITE from './bench-suite.ts';
 export const options = [
   { name: 'list', type: 'flag', description: 'List the profiles and the suites, and the question each answers' },
   { name: 'history', type: 'flag', description: 'Show stored benchmark runs, newest first' },
-  { name: 'before-after', type: 'flag', description: "Compare a profile's first and latest completed run on --pool" },
+  { name: 'before-after', type: 'flag', description: "Compare a profile's first and latest completed run on --pool, with the stored 'forecast (range), measured' pairs of the pool" },
   { name: 'pool', type: 'string', value: 'POOL', example: 'tank', description: 'Benchmark a scratch dataset created in this pool (also filters --history)' },
   { name: 'path', type: 'path', value: 'DIR', example: '/tank/bench', description: 'Benchmark in this directory' },
   { name: 'device', type: 'path', value: 'DEV', example: '/dev/nvme1n1', description: 'Benchmark this raw device (destroys its contents; needs --confirm-serial)' },
