@@ -79,7 +79,7 @@ export function labAvailable(): boolean {
 export function ensureImage(zfs: ZfsLine): string {
   // At nice -5 as root, as CI's own builds (.ci/run): whichever caller takes the build lock builds at the same priority.
   const cmd = process.getuid?.() === 0 ? ['nice', '-n', '-5', 'bash'] : ['bash'];
-  const r = spawnSync(cmd[0]!, [...cmd.slice(1), join(HERE, 'build-image.sh'), zfs], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 40 * 60_000 });
+  const r = spawnSync(cmd[0]!, [...cmd.slice(1), join(HERE, 'build-image.sh'), zfs], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 55 * 60_000 });
   if (r.status !== 0) throw new Error(`lab image for OpenZFS ${zfs} could not be built (exit ${r.status})`);
   return r.stdout.trim().split('\n').pop()!;
 }
