@@ -168,7 +168,7 @@ export function keepFixture(dir: string, zfs: string, name: string, recipe: stri
   mkdirSync(out, { recursive: true });
   cpSync(dir, out, { recursive: true });
   writeFileSync(join(out, 'PROVENANCE.md'), `# ${name} (OpenZFS ${zfs})\n\nCaptured in the lab guest (lab/vm.ts: Debian 13, QEMU TCG, drives emulated as virtio disks and ` +
-    `QEMU NVMe controllers) by tests/lab/openzfs.test.ts on ${new Date().toISOString().slice(0, 10)}: all-classes with \`zfs-advisor capture\` ` +
+    `QEMU NVMe controllers) by tests/lab/openzfs-line.ts on ${new Date().toISOString().slice(0, 10)}: all-classes with \`zfs-advisor capture\` ` +
     `inside the guest, the others by the app's collectors on the host running the same commands in the guest (tests/lab/lab-support.ts ` +
     `guestCapture; the all-classes case checks that the two read the same), observe-* by the test's own commands.\n\n` +
     `\`zfs version\` in the guest:\n\n\`\`\`\n${zfsVersionText.trim()}\n\`\`\`\n\nThe pool was built with:\n\n\`\`\`sh\n${recipe.trim()}\n\`\`\`\n`);
