@@ -91,7 +91,7 @@ describe('loopOutcome: evidence → state', () => {
     expect(s.outcome.measuredGain).toBeCloseTo(gain, 6);
     expect(s.outcome.forecastGain).toBeCloseTo(700 / 88, 6);
     expect(s.outcome.before?.iops).toBe(88);
-    expect(s.outcome.after).toMatchObject({ runId: 'a', iops, latency: { of: 'sync write (fio clat)' } });
+    expect(s.outcome.after).toMatchObject({ runId: 'a', iops, latency: { of: 'sync latency (sync=always write)' } });
   });
 
   it('the measured pair reads "forecast X (range), measured Y"', () => {

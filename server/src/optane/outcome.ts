@@ -284,12 +284,15 @@ export function loopOutcome(input: LoopInput): LoopState {
  */
 export function outcomeRows(o: LoopOutcome): { what: string; forecast: string; measured: string }[] {
   const f = o.forecast;
-  const lat = (m: MeasuredProbe | null) => (m?.latency ? `${formatLatencyUs(m.latency.p50Us)} / ${formatLatencyUs(m.latency.p99Us)} (${m.latency.of})` : '—');
+  // One label where both runs measured the same latency (bench/sync-latency.ts names it), else each its own.
+  const sameOf = o.before?.latency && o.after?.latency && o.before.latency.of === o.after.latency.of ? o.after.latency.of : null;
+  const lat = (m: MeasuredProbe | null) => (m?.latency ? `${formatLatencyUs(m.latency.p50Us)} / ${formatLatencyUs(m.latency.p99Us)}${sameOf ? '' : ` (${m.latency.of})`}` : '—');
+  const latWhat = sameOf ? `${sameOf.charAt(0).toUpperCase()}${sameOf.slice(1)} p50 / p99, before → after` : 'Latency p50 / p99, before → after';
   return [
     { what: 'QD1 4 KiB sync IOPS before', forecast: f ? `${formatCount(f.now.iops)} (${formatRange(f.now.low, f.now.high)})` : '—', measured: o.before ? `${formatCount(o.before.iops)} (run ${o.before.runId}, ${o.before.startedAt})` : 'no probe before the change' },
     { what: 'QD1 4 KiB sync IOPS after', forecast: f ? `${formatCount(f.with.iops)} (${formatRange(f.with.low, f.with.high)})` : '—', measured: `${formatCount(o.after.iops)} (run ${o.after.runId}, ${o.after.startedAt})` },
     { what: 'Gain', forecast: o.forecastGain !== null ? formatGain(o.forecastGain) : '—', measured: o.measuredGain !== null ? formatGain(o.measuredGain) : '—' },
-    { what: 'Durable-write latency p50 / p99 before → after', forecast: '—', measured: `${lat(o.before)} → ${lat(o.after)}` },
+    { what: latWhat, forecast: '—', measured: `${lat(o.before)} → ${lat(o.after)}` },
     { what: 'What changed', forecast: f ? `verdict "${f.verdict}" given ${f.givenAt}${f.decisive ? ` (${f.decisive})` : ''}` : 'no forecast for this pool', measured: `${changeWords(o.change)}, seen ${o.change.seenAt}` },
     { what: 'Forecast basis', forecast: f?.basis || '—', measured: '' },
   ];

@@ -92,7 +92,7 @@ export function benchRoutes(ctx: AppContext) {
   bindRoute(r, routes.benchBeforeAfter, ({ params, query }) => {
     const h = getHost(params.hostId);
     const { bench } = requireBench();
-    if (h.kind !== 'local') return { pool: query.pool, profile: query.profile, groups: [], before: null, after: null, ratios: null };
+    if (h.kind !== 'local') return { pool: query.pool, profile: query.profile, groups: [], before: null, after: null, latency: { label: null, before: null, after: null }, ratios: null };
     return bench.beforeAfter(query.pool, query.profile);
   });
   suiteRoutes(r, ctx);
