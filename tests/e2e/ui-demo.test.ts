@@ -75,8 +75,21 @@ describe.runIf(live)('UI on the demo snapshot (Chromium)', () => {
     await docsScreenshot(page, 'optane-verdict');
     // The demo has the P1600X in the box and sync=always on HDDs: yes.
     expect((await page.locator('[data-testid="verdict-word"]').textContent())?.trim()).toBe('Yes');
-    // The chart's value axis starts at zero, so the slow "now" bar is drawn to scale (issue 27).
+    // The chart's value axis starts at zero, so the slow "now" bar is drawn to scale (issue 27), with
+    // every bar's value printed above it so a stub still reads (issue 34 §7).
     expect(await page.locator('[data-testid="verdict-chart"]').getAttribute('data-axis-min')).toBe('0');
+    expect(await page.locator('[data-testid="verdict-chart"] canvas[data-values-printed]').count()).toBe(1);
+    // At 1366×800 (issue 34 §7): the ranges table is not clipped (no empty grid column squeezing it),
+    // and the card's top — verdict and the fact that decided it — fits the first screen.
+    await page.setViewportSize({ width: 1366, height: 800 });
+    await settle(page);
+    const table = page.locator('[data-testid="verdict-card"] [role="region"][aria-label="Expected IOPS ranges"]');
+    const fits = await table.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+    expect(fits.scroll, 'Expected IOPS ranges table scrolls sideways at 1366 px').toBeLessThanOrEqual(fits.client + 1);
+    await page.evaluate(() => document.querySelector('[data-testid="verdict-card"]')?.scrollIntoView({ block: 'start' }));
+    const decisive = await page.locator('[data-testid="verdict-decisive"]').boundingBox();
+    expect(decisive && decisive.y + decisive.height <= 800, 'the decisive fact fits the first screen').toBe(true);
+    await page.setViewportSize({ width: 1280, height: 720 });
     // One confidence: the card's and the slog-benefit finding's are the same words (forecast/confidence.ts).
     const card = await page.locator('[data-testid="verdict-card"]').textContent();
     expect(card).toMatch(/confidence (low|medium|high)/);
