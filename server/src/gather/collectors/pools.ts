@@ -3,7 +3,7 @@
  * richest text: `-v -P`, then `-v` for zfs-fuse), sizes from `zpool list` (-j, `-v -p`, `-v`,
  * plain for zfs-fuse), properties/features from `zpool get`, per-vdev ashift from `zdb -C`.
  */
-import type { Gap, ParsedPoolStatus, Pool, PropertyValue, VdevNode } from '../../model/inventory.ts';
+import type { DedupTable, DedupTableStats, Gap, ParsedPoolStatus, Pool, PropertyValue, VdevNode } from '../../model/inventory.ts';
 import { parseHumanNumber, parsePercent, parseRatio } from '../../parsers/common.ts';
 import {
   parseDraidName, parseZdbConfig, parseZpoolGet, parseZpoolList, parseZpoolStatus, parseZpoolStatusJson,
@@ -150,12 +150,35 @@ function enrich(node: VdevNode, list: ZpoolListPool | undefined, zdb: ZdbVdev[],
   return out;
 }
 
+/** `dedup_table_quota` as `zpool get` prints it: `auto` (UINT64_MAX), `none` (or `0` with -p), or a size. */
+function dedupQuota(pv: PropertyValue | undefined): DedupTable['quota'] {
+  if (!pv) return null;
+  const v = pv.value.trim();
+  if (v === 'auto' || v === 'none') return v;
+  const n = parseHumanNumber(v);
+  return n === null ? null : n === 0 ? 'none' : n;
+}
+
+const FEATURE_STATES = new Set(['active', 'enabled', 'disabled']);
+
+/** The `-D` summary joined with the properties and the feature that govern the table (2.3+; null where absent). */
+function dedupTable(stats: DedupTableStats, props: Record<string, PropertyValue>, features: Record<string, string>): DedupTable {
+  const fast = features.fast_dedup;
+  return {
+    ...stats,
+    tableSizeBytes: num(props.dedup_table_size),
+    quota: dedupQuota(props.dedup_table_quota),
+    fastDedup: fast !== undefined && FEATURE_STATES.has(fast) ? (fast as DedupTable['fastDedup']) : null,
+  };
+}
+
 export const poolsCollector: Collector<Pool[]> = {
   artifact: A,
   requests(raw): RawRequest[] {
     const reqs: RawRequest[] = [
-      { file: 'zpool-status.txt', commands: [cmd('zpool', 'status', '-v', '-P'), cmd('zpool', 'status', '-v')] },
-      { file: 'zpool-status.json', commands: [cmd('zpool', 'status', '-v', '-P', '-j', '--json-int')] },
+      // -D adds the dedup table summary after `errors:` (print_dedup_stats); the tree is printed as without it.
+      { file: 'zpool-status.txt', commands: [cmd('zpool', 'status', '-v', '-P', '-D'), cmd('zpool', 'status', '-v', '-P'), cmd('zpool', 'status', '-v')] },
+      { file: 'zpool-status.json', commands: [cmd('zpool', 'status', '-v', '-P', '-D', '-j', '--json-int')] },
       { file: 'zpool-list.txt', commands: [cmd('zpool', 'list', '-v', '-p'), cmd('zpool', 'list', '-v'), cmd('zpool', 'list')] },
       { file: 'zpool-list.json', commands: [cmd('zpool', 'list', '-v', '-j', '--json-int')] },
       { file: 'zpool-iostat.txt', commands: [cmd('zpool', 'iostat', '-v')] },
@@ -209,6 +232,8 @@ export const poolsCollector: Collector<Pool[]> = {
         ashift: ashift === null ? null : Math.trunc(ashift),
         features,
         properties: p,
+        ...(s.expand ? { expansion: s.expand } : {}),
+        ...(s.dedup ? { dedupTable: dedupTable(s.dedup, p, features) } : {}),
       };
     });
     return { value: pools, gaps };
