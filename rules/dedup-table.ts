@@ -20,6 +20,7 @@ function tableEvidence(pool: Pool, t: DedupTable): FindingDraft['evidence'] {
     { label: 'DDT size in core', value: t.inCoreBytes, unit: 'bytes' },
     { label: 'dedupratio', value: pool.dedupRatio, unit: '×' },
     { label: 'feature@fast_dedup', value: t.fastDedup },
+    ...(t.logEntries !== null ? [{ label: 'entries in the dedup log', value: t.logEntries }] : []),
     { label: 'dedup_table_quota', value: t.quota === null ? null : typeof t.quota === 'number' ? formatBytes(t.quota) : t.quota },
   ];
 }

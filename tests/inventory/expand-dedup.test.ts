@@ -39,9 +39,24 @@ describe('Pools: raidz expansion and the dedup table', () => {
     expect(t.gaps.filter((g) => !g.includes('missing') && !g.includes('not captured'))).toEqual(j.gaps.filter((g) => !g.includes('missing') && !g.includes('not captured')));
     const { raw: _a, ...jt } = j.pools[0]!.dedupTable!;
     const { raw: _b, ...tt } = t.pools[0]!.dedupTable!;
-    expect(jt).toEqual({ entries: 8192, onDiskBytes: 1572864, inCoreBytes: 2621440, tableSizeBytes: 1572864, quota: 'auto', fastDedup: 'active' });
+    expect(jt).toEqual({ entries: 8192, onDiskBytes: 1572864, inCoreBytes: 2621440, tableSizeBytes: 1572864, quota: 'auto', fastDedup: 'active', logEntries: null });
     expect(tt).toEqual(jt);
     expect(j.pools[0]!.dedupRatio).toBe(1.5);
+  });
+
+  it('the fast-dedup log: active + flushing entries from the pool\'s ddt_stats_<checksum> kstats, asked for only on Linux and only for pools with a table', () => {
+    const statusOnly = { 'zpool-status.txt': entry(fx('dedup-D.txt'), status) } as unknown as RawSet;
+    const reqs = poolsCollector.requests(statusOnly, { platform: 'linux' }).filter((r) => r.file.startsWith('kstat-ddt/'));
+    expect(reqs.map((r) => ['readPath' in r ? r.readPath : null, r.file])).toEqual(['sha256', 'sha512', 'skein', 'edonr', 'blake3']
+      .map((c) => [`/proc/spl/kstat/zfs/tank/ddt_stats_${c}`, `kstat-ddt/1-${c}.txt`]));
+    expect(poolsCollector.requests(statusOnly, { platform: 'freebsd' }).filter((r) => r.file.startsWith('kstat-ddt/'))).toEqual([]);
+    const noTable = { 'zpool-status.txt': entry(fx('dedup-D.txt').replace(/ dedup: DDT entries[^]*$/, ' dedup: no DDT entries\n'), status) } as unknown as RawSet;
+    expect(poolsCollector.requests(noTable, { platform: 'linux' }).filter((r) => r.file.startsWith('kstat-ddt/'))).toEqual([]);
+    const withLog = build({ 'zpool-status.txt': fx('dedup-D.txt'), 'zpool-get.txt': fx('dedup-fast-zpool-get.txt'), 'kstat-ddt/1-sha256.txt': fx('kstat-ddt_stats_sha256.txt') });
+    expect(withLog.pools[0]!.dedupTable!.logEntries).toBe(1200 + 300);
+    // Two tables (sha256 and blake3): their logs add up.
+    const two = build({ 'zpool-status.txt': fx('dedup-D.txt'), 'kstat-ddt/1-sha256.txt': fx('kstat-ddt_stats_sha256.txt'), 'kstat-ddt/1-blake3.txt': fx('kstat-ddt_stats_sha256.txt').replace(/log_active_entries +4 +1200/, 'log_active_entries              4    7') });
+    expect(two.pools[0]!.dedupTable!.logEntries).toBe(1500 + 7 + 300);
   });
 
   it('legacy table: fast_dedup disabled; quota none / a size; no -D output → no dedupTable (not guessed from dedupratio)', () => {

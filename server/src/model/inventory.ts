@@ -138,6 +138,12 @@ export const DedupTable = DedupTableStats.extend({
   quota: z.union([z.literal('auto'), z.literal('none'), z.number()]).nullable(),
   /** `feature@fast_dedup` (2.3+): active = a fast-dedup table is in use; null when the pool's OpenZFS has no such feature or the features were not read. */
   fastDedup: z.enum(['active', 'enabled', 'disabled']).nullable(),
+  /**
+   * Entries waiting in the fast-dedup log to be written back to the table (2.3+, Linux): the sum of
+   * `log_active_entries` + `log_flushing_entries` over the pool's `/proc/spl/kstat/zfs/POOL/ddt_stats_*`
+   * kstats (zfs@zfs-2.4.4:module/zfs/ddt.c ddt_kstats_template); null when not read.
+   */
+  logEntries: z.number().nullable(),
 });
 export type DedupTable = z.infer<typeof DedupTable>;
 
