@@ -164,7 +164,9 @@ const FEATURE_STATES = new Set(['active', 'enabled', 'disabled']);
 
 /**
  * The checksums a dedup table can be kept for (zfsprops(7) `dedup`: on = sha256, or sha512, skein,
- * edonr, blake3); OpenZFS makes one table, and one `ddt_stats_<checksum>` kstat, per checksum in use.
+ * edonr, blake3). OpenZFS 2.3+ keeps a `ddt_stats_<checksum>` kstat for each of them on every pool
+ * (module/zfs/ddt.c ddt_create → ddt_table_alloc_kstats); unused and legacy tables read 0 log entries,
+ * and OpenZFS before 2.3 has none of these files.
  */
 const DDT_CHECKSUMS = ['sha256', 'sha512', 'skein', 'edonr', 'blake3'] as const;
 const DDT_KSTAT_DIR = 'kstat-ddt/';
@@ -185,7 +187,7 @@ function ddtLogEntries(raw: RawSet, poolIndex: number, gaps: Gap[]): number | nu
   for (const c of DDT_CHECKSUMS) {
     const file = ddtKstatFile(poolIndex, c);
     const o = raw[file];
-    if (!usable(o) || o.text.trim() === '') continue; // no table for this checksum
+    if (!usable(o) || o.text.trim() === '') continue; // not read (OpenZFS < 2.3, another platform)
     const r = parseKstat(o.text);
     if (!r.ok) { gaps.push(gap(A, file, `unreadable DDT kstat: ${r.error.message}`, 'info', r.error.line)); continue; }
     const active = r.value.counters.log_active_entries;
