@@ -410,7 +410,7 @@ export function describeLine(zfs: ZfsLine): void {
   dd if=/dev/urandom of=/lab/pools/tank/blob bs=1M count=64 status=none; zpool sync tank
   echo 8388608 > /sys/module/zfs/parameters/raidz_expand_max_reflow_bytes
   zpool attach tank raidz1-0 $ZD4
-  prev=-1; for i in $(seq 1 90); do cur=$(zpool status -j --json-int tank | grep -o '"reflowed":[0-9]*' | cut -d: -f2); [ "$cur" = "$prev" ] && [ "\${cur:-0}" -gt 0 ] && break; prev=$cur; sleep 2; done`;
+  prev=-1; for i in $(seq 1 90); do cur=$(zpool status -j --json-int tank | grep -o '"reflowed":[0-9]*' | cut -d: -f2); [ "$cur" = "$prev" ] && [ "\${cur:-0}" -ge 8388608 ] && break; prev=$cur; sleep 3; done`;
       try {
         await sh(vm, expand, 5 * MIN);
         const again = await vm.run('zpool attach tank raidz1-0 /dev/disk/by-id/virtio-ZD0005');
