@@ -2,6 +2,7 @@
 import type { AnyRule } from './engine/types.ts';
 import ashiftMismatch from './ashift-mismatch.ts';
 import compressionOff from './compression-off.ts';
+import dedupTable from './dedup-table.ts';
 import deviceMultiRole from './device-multi-role.ts';
 import driveHealth from './drive-health.ts';
 import l2arcBesideOptaneSpecial from './l2arc-beside-optane-special.ts';
@@ -10,6 +11,7 @@ import noRedundancy from './no-redundancy.ts';
 import poolCapacity from './pool-capacity.ts';
 import poolHealth from './pool-health.ts';
 import qlcOrCacheOnlySsdInRole from './qlc-or-cache-only-ssd-in-role.ts';
+import raidzExpansion from './raidz-expansion.ts';
 import raidzSmallBlockPadding from './raidz-small-block-padding.ts';
 import raidzWidth from './raidz-width.ts';
 import raidz1LargeDisks from './raidz1-large-disks.ts';
@@ -34,6 +36,7 @@ import zvolBufferedAsync from './zvol-buffered-async.ts';
 export const ALL_RULES: readonly AnyRule[] = [
   ashiftMismatch as unknown as AnyRule,
   compressionOff as unknown as AnyRule,
+  dedupTable as unknown as AnyRule,
   deviceMultiRole as unknown as AnyRule,
   driveHealth as unknown as AnyRule,
   l2arcBesideOptaneSpecial as unknown as AnyRule,
@@ -42,6 +45,7 @@ export const ALL_RULES: readonly AnyRule[] = [
   poolCapacity as unknown as AnyRule,
   poolHealth as unknown as AnyRule,
   qlcOrCacheOnlySsdInRole as unknown as AnyRule,
+  raidzExpansion as unknown as AnyRule,
   raidzSmallBlockPadding as unknown as AnyRule,
   raidzWidth as unknown as AnyRule,
   raidz1LargeDisks as unknown as AnyRule,

@@ -393,5 +393,86 @@ export function describeLine(zfs: ZfsLine): void {
       const p50 = pool.syncWriteLatencyMs.data?.p50 ?? null;
       expect(p50).not.toBeNull();
     }, 10 * MIN);
+
+    it.runIf(live)('raidz expansion caught in progress and finished, fast and legacy dedup tables: the inventory reads them (text equals JSON) and the rules say what they mean', async () => {
+      // zpool-attach(8): a disk attached to raidz1-0 starts an expansion; raidz_expand_max_reflow_bytes (zfs(4),
+      // "for testing") holds it in progress. zpool-features(7): fast_dedup is used by new tables only.
+      const parsedBoth = (dir: string) => {
+        const t = parseZpoolStatus(read(dir, 'zpool-status.txt'));
+        const j = parseZpoolStatusJson(read(dir, 'zpool-status.json'));
+        if (!t.ok || !j.ok) throw new Error('unreadable zpool status');
+        return { t: t.value[0]!, j: j.value[0]! };
+      };
+      const near = (a: number | null | undefined, b: number | null | undefined) => expect(Math.abs((a ?? NaN) - (b ?? NaN)), `${a} vs ${b}`).toBeLessThanOrEqual(Math.max(1, 0.01 * (b ?? 0)));
+      const said = (r: Awaited<ReturnType<typeof captureAndAssess>>, rule: string) => r.result.assessment.findings.filter((f) => f.ruleId === rule && f.subject.pool === 'tank').map((f) => f.title);
+      await resetGuest(vm);
+      const expand = `${CREATE} tank raidz1 $ZD1 $ZD2 $ZD3
+  dd if=/dev/urandom of=/lab/pools/tank/blob bs=1M count=64 status=none; zpool sync tank
+  echo 8388608 > /sys/module/zfs/parameters/raidz_expand_max_reflow_bytes
+  zpool attach tank raidz1-0 $ZD4
+  prev=-1; for i in $(seq 1 90); do cur=$(zpool status -j --json-int tank | grep -o '"reflowed":[0-9]*' | cut -d: -f2); [ "$cur" = "$prev" ] && [ "\${cur:-0}" -ge 8388608 ] && break; prev=$cur; sleep 3; done`;
+      try {
+        await sh(vm, expand, 5 * MIN);
+        const again = await vm.run('zpool attach tank raidz1-0 /dev/disk/by-id/virtio-ZD0005');
+        expect(again.code, 'a second expansion is refused').not.toBe(0);
+        expect(again.stderr).toMatch(/raidz expansion in progress/);
+        let r = await captureAndAssess(vm, 'raidz-expand-in-progress');
+        keepFixture(r.dir, zfs, 'raidz-expand-in-progress', expand, vm.zfsVersionText);
+        const going = r.inventory.pools[0]!.expansion!;
+        expect(going).toMatchObject({ vdev: 'raidz1-0', state: 'in-progress', endedAt: null });
+        expect(going.totalBytes ?? 0).toBeGreaterThan(going.copiedBytes ?? Infinity);
+        expect(going.startedAt).not.toBeNull();
+        let b = parsedBoth(r.dir);
+        expect([b.t.expand?.vdev, b.t.expand?.state, b.t.expand?.waitingForResilver]).toEqual([b.j.expand?.vdev, b.j.expand?.state, b.j.expand?.waitingForResilver]);
+        near(b.t.expand?.copiedBytes, b.j.expand?.copiedBytes);
+        near(b.t.expand?.totalBytes, b.j.expand?.totalBytes);
+        expect(said(r, 'raidz-expansion')).toEqual([expect.stringMatching(/^raidz expansion of raidz1-0 in tank is in progress/)]);
+        await sh(vm, 'echo 0 > /sys/module/zfs/parameters/raidz_expand_max_reflow_bytes; zpool wait -t raidz_expand tank; zpool wait -t scrub tank', 10 * MIN);
+        r = await captureAndAssess(vm, 'raidz-expand-finished');
+        expect(r.inventory.pools[0]!.expansion).toMatchObject({ vdev: 'raidz1-0', state: 'finished', startedAt: null });
+        b = parsedBoth(r.dir);
+        expect([b.t.expand?.vdev, b.t.expand?.state]).toEqual([b.j.expand?.vdev, b.j.expand?.state]);
+        near(b.t.expand?.copiedBytes, b.j.expand?.copiedBytes);
+        expect(said(r, 'raidz-expansion')).toEqual(['raidz1-0 in tank was expanded: data written before keeps the old data-to-parity ratio']);
+      } finally {
+        await vm.run('echo 0 > /sys/module/zfs/parameters/raidz_expand_max_reflow_bytes');
+      }
+
+      // A fast-dedup table (a new pool on 2.3+): read with its log; the rule asks for a quota and is silent once set.
+      await resetGuest(vm);
+      const dedup = `${CREATE} tank mirror $ZD1 $ZD2
+  zfs create -o dedup=on tank/dd
+  dd if=/dev/urandom of=/lab/pools/tank/dd/a bs=1M count=16 status=none
+  dd if=/lab/pools/tank/dd/a of=/lab/pools/tank/dd/b bs=1M status=none; zpool sync tank`;
+      await sh(vm, dedup);
+      let r = await captureAndAssess(vm, 'dedup-fast');
+      keepFixture(r.dir, zfs, 'dedup-fast', dedup, vm.zfsVersionText);
+      const table = r.inventory.pools[0]!.dedupTable!;
+      expect(table).toMatchObject({ fastDedup: 'active', quota: 'auto' });
+      expect(table.entries ?? 0).toBeGreaterThanOrEqual(128);
+      expect(table.logEntries, 'the DDT log kstat was read').not.toBeNull();
+      expect(r.inventory.pools[0]!.dedupRatio ?? 0).toBeGreaterThan(1.5);
+      const d = parsedBoth(r.dir);
+      expect(d.t.dedup?.entries).toBe(d.j.dedup?.entries);
+      near(d.t.dedup?.onDiskBytes, d.j.dedup?.onDiskBytes);
+      near(d.t.dedup?.inCoreBytes, d.j.dedup?.inCoreBytes);
+      expect(said(r, 'dedup-table')).toEqual(['Nothing limits the dedup table of tank']);
+      await sh(vm, 'zpool set dedup_table_quota=64M tank');
+      r = await captureAndAssess(vm, 'dedup-quota');
+      expect(said(r, 'dedup-table')).toEqual([]);
+
+      // A legacy table (fast_dedup disabled at creation) stays legacy once the feature is enabled.
+      await resetGuest(vm);
+      const legacy = dedup.replace(CREATE, `${CREATE} -o feature@fast_dedup=disabled`);
+      await sh(vm, legacy);
+      r = await captureAndAssess(vm, 'dedup-legacy');
+      keepFixture(r.dir, zfs, 'dedup-legacy', legacy, vm.zfsVersionText);
+      expect(r.inventory.pools[0]!.dedupTable).toMatchObject({ fastDedup: 'disabled', logEntries: 0 });
+      expect(said(r, 'dedup-table')).toContain('Pool tank deduplicates with a legacy dedup table');
+      await sh(vm, 'zpool set feature@fast_dedup=enabled tank; dd if=/dev/urandom of=/lab/pools/tank/dd/c bs=1M count=4 status=none; zpool sync tank');
+      r = await captureAndAssess(vm, 'dedup-legacy-enabled');
+      expect(r.inventory.pools[0]!.dedupTable!.fastDedup, 'the existing table keeps its format').toBe('enabled');
+      expect(r.result.assessment.findings.filter((f) => f.ruleId === 'dedup-table').map((f) => f.explanation).join(' ')).toMatch(/no table uses it/);
+    }, 15 * MIN);
   });
 }

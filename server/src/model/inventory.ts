@@ -89,6 +89,64 @@ export const ScanInfo = z.object({
 });
 export type ScanInfo = z.infer<typeof ScanInfo>;
 
+/**
+ * A raidz expansion (`zpool attach POOL raidzP-N DISK`, OpenZFS 2.3+): the `expand:` block of
+ * `zpool status` or its `raidz_expand_stats` in `-j` (zfs@zfs-2.4.4:cmd/zpool/zpool_main.c
+ * print_raidz_expand_status / raidz_expand_status_nvlist). Only one runs per pool at a time.
+ */
+export const RaidzExpansion = z.object({
+  /** The raidz vdev being expanded, as `zpool status` names it: `raidz1-0`. */
+  vdev: z.string(),
+  /** DSS_SCANNING → in-progress, DSS_FINISHED → finished (zpool prints nothing for DSS_NONE). */
+  state: z.enum(['in-progress', 'finished', 'canceled', 'unknown']),
+  /** Bytes copied so far (`pres_reflowed`); the text prints them rounded (`1.20G`). */
+  copiedBytes: z.number().nullable(),
+  /** Bytes to copy in all (`pres_to_reflow`); the text of a finished expansion does not print it. */
+  totalBytes: z.number().nullable(),
+  progressPct: z.number().nullable(),
+  startedAt: z.string().nullable(),
+  endedAt: z.string().nullable(),
+  /** The copy waits for a resilver or `zpool clear` (a member failed); null when unknown. */
+  waitingForResilver: z.boolean().nullable(),
+  /** The text as printed (continuation line joined with \n) or the JSON object. */
+  raw: z.string(),
+});
+export type RaidzExpansion = z.infer<typeof RaidzExpansion>;
+
+/**
+ * The dedup table summary of `zpool status -D` (` dedup: DDT entries N, size X on disk, Y in core`)
+ * or `dedup_stats` of `zpool status -D -j` (zfs@zfs-2.4.4:cmd/zpool/zpool_main.c print_dedup_stats /
+ * dedup_stats_nvlist). Since 2.3 the counts include the entries still in the fast-dedup log
+ * (zfs@zfs-2.4.4:module/zfs/ddt_stats.c ddt_get_dedup_object_stats adds ddt_log_stats).
+ */
+export const DedupTableStats = z.object({
+  /** Number of DDT entries (0: `no DDT entries`). */
+  entries: z.number().nullable(),
+  /** On-disk size of the DDT objects (`ddo_dspace`). */
+  onDiskBytes: z.number().nullable(),
+  /** In-core size: the DDT's data blocks if all were in memory (`ddo_mspace` = fill count × block size). */
+  inCoreBytes: z.number().nullable(),
+  raw: z.string(),
+});
+export type DedupTableStats = z.infer<typeof DedupTableStats>;
+
+/** A pool's dedup table: the `-D` summary plus the pool properties and feature that govern it (2.3+). */
+export const DedupTable = DedupTableStats.extend({
+  /** `dedup_table_size` (2.3+), bytes; null when the property is absent (older OpenZFS) or unread. */
+  tableSizeBytes: z.number().nullable(),
+  /** `dedup_table_quota` (2.3+): `auto` (the default: the dedup/special class size), `none`, or bytes; null when absent. */
+  quota: z.union([z.literal('auto'), z.literal('none'), z.number()]).nullable(),
+  /** `feature@fast_dedup` (2.3+): active = a fast-dedup table is in use; null when the pool's OpenZFS has no such feature or the features were not read. */
+  fastDedup: z.enum(['active', 'enabled', 'disabled']).nullable(),
+  /**
+   * Entries waiting in the fast-dedup log to be written back to the table (2.3+, Linux): the sum of
+   * `log_active_entries` + `log_flushing_entries` over the pool's `/proc/spl/kstat/zfs/POOL/ddt_stats_*`
+   * kstats (zfs@zfs-2.4.4:module/zfs/ddt.c ddt_kstats_template); null when not read.
+   */
+  logEntries: z.number().nullable(),
+});
+export type DedupTable = z.infer<typeof DedupTable>;
+
 /** What `zfs-advisor parse zpool-status` prints per pool. */
 export const ParsedPoolStatus = z.object({
   name: z.string(),
@@ -107,6 +165,10 @@ export const ParsedPoolStatus = z.object({
   vdevs: z.array(VdevNode),
   /** The output was cut before this pool's `errors:` line: the state line stands, the tree may lack vdevs. */
   partial: z.boolean().optional(),
+  /** `expand:` block (raidz expansion, 2.3+); absent when zpool printed none. */
+  expand: RaidzExpansion.optional(),
+  /** ` dedup:` summary (only with `zpool status -D`); absent when not printed. */
+  dedup: DedupTableStats.optional(),
 });
 export type ParsedPoolStatus = z.infer<typeof ParsedPoolStatus>;
 
@@ -140,6 +202,10 @@ export const Pool = z.object({
   properties: z.record(z.string(), PropertyValue),
   /** TrueNAS's own id of the pool (pool.query `id`, an integer), when read through its API. */
   platformId: z.number().int().nullable().optional(),
+  /** A raidz expansion in progress or the last one finished (2.3+); absent when zpool status printed none. */
+  expansion: RaidzExpansion.optional(),
+  /** The dedup table, when `zpool status -D` was read (absent otherwise: not guessed from dedupratio). */
+  dedupTable: DedupTable.optional(),
 });
 export type Pool = z.infer<typeof Pool>;
 

@@ -14,6 +14,7 @@ import { ParsedPoolStatus, type ScanInfo, type VdevClass, type VdevNode } from '
 import { failed, parseHumanNumber, parsed, type ParseIssue, type ParseOutcome } from './common.ts';
 import { parseDraidName } from './draid-name.ts';
 import { isObject, type JsonObject } from './json-fields.ts';
+import { dedupFromJson, expandFromJson } from './zpool-status-expand-dedup.ts';
 import { epochToIso, parseCtimeDate } from './zpool-status-scan.ts';
 import { vdevType } from './zpool-status-vdev.ts';
 
@@ -155,6 +156,8 @@ function poolFromJson(key: string, p: JsonObject, issues: ParseIssue[]): ParsedP
       });
     }
   }
+  const expand = isObject(p.raidz_expand_stats) ? expandFromJson(p.raidz_expand_stats) : null;
+  const dedup = isObject(p.dedup_stats) ? dedupFromJson(p.dedup_stats) : null;
   const errorCount = amount(p.error_count);
   const errlist = Array.isArray(p.errlist) ? p.errlist.filter((e): e is string => typeof e === 'string') : [];
   return {
@@ -170,6 +173,8 @@ function poolFromJson(key: string, p: JsonObject, issues: ParseIssue[]): ParsedP
     errorFiles: errlist,
     remove: isObject(p.removal_stats) ? JSON.stringify(p.removal_stats) : null,
     vdevs,
+    ...(expand ? { expand } : {}),
+    ...(dedup ? { dedup } : {}),
   };
 }
 

@@ -15,6 +15,7 @@
 import { ParsedPoolStatus, type VdevNode } from '../model/inventory.ts';
 import { failed, parseHumanNumber, parsed, splitLines, type ParseIssue, type ParseOutcome } from './common.ts';
 import { parseDraidName } from './draid-name.ts';
+import { parseDedupText, parseExpandText } from './zpool-status-expand-dedup.ts';
 import { parseScanText } from './zpool-status-scan.ts';
 import { interiorType, SECTION_CLASS, vdevType } from './zpool-status-vdev.ts';
 
@@ -49,13 +50,15 @@ interface PoolBuilder {
   stack: OpenNode[];
   /** `config:` was seen (a cut after it lands in, or right after, the tree). */
   sawConfig: boolean;
+  /** The `expand:` block as read so far (decoded once the pool is complete). */
+  expandText: string | null;
 }
 
-type Block = 'status' | 'action' | 'see' | 'scan' | 'remove' | 'errors' | 'ignored' | 'config' | null;
+type Block = 'status' | 'action' | 'see' | 'scan' | 'remove' | 'expand' | 'errors' | 'ignored' | 'config' | null;
 
 const newPool = (name: string): PoolBuilder => ({
   pool: { name, state: null, status: null, action: null, see: null, scan: null, extraScans: [], errors: null, errorFiles: [], remove: null, vdevs: [] },
-  headerColumns: null, rootIndent: null, rootName: null, section: null, sectionIndent: 0, stack: [], sawConfig: false,
+  headerColumns: null, rootIndent: null, rootName: null, section: null, sectionIndent: 0, stack: [], sawConfig: false, expandText: null,
 });
 
 /** Wrapped prose (status/action/errors) is joined with spaces; the remove: block keeps its lines. */
@@ -177,6 +180,13 @@ export function parseZpoolStatus(text: string): ParseOutcome<ParsedPoolStatus[]>
           break;
         }
         case 'remove': p.remove = value; block = 'remove'; break;
+        case 'expand': cur.expandText = value; block = 'expand'; break;
+        case 'dedup': {
+          const d = parseDedupText(value);
+          if (d) p.dedup = d; else issues.push({ line: lineNo, message: `pool ${p.name}: dedup line not understood: ${value.slice(0, 120)}` });
+          block = 'ignored';
+          break;
+        }
         case 'errors': p.errors = value; block = 'errors'; break;
         case 'config': block = 'config'; cur.sawConfig = true; break;
         default: block = 'ignored';
@@ -200,6 +210,7 @@ export function parseZpoolStatus(text: string): ParseOutcome<ParsedPoolStatus[]>
       case 'action': p.action = appendText(p.action, trimmed); break;
       case 'see': p.see = appendText(p.see, trimmed); break;
       case 'remove': p.remove = appendText(p.remove, trimmed, '\n'); break;
+      case 'expand': cur.expandText = appendText(cur.expandText, trimmed, '\n'); break;
       case 'scan': {
         const last = p.extraScans.length > 0 ? p.extraScans[p.extraScans.length - 1]! : p.scan!;
         const updated = parseScanText(`${last.raw}\n${trimmed}`);
@@ -242,6 +253,11 @@ export function parseZpoolStatus(text: string): ParseOutcome<ParsedPoolStatus[]>
         message: `pool ${b.pool.name}: partial read — ${inConfig ? 'output ends inside the config block' : 'no errors: line (the output was cut short)'}; the vdev tree may be incomplete (the pool's state line said ${b.pool.state ?? 'nothing'})`,
       });
       b.pool.partial = true;
+    }
+    if (b.expandText !== null) {
+      const e = parseExpandText(b.expandText);
+      if (e) b.pool.expand = e;
+      else issues.push({ line: null, message: `pool ${b.pool.name}: expand block not understood: ${b.expandText.slice(0, 120)}` });
     }
     finishTypes(b.pool.vdevs, b.pool.name, issues);
     if (b.pool.status !== null) b.pool.status = b.pool.status.trim();

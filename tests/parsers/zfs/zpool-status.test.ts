@@ -272,6 +272,11 @@ describe('parseZpoolStatus: exact trees of real outputs', () => {
         'usb-Samsung_Flash_Drive_FIT_0371022030001364-0:0', 'usb-Samsung_Flash_Drive_FIT_0373417030009828-0:0',
         'usb-Samsung_Flash_Drive_FIT_0347017070021373-0:0', 'usb-Samsung_Flash_Drive_FIT_0375022030006895-0:0',
       ))],
+      expand: {
+        vdev: 'raidz2-0', state: 'finished', copiedBytes: 743 * 1024, totalBytes: null, progressPct: 100,
+        startedAt: null, endedAt: '2025-05-11T13:18:13', waitingForResilver: null,
+        raw: 'expanded raidz2-0 copied 743K in 00:02:03, on Sun May 11 13:18:13 2025',
+      },
     })]));
   });
 

@@ -3,8 +3,9 @@
  * richest text: `-v -P`, then `-v` for zfs-fuse), sizes from `zpool list` (-j, `-v -p`, `-v`,
  * plain for zfs-fuse), properties/features from `zpool get`, per-vdev ashift from `zdb -C`.
  */
-import type { Gap, ParsedPoolStatus, Pool, PropertyValue, VdevNode } from '../../model/inventory.ts';
+import type { DedupTable, DedupTableStats, Gap, ParsedPoolStatus, Pool, PropertyValue, VdevNode } from '../../model/inventory.ts';
 import { parseHumanNumber, parsePercent, parseRatio } from '../../parsers/common.ts';
+import { parseKstat } from '../../parsers/kstat.ts';
 import {
   parseDraidName, parseZdbConfig, parseZpoolGet, parseZpoolList, parseZpoolStatus, parseZpoolStatusJson,
   type ZdbVdev, type ZpoolListPool, type ZpoolProperties,
@@ -150,12 +151,72 @@ function enrich(node: VdevNode, list: ZpoolListPool | undefined, zdb: ZdbVdev[],
   return out;
 }
 
+/** `dedup_table_quota` as `zpool get` prints it: `auto` (UINT64_MAX), `none` (or `0` with -p), or a size. */
+function dedupQuota(pv: PropertyValue | undefined): DedupTable['quota'] {
+  if (!pv) return null;
+  const v = pv.value.trim();
+  if (v === 'auto' || v === 'none') return v;
+  const n = parseHumanNumber(v);
+  return n === null ? null : n === 0 ? 'none' : n;
+}
+
+const FEATURE_STATES = new Set(['active', 'enabled', 'disabled']);
+
+/**
+ * The checksums a dedup table can be kept for (zfsprops(7) `dedup`: on = sha256, or sha512, skein,
+ * edonr, blake3). OpenZFS 2.3+ keeps a `ddt_stats_<checksum>` kstat for each of them on every pool
+ * (module/zfs/ddt.c ddt_create → ddt_table_alloc_kstats); unused and legacy tables read 0 log entries,
+ * and OpenZFS before 2.3 has none of these files.
+ */
+const DDT_CHECKSUMS = ['sha256', 'sha512', 'skein', 'edonr', 'blake3'] as const;
+const DDT_KSTAT_DIR = 'kstat-ddt/';
+/** Numbered by the pool's place in `zpool status`, not named after it (a redacted snapshot keeps no pool names in file names). */
+const ddtKstatFile = (poolIndex: number, checksum: string): string => `${DDT_KSTAT_DIR}${poolIndex + 1}-${checksum}.txt`;
+
+/** Pools (index, name) whose `zpool status -D` text shows DDT entries: only they have DDT kstats worth reading. */
+function poolsWithDdt(raw: RawSet): Array<{ index: number; name: string }> {
+  const st = raw['zpool-status.txt'];
+  if (!usable(st)) return [];
+  const r = parseZpoolStatus(st.text);
+  return r.ok ? r.value.flatMap((p, index) => ((p.dedup?.entries ?? 0) > 0 ? [{ index, name: p.name }] : [])) : [];
+}
+
+/** log_active_entries + log_flushing_entries over the pool's DDT kstats; null when none was read. */
+function ddtLogEntries(raw: RawSet, poolIndex: number, gaps: Gap[]): number | null {
+  let total: number | null = null;
+  for (const c of DDT_CHECKSUMS) {
+    const file = ddtKstatFile(poolIndex, c);
+    const o = raw[file];
+    if (!usable(o) || o.text.trim() === '') continue; // not read (OpenZFS < 2.3, another platform)
+    const r = parseKstat(o.text);
+    if (!r.ok) { gaps.push(gap(A, file, `unreadable DDT kstat: ${r.error.message}`, 'info', r.error.line)); continue; }
+    const active = r.value.counters.log_active_entries;
+    const flushing = r.value.counters.log_flushing_entries;
+    if (active === undefined && flushing === undefined) continue;
+    total = (total ?? 0) + (active ?? 0) + (flushing ?? 0);
+  }
+  return total;
+}
+
+/** The `-D` summary joined with the properties and the feature that govern the table (2.3+; null where absent). */
+function dedupTable(stats: DedupTableStats, props: Record<string, PropertyValue>, features: Record<string, string>, logEntries: number | null): DedupTable {
+  const fast = features.fast_dedup;
+  return {
+    ...stats,
+    tableSizeBytes: num(props.dedup_table_size),
+    quota: dedupQuota(props.dedup_table_quota),
+    fastDedup: fast !== undefined && FEATURE_STATES.has(fast) ? (fast as DedupTable['fastDedup']) : null,
+    logEntries,
+  };
+}
+
 export const poolsCollector: Collector<Pool[]> = {
   artifact: A,
-  requests(raw): RawRequest[] {
+  requests(raw, ctx): RawRequest[] {
     const reqs: RawRequest[] = [
-      { file: 'zpool-status.txt', commands: [cmd('zpool', 'status', '-v', '-P'), cmd('zpool', 'status', '-v')] },
-      { file: 'zpool-status.json', commands: [cmd('zpool', 'status', '-v', '-P', '-j', '--json-int')] },
+      // -D adds the dedup table summary after `errors:` (print_dedup_stats); the tree is printed as without it.
+      { file: 'zpool-status.txt', commands: [cmd('zpool', 'status', '-v', '-P', '-D'), cmd('zpool', 'status', '-v', '-P'), cmd('zpool', 'status', '-v')] },
+      { file: 'zpool-status.json', commands: [cmd('zpool', 'status', '-v', '-P', '-D', '-j', '--json-int')] },
       { file: 'zpool-list.txt', commands: [cmd('zpool', 'list', '-v', '-p'), cmd('zpool', 'list', '-v'), cmd('zpool', 'list')] },
       { file: 'zpool-list.json', commands: [cmd('zpool', 'list', '-v', '-j', '--json-int')] },
       { file: 'zpool-iostat.txt', commands: [cmd('zpool', 'iostat', '-v')] },
@@ -164,6 +225,13 @@ export const poolsCollector: Collector<Pool[]> = {
     const pools = knownPoolNames(raw);
     if (pools.length > 0) {
       reqs.push({ file: 'zpool-get.txt', commands: [cmd('zpool', 'get', '-H', '-p', 'all', ...pools), cmd('zpool', 'get', 'all', ...pools)] });
+    }
+    // The fast-dedup log of each pool with a dedup table: Linux kstats (FreeBSD's sysctl tree is not read).
+    if (ctx?.platform === 'linux') {
+      for (const p of poolsWithDdt(raw)) {
+        if (!/^[A-Za-z0-9][\w.:-]*$/.test(p.name)) continue;
+        for (const c of DDT_CHECKSUMS) reqs.push({ file: ddtKstatFile(p.index, c), readPath: `/proc/spl/kstat/zfs/${p.name}/ddt_stats_${c}` });
+      }
     }
     // `zdb -C` reads the cache file; a pool imported without one (cachefile=none, TrueNAS's own
     // cache path) is missing there. `zdb -e -C POOL` reads the same config from the pool's labels.
@@ -182,6 +250,8 @@ export const poolsCollector: Collector<Pool[]> = {
     const list = lists(raw, gaps);
     const props = properties(raw, gaps);
     const zdb = zdbAshifts(raw, gaps, st.map((s) => s.name));
+    // DDT kstat files are numbered by the pool's place in the text `zpool status` (see requests).
+    const textOrder = knownPoolNames(raw);
     const pools: Pool[] = st.map((s) => {
       const l = list.get(s.name);
       const p = props[s.name] ?? {};
@@ -209,6 +279,8 @@ export const poolsCollector: Collector<Pool[]> = {
         ashift: ashift === null ? null : Math.trunc(ashift),
         features,
         properties: p,
+        ...(s.expand ? { expansion: s.expand } : {}),
+        ...(s.dedup ? { dedupTable: dedupTable(s.dedup, p, features, (s.dedup.entries ?? 0) > 0 && textOrder.includes(s.name) ? ddtLogEntries(raw, textOrder.indexOf(s.name), gaps) : null) } : {}),
       };
     });
     return { value: pools, gaps };
