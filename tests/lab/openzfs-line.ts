@@ -473,6 +473,6 @@ export function describeLine(zfs: ZfsLine): void {
       r = await captureAndAssess(vm, 'dedup-legacy-enabled');
       expect(r.inventory.pools[0]!.dedupTable!.fastDedup, 'the existing table keeps its format').toBe('enabled');
       expect(r.result.assessment.findings.filter((f) => f.ruleId === 'dedup-table').map((f) => f.explanation).join(' ')).toMatch(/no table uses it/);
-    }, 15 * MIN);
+    }, 25 * MIN);
   });
 }
