@@ -5,6 +5,7 @@
  */
 import type { AppContext } from '../context.ts';
 import { routes } from '../contract.ts';
+import { admitBenchStart } from '../bench-admission.ts';
 import { HttpError, notFound } from '../errors.ts';
 import { apiRouter, bindRoute } from '../route.ts';
 import { applyBenchPolicy, benchPolicy, clampToPolicy, type ApiBenchRequest } from '../bench-policy.ts';
@@ -18,7 +19,7 @@ import type { SuiteResult } from '../../bench/suite-types.ts';
 
 export function benchRoutes(ctx: AppContext) {
   const r = apiRouter();
-  const { getHost, requireBench, requireLocal, confine, benchRuns, benchLimiter, settings } = ctx;
+  const { getHost, requireBench, requireLocal, confine, benchRuns, settings } = ctx;
   /** The server's limits, then container confinement: what the runner gets. */
   const withPolicy = (body: ApiBenchRequest) => {
     const p = applyBenchPolicy(body, benchPolicy(settings.get().benchmark, ctx.benchCeiling));
@@ -37,12 +38,7 @@ export function benchRoutes(ctx: AppContext) {
     requireLocal(h);
     const { runs } = requireBench();
     const request = withPolicy(body);
-    const client = req.socket.remoteAddress ?? 'unknown';
-    if (!benchLimiter.hit(client)) {
-      res.setHeader('Retry-After', String(benchLimiter.retryAfterSeconds(client)));
-      throw new HttpError('rate-limited', 'too many benchmark starts; try again later');
-    }
-    if (ctx.benchSuites.busy(h.id)) throw new HttpError('conflict', `a benchmark suite is running on host "${h.id}"`);
+    admitBenchStart(ctx, h.id, req, res);
     return runs.start(h.id, request);
   });
   bindRoute(r, routes.benchRun, ({ params }) => {
@@ -124,7 +120,7 @@ function sse(req: Request, res: Response, subscribe: (l: (event: string, data: u
 }
 
 function suiteRoutes(r: Router, ctx: AppContext): void {
-  const { getHost, requireLocal, benchLimiter, settings, benchDir, store, benchSuites } = ctx;
+  const { getHost, requireLocal, settings, benchDir, store, benchSuites } = ctx;
   /** Path targets only in the operator's places; container mode: nothing else, no zvols (ctx.confine decides). */
   const confineSuite = (req: SuiteRequest): SuiteRequest => {
     if (benchDir !== null && req.zvol) throw new HttpError('bad-request', `this server benchmarks only directories inside ${benchDir}; zvol runs are refused`);
@@ -162,11 +158,7 @@ function suiteRoutes(r: Router, ctx: AppContext): void {
   bindRoute(r, routes.benchSuitePlan, ({ params, body }) => plan(params.hostId, body));
   bindRoute(r, routes.benchSuiteStart, async ({ params, body, req, res }) => {
     const p = await plan(params.hostId, body);
-    const client = req.socket.remoteAddress ?? 'unknown';
-    if (!benchLimiter.hit(client)) {
-      res.setHeader('Retry-After', String(benchLimiter.retryAfterSeconds(client)));
-      throw new HttpError('rate-limited', 'too many benchmark starts; try again later');
-    }
+    admitBenchStart(ctx, params.hostId, req, res, 'suite');
     return benchSuites.start(params.hostId, p);
   });
   bindRoute(r, routes.benchSuiteJob, ({ params }) => benchSuites.get(params.jobId) ?? (() => { throw notFound(`suite job ${params.jobId}`); })());

@@ -7,6 +7,7 @@
 import type { AppContext } from '../context.ts';
 import { routes } from '../contract.ts';
 import { HttpError } from '../errors.ts';
+import { admitBenchStart } from '../bench-admission.ts';
 import { apiRouter, bindRoute } from '../route.ts';
 import { BenchRequestBody } from '../schemas.ts';
 import { applyBenchPolicy, benchPolicy } from '../bench-policy.ts';
@@ -27,12 +28,7 @@ export function optaneOutcomeRoutes(ctx: AppContext) {
     const policy = applyBenchPolicy(wanted.data, benchPolicy(ctx.settings.get().benchmark, ctx.benchCeiling));
     if (!policy.ok) throw new HttpError('bad-request', policy.message);
     const request = ctx.confine(policy.request);
-    const client = req.socket.remoteAddress ?? 'unknown';
-    if (!ctx.benchLimiter.hit(client)) {
-      res.setHeader('Retry-After', String(ctx.benchLimiter.retryAfterSeconds(client)));
-      throw new HttpError('rate-limited', 'too many benchmark starts; try again later');
-    }
-    if (ctx.benchSuites.busy(h.id)) throw new HttpError('conflict', `a benchmark suite is running on host "${h.id}"`);
+    admitBenchStart(ctx, h.id, req, res);
     // The guards first, so a refusal answers with its reasons instead of a refused run.
     const refused = (await bench.dryRun(request)).guards.filter((g) => !g.ok);
     if (refused.length > 0) throw new HttpError('conflict', refused.map((g) => g.message).join(' '));
