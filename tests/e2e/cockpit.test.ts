@@ -80,7 +80,8 @@ describe.runIf(live)('Cockpit page (cockpit-ws, Chromium, the real server throug
     const problems: string[] = [];
     // Errors of our page (CSP refusals, exceptions); Cockpit's own shell warnings are not ours.
     page.on('console', (m) => {
-      if (m.type() === 'error' && (m.location().url.includes('/zfs-advisor/') || /Content Security Policy/i.test(m.text()))) problems.push(m.text());
+      if (process.env.COCKPIT_CONSOLE) console.log(m.type(), m.location().url, JSON.stringify(m.text()));
+      if (m.type() === 'error' && (m.location().url.includes('/zfs-advisor/') || /Content Security Policy/i.test(m.text()))) problems.push(`${m.text()} (${m.location().url}:${m.location().lineNumber})`);
     });
     page.on('pageerror', (e) => problems.push(e.message));
     await loginCockpit(page, cockpit.url, user, superuser);

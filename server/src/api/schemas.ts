@@ -11,7 +11,7 @@ import { Dataset, Inventory } from '../model/inventory.ts';
 import { BenchmarkSummary } from '../model/workload.ts';
 import { Profile } from '../bench/profiles.ts';
 import { BenchRequest as RunnerBenchRequest, GuardVerdict as RunnerGuardVerdict } from '../bench/types.ts';
-import { RunLatency } from '../bench/sync-latency.ts';
+import { RunLatency } from '../bench/run-latency-schema.ts';
 import { Counts } from '../model/jobs.ts';
 import { DEFAULT_OBSERVATION_SETTINGS, ObservationSettings } from './evidence-schemas.ts';
 import { parsePveTokenId, PVE_TOKEN_ID_HINT } from '../remote/pve-ids.ts';

@@ -8,11 +8,15 @@
  * in another. Pure; derived from the stored summary, so runs stored before `syncOpLatency` existed
  * read right too (an fsync run without it says its sync latency was not recorded).
  */
-import { z } from 'zod';
 import type { BenchmarkSummary } from '../model/workload.ts';
 
-export const RunLatencyKind = z.enum(['fsync', 'fdatasync', 'o-sync-write', 'sync-always-write', 'async-write', 'read']);
-export type RunLatencyKind = z.infer<typeof RunLatencyKind>;
+/**
+ * No zod here: the UI bundles this module, and zod probes `new Function` on first parse, which a
+ * page's CSP without 'unsafe-eval' (Cockpit's, ours) reports as a violation. The schema that
+ * validates these shapes is `bench/run-latency-schema.ts`; its type check keeps the two equal.
+ */
+export const RUN_LATENCY_KINDS = ['fsync', 'fdatasync', 'o-sync-write', 'sync-always-write', 'async-write', 'read'] as const;
+export type RunLatencyKind = (typeof RUN_LATENCY_KINDS)[number];
 
 /** The words every surface prints for a run's latency figure. */
 export const RUN_LATENCY_LABEL: Record<RunLatencyKind, string> = {
@@ -28,20 +32,19 @@ export const RUN_LATENCY_LABEL: Record<RunLatencyKind, string> = {
 export const SYNC_LATENCY = 'sync latency';
 
 /** A run's latency as every surface shows it (the JSON report, `bench --json`, the before/after view carry it as is). */
-export const RunLatency = z.object({
-  kind: RunLatencyKind,
+export interface RunLatency {
+  kind: RunLatencyKind;
   /** True when the figure is the time until a write was durable. */
-  durable: z.boolean(),
+  durable: boolean;
   /** The words every surface prints: "sync latency (fsync)", "sync latency (O_SYNC write)", "write() latency (async, not durable)"… */
-  label: z.string(),
-  meanNs: z.number().nullable(),
-  p50Ns: z.number().nullable(),
-  p99Ns: z.number().nullable(),
-  p999Ns: z.number().nullable(),
+  label: string;
+  meanNs: number | null;
+  p50Ns: number | null;
+  p99Ns: number | null;
+  p999Ns: number | null;
   /** Why the figures are null when the run wrote durably but did not record the durable latency; else null. */
-  missing: z.string().nullable(),
-});
-export type RunLatency = z.infer<typeof RunLatency>;
+  missing: string | null;
+}
 
 type Lat = { meanNs: number | null; p50Ns: number | null; p99Ns: number | null; p999Ns: number | null } | null | undefined;
 

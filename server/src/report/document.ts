@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { Finding, RuleCategory, RuleStatus, Severity } from '../model/finding.ts';
 import { Gap, VdevNode } from '../model/inventory.ts';
 import { BenchmarkSummary } from '../model/workload.ts';
-import { RunLatency } from '../bench/sync-latency.ts';
+import { RunLatency } from '../bench/run-latency-schema.ts';
 import { OptaneVerdict } from '../optane/verdict.ts';
 import { StoredPair } from '../optane/outcome.ts';
 
