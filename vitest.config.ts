@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
@@ -6,6 +7,9 @@ import LabFirstSequencer from './tests/support/lab-sequencer.ts';
 
 // One runner for the whole repo. The summary reporter prints "N passed, N failed, N skipped"
 // as the very last line, which is what CI reads.
+/** The real-OpenZFS lab's test files (tests/lab/*.test.ts). */
+const LAB_FILES = readdirSync(join(import.meta.dirname, 'tests', 'lab')).filter((f) => f.endsWith('.test.ts')).length;
+
 export default defineConfig({
   // Compiles the UI's .vue single-file components for tests/ui (no effect on other files).
   plugins: [vue()],
@@ -19,14 +23,14 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Files run in parallel; the live zfs-fuse tests take turns through the harness's machine-wide
-    // lock (tests/support/zfs-fuse.ts), so they never start two daemons. At least three workers, even
-    // on two cores: the two real-OpenZFS line files (tests/lab/openzfs-2.4 and -2.3) each hold a worker
-    // and a guest for most of the run, and the rest of the suite runs beside them on the third instead
-    // of after them (a guest waits on emulated I/O and its agent much of the time, and an idle guest
-    // costs a host core under 5 %: lab/guest/lab-agent). The sequencer puts the line files first and
-    // the other lab files last (tests/support/lab-sequencer.ts).
+    // lock (tests/support/zfs-fuse.ts), so they never start two daemons. One worker per real-OpenZFS
+    // lab file and one more, even on two cores: a lab file holds its worker for most of the run but
+    // mostly waits (for its image, for a guest slot, on its guest; an idle guest costs a host core
+    // under 5 %: lab/guest/lab-agent), and the rest of the suite runs beside them from the start
+    // instead of after them. The sequencer puts the lab files first (tests/support/lab-sequencer.ts);
+    // lab/vm.ts runs at most three guests at a time.
     fileParallelism: true,
-    maxWorkers: Math.max(3, availableParallelism() - 1),
+    maxWorkers: Math.max(LAB_FILES + 1, availableParallelism() - 1),
     sequence: { sequencer: LabFirstSequencer },
     globalSetup: ['./tests/support/global-setup.ts'],
     // A host-wide benchmark lock directory per test file (tests/support/host-lock-dir.ts); each file

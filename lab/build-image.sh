@@ -32,7 +32,7 @@ BASE_PKGS="linux-image-amd64 linux-headers-amd64 systemd systemd-sysv udev kmod 
 # the guest's boot files are keyed by their content. The agent itself is not in the image: the guest
 # runs it from the shared checkout, so changing it needs no rebuild.
 BASE_REV=2
-IMAGE_REV=2
+IMAGE_REV=3
 BASE_KEY="$(printf 'base %s %s %s' "$BASE_REV" "$MIRROR" "$BASE_PKGS" | sha256sum | cut -c1-12)"
 KEY="$(printf 'zfs %s %s %s %s' "$BASE_KEY" "$IMAGE_REV" "$ZFS_PIN" "$(cat "$HERE/guest/lab-boot" "$HERE/guest/lab-boot.service" | sha256sum)" | sha256sum | cut -c1-12)"
 BASE="$CACHE/base-$BASE_KEY"
@@ -50,6 +50,7 @@ until flock -w 5 9; do
   if [ -f "$OUT/ok" ]; then echo "$OUT"; exit 0; fi
 done
 if [ -f "$OUT/ok" ]; then echo "$OUT"; exit 0; fi
+BUILD_START=$(date +%s)
 
 in_root() { chroot "$1" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive LC_ALL=C "${@:2}"; }
 mount_api() { for d in proc sys dev dev/pts; do mount --bind "/$d" "$1/$d"; done; }
@@ -84,17 +85,29 @@ trap 'umount_api "$R"' EXIT
 mount_api "$R"
 KVER="$(ls "$R/lib/modules" | sort -V | tail -1)"
 log "zfs-dkms $ZFS_PIN from $SUITE for kernel $KVER (DKMS builds the module: about 9 minutes)"
+DKMS_START=$(date +%s)
 echo 'zfs-dkms zfs-dkms/note-incompatible-licenses note' | in_root "$R" debconf-set-selections
 # DKMS's postinst builds for the root's kernel (and tries the host's, which has no headers here, and
 # fails softly); if the guest's module is missing we build it by name right after. On trixie DKMS
 # installs it compressed (zfs.ko.xz).
-in_root "$R" apt-get install -y -qq -t "$SUITE" "zfs-dkms=$ZFS_PIN" "zfsutils-linux=$ZFS_PIN" "zfs-test=$ZFS_PIN" >"$OUT.tmp/zfs.log" 2>&1 \
+# No debug information and no BTF in the module: the guest's kernel config asks for both (DWARF in
+# every object, then pahole turning it into BTF per module); nobody reads them in the lab and they
+# cost build time. KCFLAGS=-g0 comes last on kbuild's command lines, so it wins over -g. Without
+# DWARF pahole fails, and kbuild runs it only when the headers hold a vmlinux to base the BTF on:
+# that file is set aside for the build (kbuild then says "Skipping BTF generation") and put back.
+NODEBUG=(KCFLAGS=-g0)
+HDRS="$R/usr/src/linux-headers-$KVER"
+[ -f "$HDRS/vmlinux" ] && mv "$HDRS/vmlinux" "$HDRS/vmlinux.lab-aside"
+in_root "$R" "${NODEBUG[@]}" apt-get install -y -qq -t "$SUITE" "zfs-dkms=$ZFS_PIN" "zfsutils-linux=$ZFS_PIN" "zfs-test=$ZFS_PIN" >"$OUT.tmp/zfs.log" 2>&1 \
   || { tail -30 "$OUT.tmp/zfs.log" >&2; exit 1; }
 ZVER="$(in_root "$R" dpkg-query -W -f '${Version}' zfs-dkms | sed 's/-.*//')"
 if ! ls "$R/lib/modules/$KVER/updates/dkms/zfs.ko"* >/dev/null 2>&1; then
-  in_root "$R" dkms install "zfs/$ZVER" -k "$KVER" >>"$OUT.tmp/zfs.log" 2>&1 || { tail -30 "$OUT.tmp/zfs.log" >&2; exit 1; }
+  in_root "$R" "${NODEBUG[@]}" dkms install "zfs/$ZVER" -k "$KVER" >>"$OUT.tmp/zfs.log" 2>&1 || { tail -30 "$OUT.tmp/zfs.log" >&2; exit 1; }
 fi
 ls "$R/lib/modules/$KVER/updates/dkms/zfs.ko"* >/dev/null 2>&1 || { echo "build-image: zfs.ko was not built for $KVER" >&2; exit 1; }
+[ -f "$HDRS/vmlinux.lab-aside" ] && mv "$HDRS/vmlinux.lab-aside" "$HDRS/vmlinux"
+DKMS_S=$(( $(date +%s) - DKMS_START ))
+log "OpenZFS $ZVER built and installed in $DKMS_S s"
 in_root "$R" depmod "$KVER"
 
 log "guest setup"
@@ -122,6 +135,8 @@ log "ext4 image"
 mkfs.ext4 -q -L labroot -d "$R" "$OUT.tmp/root.img" 6G
 rm -rf "$R"
 touch "$OUT.tmp/ok"; rm -rf "$OUT"; mv "$OUT.tmp" "$OUT"
+# For the test run's timing table (tests/support/summary-reporter.ts): line, start, end, DKMS seconds.
+printf '%s %s %s %s\n' "$VERSION" "$BUILD_START" "$(date +%s)" "$DKMS_S" >>"$CACHE/build-times"
 log "done: $OUT"
 echo "$OUT"
 }

@@ -12,7 +12,7 @@
  * const { stdout } = await vm.run('zpool status -j');
  * await vm.stop();
  * ```
- * Under TCG (KVM does not work on these machines) a boot takes about 30 s; at most two VMs run at
+ * Under TCG (KVM does not work on these machines) a boot takes about 30 s; at most three VMs run at
  * a time (machine-wide slots, takeLock), and each boot starts from a throw-away overlay over the pristine image.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -77,8 +77,8 @@ export function labAvailable(): boolean {
 
 /** Builds (or finds in the cache) the guest image for an OpenZFS line; returns its directory. */
 export function ensureImage(zfs: ZfsLine): string {
-  // At nice -5 as root, as CI's own builds (.ci/run): whichever caller takes the build lock builds at the same priority.
-  const cmd = process.getuid?.() === 0 ? ['nice', '-n', '-5', 'bash'] : ['bash'];
+  // At nice -10 as root, as CI's own builds (.ci/run): the second image is the run's critical path, ahead of the guests (nice -5).
+  const cmd = process.getuid?.() === 0 ? ['nice', '-n', '-10', 'bash'] : ['bash'];
   const r = spawnSync(cmd[0]!, [...cmd.slice(1), join(HERE, 'build-image.sh'), zfs], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 55 * 60_000 });
   if (r.status !== 0) throw new Error(`lab image for OpenZFS ${zfs} could not be built (exit ${r.status})`);
   return r.stdout.trim().split('\n').pop()!;
@@ -91,11 +91,12 @@ function accel(): string[] {
 }
 
 /**
- * Guests at once on this machine (ZFS_ADVISOR_LAB_SLOTS, default 2): one guest under TCG keeps about
- * one core busy (it waits on its throttled disks and its agent much of the time), so two use a
- * two-core machine where one left a core idle once the rest of the suite was done.
+ * Guests at once on this machine (ZFS_ADVISOR_LAB_SLOTS, default 3). A guest under TCG keeps about
+ * one core busy while its case runs and much less between (it waits on its throttled disks and its
+ * agent), so three keep a two-core machine busy where two left it half idle at the end of a run (the
+ * last line's cases in one guest once everything else was done); more only slow each other down.
  */
-const SLOTS = Math.max(1, Number(process.env.ZFS_ADVISOR_LAB_SLOTS) || 2);
+const SLOTS = Math.max(1, Number(process.env.ZFS_ADVISOR_LAB_SLOTS) || 3);
 
 async function takeLock(timeoutMs: number): Promise<() => void> {
   // Developers working on more lab files at once may opt out of taking turns (each guest is slower).

@@ -44,11 +44,11 @@ interface Row { label: string; profile: string; targetKind: string; io: string; 
 /** The JSON document on stdout (a suite's progress goes to stderr). */
 const json = <T>(stdout: string): T => JSON.parse(stdout.slice(stdout.indexOf('{'))) as T;
 
-describe('benchmarks on real OpenZFS 2.3', () => {
+describe('benchmarks on real OpenZFS 2.4', () => {
   let vm: LabVm;
   beforeAll(async () => {
     if (!live) return;
-    vm = await bootLab({ zfs: '2.3', drives: Object.values(D), memMiB: 2048 });
+    vm = await bootLab({ zfs: '2.4', drives: Object.values(D), memMiB: 2048 });
     // node and the bundle come from the guest's own disk (lab/guest/lab-agent): through the 9p share every CLI start re-read ~100 MB (3–7 s each).
     await vm.must(create('tank', `mirror ${byId(D.a)} ${byId(D.b)}`));
   }, 60 * MIN); // the guest lock may be held by another lab file for up to 45 min (two test workers)

@@ -52,13 +52,24 @@ const appTree = (inv: Inventory, pool: string) => {
 };
 const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8');
 
+/** Which share of a line's cases a test file runs: every `of`-th case, starting at `index`. */
+export interface LinePart { index: number; of: number }
+
 /**
- * Every case of one OpenZFS line in one guest (one boot). Each line has its own test file
- * (openzfs-2.4.test.ts, openzfs-2.3.test.ts), so the two lines run side by side, each in its own guest,
- * instead of one after the other in one file.
+ * The cases of one OpenZFS line, in one guest (one boot) per test file. Each line's cases are split
+ * over two files (openzfs-2.4.test.ts and openzfs-2.4-b.test.ts; the same for 2.3), so a line runs in
+ * two guests side by side: the line whose image is built last is the run's critical path, and with
+ * the rest of the suite done by then one guest would leave a core idle. Cases go to the parts in
+ * turn, in the order written here; the version check runs in every part.
  */
-export function describeLine(zfs: ZfsLine): void {
-  describe(`OpenZFS ${zfs} in the lab guest`, () => {
+export function describeLine(zfs: ZfsLine, part: LinePart = { index: 0, of: 1 }): void {
+  let ordinal = 0;
+  /** `it.runIf(cond)` for this part's cases; the other parts' cases are not registered here at all. */
+  const lineIt = (cond: boolean): ReturnType<typeof it.runIf> => {
+    const mine = ordinal++ % part.of === part.index;
+    return mine ? it.runIf(cond) : ((() => undefined) as unknown as ReturnType<typeof it.runIf>);
+  };
+  describe(`OpenZFS ${zfs} in the lab guest${part.of > 1 ? ` (part ${part.index + 1} of ${part.of})` : ''}`, () => {
     let vm: LabVm;
     beforeAll(async () => { if (live) vm = await bootLab({ zfs, drives: LAB_DRIVES, memMiB: 3072 }); }, 60 * MIN);
     afterAll(async () => { await vm?.stop(); }, MIN);
@@ -67,7 +78,7 @@ export function describeLine(zfs: ZfsLine): void {
       expect(vm.zfsVersionText).toMatch(new RegExp(`zfs-kmod-${zfs.replace('.', '\\.')}\\.`));
     });
 
-    it.runIf(live)('every vdev class on one pool: the inventory equals zpool status -j and zfs get -j, text equals JSON', async () => {
+    lineIt(live)('every vdev class on one pool: the inventory equals zpool status -j and zfs get -j, text equals JSON', async () => {
       await resetGuest(vm);
       const recipe = `${CREATE} -O dedup=off tank raidz2 $ZD1 $ZD2 $ZD3 $ZD4 special mirror $NV1 $NV2 log mirror $NV3 $NV4 cache $NV5 spare $ZD5 dedup mirror $NV6 $ZD6
   zfs create -o recordsize=16K -o sync=always -o logbias=latency tank/db
@@ -127,7 +138,7 @@ export function describeLine(zfs: ZfsLine): void {
       expect(inv.arc?.counters.c_max ?? 0).toBeGreaterThan(0);
     }, 15 * MIN);
 
-    it.runIf(live)('dRAID with a distributed spare in use', async () => {
+    lineIt(live)('dRAID with a distributed spare in use', async () => {
       await resetGuest(vm);
       const recipe = `${CREATE} tank draid1:2d:5c:1s $ZD1 $ZD2 $ZD3 $ZD4 $ZD5
   zpool offline -f tank $ZD2-part1
@@ -150,7 +161,7 @@ export function describeLine(zfs: ZfsLine): void {
       expect(data.state).toBe('DEGRADED');
     }, 10 * MIN);
 
-    it.runIf(live)('health: injected read errors, a faulted log device, a resilver in progress — each reported, each gone when fixed', async () => {
+    lineIt(live)('health: injected read errors, a faulted log device, a resilver in progress — each reported, each gone when fixed', async () => {
       await resetGuest(vm);
       // Errors: zinject fails reads on one side of a mirror; a scrub counts them.
       const errors = `${CREATE} tank mirror $ZD1 $ZD2 log $NV1
@@ -196,7 +207,7 @@ export function describeLine(zfs: ZfsLine): void {
 
     describe('each rule a pool can trigger: fires on the real pool, silent once the advice is followed', () => {
       for (const c of CASES) {
-        it.runIf(live && (c.lines ?? LAB_VERSIONS).includes(zfs))(c.name, async () => {
+        lineIt(live && (c.lines ?? LAB_VERSIONS).includes(zfs))(c.name, async () => {
           await resetGuest(vm);
           await sh(vm, c.setup, 10 * MIN);
           const before = await captureAndAssess(vm, `case-before`);
@@ -241,7 +252,7 @@ export function describeLine(zfs: ZfsLine): void {
         expect(status.value[0]!.vdevs.map(norm), name).toEqual(preview.value[0]!.vdevs.map(norm));
       };
 
-      it.runIf(live)('add-slog: a mirrored SLOG of two NVMe drives', async () => {
+      lineIt(live)('add-slog: a mirrored SLOG of two NVMe drives', async () => {
         await resetGuest(vm);
         await sh(vm, `${CREATE} tank mirror $ZD1 $ZD2`);
         const r = await hostPlan(['add-slog', '--pool', 'tank', '--devices', '/dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_NV0001,/dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_NV0002']);
@@ -249,7 +260,7 @@ export function describeLine(zfs: ZfsLine): void {
         await carryOut(r.plan!, 'plan-add-slog');
       }, 10 * MIN);
 
-      it.runIf(live)('add-special: a mirror matching the data mirror, with special_small_blocks', async () => {
+      lineIt(live)('add-special: a mirror matching the data mirror, with special_small_blocks', async () => {
         await resetGuest(vm);
         await sh(vm, `${CREATE} tank mirror $ZD1 $ZD2\nzfs create tank/share`);
         const r = await hostPlan(['add-special', '--pool', 'tank', '--devices', '/dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_NV0001,/dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_NV0002', '--special-small-blocks', '16K', '--datasets', 'tank/share']);
@@ -258,7 +269,7 @@ export function describeLine(zfs: ZfsLine): void {
         expect((await sh(vm, 'zfs get -H -p -o value special_small_blocks tank/share')).trim()).toBe('16384');
       }, 10 * MIN);
 
-      it.runIf(live)('partitioned: two NVMe drives split into SLOG and special partitions, mirrored (the app in the guest, on the live host)', async () => {
+      lineIt(live)('partitioned: two NVMe drives split into SLOG and special partitions, mirrored (the app in the guest, on the live host)', async () => {
         await resetGuest(vm);
         await sh(vm, `${CREATE} tank mirror $ZD1 $ZD2`);
         const r = await plan('add-special --pool tank --devices /dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_NV0003,/dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_NV0004 --partition slog:256M,special:512M');
@@ -267,7 +278,7 @@ export function describeLine(zfs: ZfsLine): void {
         await carryOut(r.plan!, 'plan-partitioned');
       }, 10 * MIN);
 
-      it.runIf(live)('a device in use — the boot disk, a pool member, a disk with a file system — is refused, and never offered', async () => {
+      lineIt(live)('a device in use — the boot disk, a pool member, a disk with a file system — is refused, and never offered', async () => {
         await resetGuest(vm);
         await sh(vm, `${CREATE} tank mirror $ZD1 $ZD2\nmkfs.ext4 -q -F $ZD3\nsgdisk -n1:0:+64M $ZD4 >/dev/null\nudevadm settle -t 10 || true`);
         const snap = await guestCapture(vm, 'in-use');
@@ -293,7 +304,7 @@ export function describeLine(zfs: ZfsLine): void {
     echo "$d $(awk '{print $5}' /sys/class/block/$(basename "$(readlink -f "$d")")/stat)"; done`)).trim().split('\n')
       .map((l) => l.split(' ')).map(([dev, n]) => [dev!.replace(/^.*[-_]/, ''), Number(n)]));
 
-    it.runIf(live)('a special mirror and no SLOG: where the ZIL goes (2.4: the special vdev; 2.3: the data vdevs), measured, and said by that line\'s rule', async () => {
+    lineIt(live)('a special mirror and no SLOG: where the ZIL goes (2.4: the special vdev; 2.3: the data vdevs), measured, and said by that line\'s rule', async () => {
       // zfs-facts A5/B1: since 2.4 the special class takes the ZIL when there is no log vdev (zpoolconcepts.7 of
       // zfs-2.4.0, "Special Allocation Class"; absent from zfs-2.3.0's), whatever zil_special_is_slog says.
       await resetGuest(vm);
@@ -328,7 +339,7 @@ export function describeLine(zfs: ZfsLine): void {
       }
     }, 10 * MIN);
 
-    it.runIf(live)('special_small_blocks on a dataset (both lines) and on a zvol (2.4 only): where the blocks land, and what the rule says', async () => {
+    lineIt(live)('special_small_blocks on a dataset (both lines) and on a zvol (2.4 only): where the blocks land, and what the rule says', async () => {
       // zfs-facts B1/B12: zvol data may opt in to the special class since 2.4 (openzfs/zfs PR #14876, "Allow opt-in
       // of zvol blocks in special class": the property was "valid for filesystems but invalid for volumes").
       await resetGuest(vm);
@@ -367,7 +378,7 @@ export function describeLine(zfs: ZfsLine): void {
       expect(said.some((t) => t.startsWith('tank/vol: ') && /puts the whole dataset on special/.test(t)), said.join('; ')).toBe(zfs === '2.4');
     }, 10 * MIN);
 
-    it.runIf(live)('observe: a real counter pair around a known sync-write load agrees with fio', async () => {
+    lineIt(live)('observe: a real counter pair around a known sync-write load agrees with fio', async () => {
       await resetGuest(vm);
       const recipe = `${CREATE} tank mirror $ZD1 $ZD2
   zfs create -o sync=always -o recordsize=16K tank/db`;
@@ -394,7 +405,7 @@ export function describeLine(zfs: ZfsLine): void {
       expect(p50).not.toBeNull();
     }, 10 * MIN);
 
-    it.runIf(live)('raidz expansion caught in progress and finished, fast and legacy dedup tables: the inventory reads them (text equals JSON) and the rules say what they mean', async () => {
+    lineIt(live)('raidz expansion caught in progress and finished, fast and legacy dedup tables: the inventory reads them (text equals JSON) and the rules say what they mean', async () => {
       // zpool-attach(8): a disk attached to raidz1-0 starts an expansion; raidz_expand_max_reflow_bytes (zfs(4),
       // "for testing") holds it in progress. zpool-features(7): fast_dedup is used by new tables only.
       const parsedBoth = (dir: string) => {

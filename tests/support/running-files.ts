@@ -3,7 +3,7 @@
  * path and its process's pid) in one directory per test run while it runs (a setup file,
  * vitest.config.ts). A measurement that the rest of the suite would disturb — the lab's
  * advice-followed gains, on an emulated guest that shares the host's two cores — waits until it is
- * the only file left (`waitUntilAlone`); the sequencer starts it last, so no file starts after it.
+ * the only file left (`waitUntilAlone`); it runs as a benchmark (tests/lab/vitest.lab-bench.config.ts), where nothing else starts after it.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

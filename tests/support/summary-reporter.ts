@@ -1,6 +1,7 @@
 import type { Reporter, TestModule } from 'vitest/node';
 import { SYSTEM_DATA_DIR } from '../../server/src/data-dir.ts';
 import { stateChanges, systemDataDirState } from './system-data-dir.ts';
+import { timingTable } from './timing-table.ts';
 
 /**
  * Prints the plain closing line CI reads: "tests: N passed, N failed, N skipped". It also fails the
@@ -10,9 +11,21 @@ import { stateChanges, systemDataDirState } from './system-data-dir.ts';
  */
 export default class SummaryReporter implements Reporter {
   private systemDir: string[] = [];
+  private t0 = Date.now();
+  private readonly spans = new Map<string, { start: number; end?: number }>();
 
   onInit(): void {
+    this.t0 = Date.now();
     this.systemDir = systemDataDirState();
+  }
+
+  onTestModuleStart(mod: TestModule): void {
+    this.spans.set(mod.moduleId, { start: Date.now() });
+  }
+
+  onTestModuleEnd(mod: TestModule): void {
+    const span = this.spans.get(mod.moduleId);
+    if (span) span.end = Date.now();
   }
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
@@ -36,7 +49,9 @@ export default class SummaryReporter implements Reporter {
       process.exitCode = 1;
       setImmediate(() => process.stdout.write(`\nFAILED: the tests wrote to ${SYSTEM_DATA_DIR}, the service's data directory:\n${changed.slice(0, 20).join('\n')}\n`));
     }
-    // Written after vitest's own summary so it is the last line.
-    setImmediate(() => process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`));
+    // Where the run's time went (the long files and the lab images), then the closing line: both
+    // after vitest's own summary, so CI's tail shows them and the count is the last line.
+    const table = timingTable({ t0: this.t0, now: Date.now(), spans: this.spans, root: process.cwd(), labCache: process.env.ZFS_ADVISOR_LAB_CACHE });
+    setImmediate(() => process.stdout.write(`\n${table}\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`));
   }
 }
