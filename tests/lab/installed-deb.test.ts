@@ -21,8 +21,11 @@ import { freePort } from '../e2e/support/server.ts';
 import { screenshot, settle } from '../e2e/support/ui-checks.ts';
 
 // 4 GiB (sparse): the one-click probe's write-back step writes 1 GiB, and the free-space guard wants room for it.
-// Throttled by QEMU to a hard disk's ~150 IOPS, so the pool is one a SLOG helps and the loop has a gain to measure.
-const DISKS = [hdd('DEB0001', '4G', 150), hdd('DEB0002', '4G', 150)];
+// Throttled by QEMU to 60 IOPS each — a busy or SMR hard disk — so one writer's sync writes measure
+// slow (as the 88/s of issue 34), the app says "Yes" for the unused NVMe, and the loop has a gain to
+// measure: in this emulated guest a log on the NVMe takes about 280–310 sync writes/s at QD1
+// (BENCHMARKS.md, "Advice followed"), a gain above 3×, where 150-IOPS disks left it near 2×.
+const DISKS = [hdd('DEB0001', '4G', 60), hdd('DEB0002', '4G', 60)];
 const CANDIDATE = nvme('DEBNV01', '2G');
 const GUEST_PORT = 8077;
 const run = labAvailable() && chromiumAvailable();
@@ -47,7 +50,8 @@ describe.runIf(run)('the installed .deb on a real OpenZFS 2.4 host, from the hos
     // The owner's pool, made before the package arrives (as on a NAS): a mirror, one dataset without
     // compression (a finding), and an unused NVMe drive the Optane page can weigh as a log device.
     await vm.must(`zpool create -f -o cachefile=none -O mountpoint=/tank tank mirror ${byId(DISKS[0]!)} ${byId(DISKS[1]!)}
-zfs create -o compression=off tank/nocomp`);
+zfs create -o compression=off tank/nocomp
+zfs create -V 256M tank/vm-100-disk-0`);
     // The guest's NIC (user-mode networking; the image has no DHCP client): QEMU's fixed addresses.
     await vm.must(`IF=$(ls /sys/class/net | grep -v '^lo$' | head -1); ip link set lo up; ip link set "$IF" up
 ip addr add 10.0.2.15/24 dev "$IF"; ip route add default via 10.0.2.2`);
@@ -179,6 +183,9 @@ systemctl is-active zfs-advisor`, { timeoutMs: 300_000 });
 
   it('closes the loop on the real pool: the owner runs the app\'s plan for the measured NVMe, one click re-measures, forecast and measured side by side', async () => {
     const api = (path: string, init: RequestInit = {}) => fetch(`${url}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } });
+    // A pool whose probe measured slow sync writes, with a VM disk on it: "Yes", and the measured number is why.
+    expect((await page.locator('[data-testid="verdict-word"]').textContent())?.trim()).toBe('Yes');
+    expect(await page.locator('[data-testid="verdict-decisive"]').textContent()).toMatch(/^Decided by: .*measured[^\d]*[\d,.]+/);
     // The plan the app gives for the drive it just measured; the owner runs it as root (the app never does).
     const res = await api('api/hosts/local/plan/add-vdev', { method: 'POST', body: JSON.stringify({ kind: 'slog', pool: 'tank', devices: [byId(CANDIDATE)] }) });
     const planText = await res.text();
@@ -209,10 +216,14 @@ systemctl is-active zfs-advisor`, { timeoutMs: 300_000 });
     expect(view.stored).toBe(true);
     expect(o.before, 'the probe before the change is the pair\'s "before"').not.toBeNull();
     expect(o.forecastGain, 'the verdict gave a forecast for this pool').not.toBeNull();
-    // A log device on a fast NVMe in front of two 150-IOPS disks: the one-writer probe's gain is
-    // more than 2× in every lab run so far (2.15–3.60×, BENCHMARKS.md "Advice followed"); 1.5× leaves
-    // room for a loaded host and still fails when the log device is not on the write path.
+    // A log device on a fast NVMe in front of two 60-IOPS disks: the one-writer probe's gain is
+    // more than 2× in every lab run so far, with disks of 150 IOPS (2.15–3.60×, BENCHMARKS.md "Advice
+    // followed"); 1.5× leaves room for a loaded host and still fails when the log device is not on the write path.
     expect(o.measuredGain!).toBeGreaterThan(1.5);
+    // And the report carries the pair.
+    const md = await (await api('api/reports/md?host=local', { method: 'POST', body: '{}' })).text();
+    expect(md).toContain('### Forecast and measured');
+    expect(md).toMatch(/tank: forecast ~[\d,.]+ \([\d,.–]+\) sync IOPS at QD1/);
   }, 1_200_000);
 
   it('downloads a report of the guest\'s pool', async () => {
