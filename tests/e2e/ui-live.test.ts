@@ -151,4 +151,23 @@ describe.runIf(live)('UI on a live zfs-fuse pool (Chromium)', () => {
     expect(await card.locator('table tbody tr').first().textContent()).toContain(POOL);
     await screenshot(page, 'live-optane-observed-desktop');
   }, 150_000);
+  it('after `zpool add` in a shell, the Overview shows the new tree by itself (no "Run assessment now")', async () => {
+    await page.setViewportSize({ width: 1366, height: 800 });
+    await page.goto(server.url);
+    await settle(page);
+    const card = page.locator('[data-testid="pool-card"]').first();
+    expect(await card.textContent()).not.toContain('h10log');
+    const before = ((await (await server.fetch('api/hosts/local/assessments/latest')).json()) as { id: number }).id;
+    // The owner adds a log device from a shell; nobody presses anything in the app.
+    await zf.must('zpool', ['add', POOL, 'log', await zf.fileVdev('h10log', '128M')]);
+    await expect.poll(async () => (await card.textContent()) ?? '', { timeout: 120_000, interval: 1000 }).toContain('h10log');
+    // The page says why it changed, in the server's words, and the new assessment is stored.
+    expect(await page.locator('[data-testid="refreshed-note"]').textContent()).toMatch(new RegExp(`Re-assessed by itself at .* after: ${POOL}: log .*h10log.* added\\.`));
+    const after = ((await (await server.fetch('api/hosts/local/assessments/latest')).json()) as { id: number }).id;
+    expect(after).toBeGreaterThan(before);
+    const f = (await (await server.fetch('api/hosts/local/freshness')).json()) as { state: string; changes: string[] };
+    expect(f).toMatchObject({ state: 'current', changes: [] });
+    expect(await axeSeriousViolations(page)).toEqual([]);
+    await screenshot(page, 'live-overview-refreshed-by-itself-1366');
+  }, 240_000);
 });

@@ -29,7 +29,8 @@ export function raw(port: number, method: string, target: string, headers: Recor
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));
     });
     req.on('error', reject);
-    req.setTimeout(15_000, () => req.destroy(new Error(`timeout: ${method} ${target}`)));
+    // Generous: one of them runs a demo assessment, which takes tens of seconds on a loaded CI machine.
+    req.setTimeout(90_000, () => req.destroy(new Error(`timeout: ${method} ${target}`)));
     req.end(body);
   });
 }
@@ -250,7 +251,7 @@ describe('Host and Origin rules in every mode (DNS rebinding, cross-site writes)
     expect(script.status).toBe(200);
     // Reads are not writes: a GET carries no Origin rule (CORS keeps its answer from a foreign page).
     expect((await raw(s.port, 'GET', '/api/settings', { Origin: 'https://evil.example' })).headers['access-control-allow-origin']).toBeUndefined();
-  });
+  }, 180_000);
 
   it('bound to all interfaces: an IP literal Host passes (rebinding needs a name), a foreign name does not', async () => {
     const r = await startServer({ host: '0.0.0.0', port: 0, dataDir: join(tmp(), 'data'), demo: true, uiDir: null, assessOnStart: false, logSink: () => {} });

@@ -13,6 +13,9 @@ import { createReportsRepo } from '../store/reports-repo.ts';
 import { createEvidenceRepo } from '../store/evidence-repo.ts';
 import { createAssessmentJob } from '../jobs/assessment-job.ts';
 import { createScheduler } from '../jobs/scheduler.ts';
+import { createFreshness } from '../jobs/freshness.ts';
+import { readLivePools } from '../gather/live-pools.ts';
+import type { PoolsReading } from '../freshness/layout.ts';
 import { createBenchRuns, type BenchRuns } from '../jobs/bench-runs.ts';
 import { createBenchSuites } from '../jobs/bench-suites.ts';
 import { createObserveJob, type Observer } from '../jobs/observe-job.ts';
@@ -92,6 +95,8 @@ export interface AppDeps {
   remote?: RemoteClients;
   /** Replaces the live counter reader of workload observations (tests replay recorded counters). */
   observe?: Observer;
+  /** Replaces the reading of this machine's pools for the freshness check (tests). */
+  readLivePools?: () => Promise<PoolsReading>;
 }
 
 export type AppContext = ReturnType<typeof createAppContext>;
@@ -183,9 +188,18 @@ export function createAppContext(deps: AppDeps, basePath: string) {
       onError: (what, err) => logger.warn(`${what} unavailable for the assessment`, { error: err instanceof Error ? err.message : String(err) }),
     }),
   });
+  // This machine's pools are watched for layout changes (jobs/freshness.ts) when they are read live.
+  const freshness = createFreshness({
+    history, job, logger,
+    readPools: localZfs && !config.snapshot ? (deps.readLivePools ?? readLivePools) : null,
+    notLive: config.snapshot ? 'a captured snapshot: nothing on it changes' : 'this machine is not read live (no zpool here, or the demo)',
+  });
   const scheduler = createScheduler({
     hosts, history, job, intervalMinutes: () => settings.get().assessmentIntervalMinutes, logger,
-    alsoOnTick: () => observeJob.scheduledTick(hosts.list(), settings.get().observation, { demo: config.demo }),
+    alsoOnTick: async () => {
+      observeJob.scheduledTick(hosts.list(), settings.get().observation, { demo: config.demo });
+      await freshness.tick(hosts.list());
+    },
   });
   const benchCeilingValue = benchCeiling(config.benchCeiling);
   const benchRuns: BenchRuns | null = services.bench
@@ -205,7 +219,7 @@ export function createAppContext(deps: AppDeps, basePath: string) {
   return {
     benchCeiling: benchCeilingValue,
     config, basePath, benchDir, localZfs, store, secrets, services, logger, remote,
-    hosts, history, settings, reports, evidence, job, scheduler, loop, benchRuns, benchSuites, observeJob, sizesJob,
+    hosts, history, settings, reports, evidence, job, scheduler, freshness, loop, benchRuns, benchSuites, observeJob, sizesJob,
     reader: createReader({ logger }),
     onClose: (f: () => void) => { closers.push(f); },
     closeAll: () => { for (const f of closers.splice(0)) f(); },

@@ -21,6 +21,7 @@ import { evidenceRoutes } from './contract-evidence.ts';
 import { ForecastRequest } from '../forecast/request.ts';
 import { ForecastResult } from '../forecast/forecast.ts';
 import { LoopView } from '../optane/outcome.ts';
+import { Freshness } from '../freshness/layout.ts';
 import { benchSuiteRoutes } from './contract-bench-suites.ts';
 import type { ResponseSpec, RouteSpec } from './route-spec.ts';
 
@@ -67,6 +68,7 @@ export const routes = {
   listAssessments: { method: 'get', path: '/api/hosts/:hostId/assessments', summary: 'Past assessments of a host, newest first', tag: 'assessments', auth: true, params: HostParams, response: json(z.array(AssessmentSummary)), errors: [400, 404] },
   latestAssessment: { method: 'get', path: '/api/hosts/:hostId/assessments/latest', summary: 'The newest assessment of a host', tag: 'assessments', auth: true, params: HostParams, response: json(AssessmentRecord), errors: [400, 404] },
   getAssessment: { method: 'get', path: '/api/assessments/:assessmentId', summary: 'One assessment', tag: 'assessments', auth: true, params: AssessmentParams, response: json(AssessmentRecord), errors: [400, 404] },
+  hostFreshness: { method: 'get', path: '/api/hosts/:hostId/freshness', summary: 'Whether this machine\'s pools are still laid out as the newest assessment read them (one `zpool status`, at most every 5 s); a change starts a re-assessment', tag: 'assessments', auth: true, params: HostParams, response: json(Freshness), errors: [400, 404] },
   listRuns: { method: 'get', path: '/api/hosts/:hostId/runs', summary: 'Scheduled re-assessments with the findings each one added and resolved', tag: 'assessments', auth: true, params: HostParams, response: json(z.array(RunRecord)), errors: [400, 404] },
 
   listFindings: { method: 'get', path: '/api/hosts/:hostId/findings', summary: 'Findings of the newest assessment, each with its acknowledgement', tag: 'findings', auth: true, params: HostParams, query: FindingsQuery, response: json(FindingsList), errors: [400, 404] },

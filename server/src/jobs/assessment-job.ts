@@ -67,44 +67,65 @@ export function createAssessmentJob(deps: AssessmentJobDeps) {
     return { id: deps.history.addPackedAssessment(host.id, snapshotId, trigger, outcome), assessment: outcome.assessment };
   };
 
-  return {
+  /** The assessment running per host and what started it. */
+  const inflight = new Map<string, { trigger: AssessmentTrigger; promise: Promise<AssessmentOutcome> }>();
+
+  const job = {
     isRunning: (hostId: string) => running.has(hostId),
-    async run(host: HostRow, trigger: AssessmentTrigger): Promise<AssessmentOutcome> {
-      const assess = deps.services.assess;
-      if (!assess) {
-        throw new JobError('unavailable', `assessments are not available in this build (${deps.services.missing.assess ?? 'assess() missing'})`,
-          'Reinstall the app from a complete package (the server log at start names the missing file).');
+    /**
+     * One assessment per host at a time. A person's "run now" while the app is re-assessing by
+     * itself (the schedule, a pool change: jobs/freshness.ts) gets that assessment's result — it
+     * started after the change the person wants to see — instead of a refusal; any other overlap
+     * is refused as busy.
+     */
+    run(host: HostRow, trigger: AssessmentTrigger): Promise<AssessmentOutcome> {
+      const current = inflight.get(host.id);
+      if (current && trigger === 'manual' && current.trigger === 'scheduled') return current.promise;
+      const promise = runOnce(host, trigger);
+      if (!current) {
+        inflight.set(host.id, { trigger, promise });
+        void promise.catch(() => undefined).finally(() => { if (inflight.get(host.id)?.promise === promise) inflight.delete(host.id); });
       }
-      if (running.has(host.id)) throw new JobError('busy', `an assessment of host "${host.id}" is already running`, 'Its result appears on the Overview when it ends; run again after that.');
-      running.add(host.id);
-      try {
-        // Only the fingerprints of the previous assessment are needed: not its parsed whole
-        // (on a large host that is a parse of megabytes on the server's thread).
-        const previous = deps.history.latestAssessmentRef(host.id);
-        const before = new Set(previous ? deps.history.fingerprintsOf(previous.id) : []);
-        const stored = deps.inThread
-          ? await runInThread(host, trigger, deps.inThread).catch((err: unknown) => {
-            // A worker that cannot start (a build without its file, a thread limit) must not
-            // stop assessments: they run on this thread then, as before workers existed.
-            if (!(err instanceof WorkerUnavailable)) throw err;
-            deps.onThreadFailure?.(err);
-            return runHere(host, trigger, assess);
-          })
-          : await runHere(host, trigger, assess);
-        deps.history.prune(host.id, deps.retention());
-        deps.afterStore?.(host.id);
-        const record = deps.history.getAssessment(stored.id);
-        if (!record) throw new Error(`assessment ${stored.id} vanished right after it was stored`);
-        const after = new Set(stored.assessment.findings.map((f) => f.fingerprint));
-        return {
-          record,
-          newFingerprints: [...after].filter((f) => !before.has(f)),
-          resolvedFingerprints: [...before].filter((f) => !after.has(f)),
-        };
-      } finally {
-        running.delete(host.id);
-      }
+      return promise;
     },
   };
+
+  async function runOnce(host: HostRow, trigger: AssessmentTrigger): Promise<AssessmentOutcome> {
+    const assess = deps.services.assess;
+    if (!assess) {
+      throw new JobError('unavailable', `assessments are not available in this build (${deps.services.missing.assess ?? 'assess() missing'})`,
+        'Reinstall the app from a complete package (the server log at start names the missing file).');
+    }
+    if (running.has(host.id)) throw new JobError('busy', `an assessment of host "${host.id}" is already running`, 'Its result appears on the Overview when it ends; run again after that.');
+    running.add(host.id);
+    try {
+      // Only the fingerprints of the previous assessment are needed: not its parsed whole
+      // (on a large host that is a parse of megabytes on the server's thread).
+      const previous = deps.history.latestAssessmentRef(host.id);
+      const before = new Set(previous ? deps.history.fingerprintsOf(previous.id) : []);
+      const stored = deps.inThread
+        ? await runInThread(host, trigger, deps.inThread).catch((err: unknown) => {
+          // A worker that cannot start (a build without its file, a thread limit) must not
+          // stop assessments: they run on this thread then, as before workers existed.
+          if (!(err instanceof WorkerUnavailable)) throw err;
+          deps.onThreadFailure?.(err);
+          return runHere(host, trigger, assess);
+        })
+        : await runHere(host, trigger, assess);
+      deps.history.prune(host.id, deps.retention());
+      deps.afterStore?.(host.id);
+      const record = deps.history.getAssessment(stored.id);
+      if (!record) throw new Error(`assessment ${stored.id} vanished right after it was stored`);
+      const after = new Set(stored.assessment.findings.map((f) => f.fingerprint));
+      return {
+        record,
+        newFingerprints: [...after].filter((f) => !before.has(f)),
+        resolvedFingerprints: [...before].filter((f) => !after.has(f)),
+      };
+    } finally {
+      running.delete(host.id);
+    }
+  }
+  return job;
 }
 export type AssessmentJob = ReturnType<typeof createAssessmentJob>;

@@ -1,4 +1,4 @@
-/** Inventories, assessments (run now, list, newest, one) and the scheduler's run records. */
+/** Inventories, assessments (run now, list, newest, one, how current), and the scheduler's run records. */
 import type { AppContext } from '../context.ts';
 import { routes } from '../contract.ts';
 import { HttpError, notFound } from '../errors.ts';
@@ -15,6 +15,9 @@ export function assessmentRoutes(ctx: AppContext) {
     if (!blob) throw new HttpError('not-found', 'the snapshot this cursor pages through is no longer kept: start again without cursor');
     return { snap: { snapshotId, hostId, capturedAt: blob.capturedAt }, gz: blob.inventoryGz };
   };
+  // How current the newest assessment is: a page asks before it shows the stored tree, and a changed
+  // layout starts a re-assessment (jobs/freshness.ts).
+  bindRoute(r, routes.hostFreshness, ({ params }) => ctx.freshness.check(getHost(params.hostId), { refresh: true }));
   // Inventories and dataset pages are built by the read worker and kept per snapshot and query
   // (read-thread.ts): a large host's inventory is tens of MB of JSON.
   bindRoute(r, routes.getInventory, ({ params, query }) => {
