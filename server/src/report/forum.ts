@@ -35,8 +35,9 @@ import {
 import { reportHref } from './format.ts';
 import { parseInline } from '../text/markdown.ts';
 
-export const FORUM_TARGETS = ['truenas-forum', 'proxmox-forum', 'reddit', 'github'] as const;
-export type ForumTarget = (typeof FORUM_TARGETS)[number];
+import { FORUM_TARGETS, type ForumTarget } from './forum-targets.ts';
+
+export { FORUM_TARGETS, type ForumTarget };
 
 export interface ForumPlace {
   /** How the report names the place. */
@@ -63,6 +64,8 @@ export interface ForumOptions {
   links?: number | null;
   /** false: no addresses at all (citations by name only, no list of sources). */
   addresses?: boolean;
+  /** Where the raw outputs were written (`--appendix`), named in the post. */
+  appendixFile?: string | null;
 }
 
 /** Discourse's `markdown_linkify_tlds` (site_settings.yml, see above): bare names with these endings become links. */
@@ -87,11 +90,13 @@ function splitAddresses(s: string): { text: string; address: boolean }[] {
   return out;
 }
 
-/** A reference to an address, resolved to its number once the kept parts are known. */
-const REF_START = '\u0000ref:';
-const REF_END = '\u0000';
-const refToken = (url: string): string => `${REF_START}${url}${REF_END}`;
-const REF_RE = /\u0000ref:([^\u0000]*)\u0000/g;
+/**
+ * A reference to an address, resolved to its number once the kept parts are known. Written
+ * between two private-use characters, which renderForum first removes from the document's text.
+ */
+const REF_MARK = '\uE000';
+const refToken = (url: string): string => `${REF_MARK}ref:${url}${REF_MARK}`;
+const REF_RE = /\uE000ref:([^\uE000]*)\uE000/g;
 
 interface Gathered { url: string; title: string }
 
@@ -117,13 +122,18 @@ function forumMarkdown(place: ForumPlace, titles: Map<string, string>, addresses
   });
 }
 
-/** A code block XenForo cannot end early: a closing tag inside is split by an empty [PLAIN]. */
-const bbBody = (s: string): string => s.replace(/\[\/(i?code)\]/gi, '[/$1[PLAIN][/PLAIN]]');
+/** A closing tag inside text that must stay text (a hostile name, an output) gets a zero-width space, so it closes nothing. */
+const ZWSP = '\u200b';
+const bbBody = (s: string): string => s.replace(/\[\/(i?code)\]/gi, `[/$1${ZWSP}]`);
 const bbCode = (s: string): string => `[ICODE]${bbBody(s)}[/ICODE]`;
 
-/** Text with no BB code or Markdown-like character of its own: wrapped in [PLAIN] when it has one. */
+/**
+ * Text as text: wrapped in [PLAIN] when it has brackets (BB code) or what XenForo's Markdown
+ * conversion would format (backticks, **, __, ~~, or * and _ opening a word); a lone `~` or an
+ * identifier's `_` stay as they are.
+ */
 function bbPlainPiece(s: string): string {
-  return /[[\]*_`~]/.test(s) ? `[PLAIN]${s.replace(/\[\/plain\]/gi, '[/PLAIN[PLAIN][/PLAIN]]')}[/PLAIN]` : s;
+  return /[[\]`]|\*\*|__|~~|(?:^|\s)[*_]\S/.test(s) ? `[PLAIN]${s.replace(/\[\/plain\]/gi, `[/PLAIN${ZWSP}]`)}[/PLAIN]` : s;
 }
 
 /** A table as preformatted text: columns padded to their widest cell (plain words). */
@@ -202,14 +212,15 @@ export interface ForumRendering {
   links: number;
 }
 
-export function renderForum(doc: ReportDocument, opts: ForumOptions): ForumRendering {
+export function renderForum(input: ReportDocument, opts: ForumOptions): ForumRendering {
+  const doc = JSON.parse(JSON.stringify(input).replaceAll(REF_MARK, '')) as ReportDocument;
   const place = FORUM_PLACES[opts.target];
   const addresses = opts.addresses !== false;
   const links = opts.links === undefined ? place.defaultLinks : opts.links;
   const capped = opts.links === undefined && place.defaultLinks !== null;
   const titles = new Map<string, string>();
   const m = place.syntax === 'bbcode' ? forumBbcode(titles, addresses) : forumMarkdown(place, titles, addresses);
-  const sections = reportSections(doc, m);
+  const sections = reportSections(doc, m, { appendixFile: opts.appendixFile ?? null });
   const footer = footerLines(m, doc);
   const limit = place.maxChars;
 

@@ -40,6 +40,8 @@ export interface RenderedReport {
   contentType: string;
   fileName: string;
   body: string | Buffer;
+  /** A forum post: its length in characters, its clickable links, the parts left out to fit. */
+  forum?: { chars: number; links: number; leftOut: string[] };
 }
 
 const CONTENT_TYPES: Record<ReportFormat, string> = {
@@ -83,7 +85,11 @@ export async function renderReport(input: ReportInput, opts: RenderOptions): Pro
   if (opts.forum) {
     if (opts.format !== 'md') throw new Error(`a forum post is made from the Markdown report, not from ${opts.format}`);
     const t = opts.forum.target;
-    return { contentType: forumContentType(t), fileName: fileNameOf(doc, `${t}.${forumFileExtension(t)}`), body: renderForum(doc, opts.forum).body };
+    const post = renderForum(doc, opts.forum);
+    return {
+      contentType: forumContentType(t), fileName: fileNameOf(doc, `${t}.${forumFileExtension(t)}`), body: post.body,
+      forum: { chars: post.body.length, links: post.links, leftOut: post.leftOut },
+    };
   }
   const contentType = CONTENT_TYPES[opts.format];
   const fileName = fileNameOf(doc, opts.format);
