@@ -167,7 +167,7 @@ describe('report --for truenas-forum (Discourse)', () => {
     expect(five.body).toContain('The first 5 addresses are links, the others are written as code to copy (`--links N` sets how many).');
     const none = renderForum(doc, { target: 'truenas-forum', links: 0 });
     expect(discourseLinks(none.body)).toBe(0);
-    expect(none.body).toContain('No address is a link, the others are written as code to copy');
+    expect(none.body).toContain('No address is a link, each is written as code to copy (`--links N` sets how many).');
     const bare = renderForum(doc, { target: 'truenas-forum', addresses: false });
     expect(discourseLinks(bare.body)).toBe(0);
     expect(bare.body).not.toMatch(/https?:\/\//);
@@ -257,7 +257,7 @@ describe('report --for reddit and github: length limits', () => {
     expect(FORUM_PLACES.reddit.maxChars).toBe(40000);
     expect(full.body.length).toBeLessThanOrEqual(40000);
     expect(full.leftOut.length).toBeGreaterThan(0);
-    expect(full.body).toContain(`**Shortened** to fit a reddit post (40000 characters): left out ${full.leftOut.join(', ')}. The whole report: \`zfs-advisor report --format md -o report.md\`, attached as a file.`);
+    expect(full.body).toContain(`**Shortened** to fit a reddit post (40,000 characters): left out ${full.leftOut.join(', ')}. The whole report: \`zfs-advisor report --format md -o report.md\`, attached as a file.`);
     if (full.leftOut.includes('the datasets table')) expect(full.body).not.toContain('## Datasets');
     if (full.leftOut.includes('the suggestions')) expect(full.body).not.toContain('### Suggestion (');
     // Critical findings and warnings are never left out.

@@ -32,7 +32,7 @@ import {
   CUT_ORDER, footerLines, markdownMarkup, mdCode, mdInline, mdTable, plainOf, reportSections,
   type BlockKind, type Markup,
 } from './markdown.ts';
-import { reportHref } from './format.ts';
+import { int, plural, reportHref } from './format.ts';
 import { parseInline } from '../text/markdown.ts';
 
 import { FORUM_TARGETS, type ForumTarget } from './forum-targets.ts';
@@ -116,7 +116,8 @@ function forumMarkdown(place: ForumPlace, titles: Map<string, string>, addresses
     plain: prose,
     table: (head, rows) => mdTable(head, rows, text),
     citations: (label, cites) => [`**${label}:** ${cites.map((c) => (c.url ? ref(prose(c.text), reportHref(c.url)) : prose(c.text))).join('; ')}`],
-    collapsible: (summary, lines) => (place.details
+    // Folded when longer than a header and four rows: short evidence stays in sight.
+    collapsible: (summary, lines) => (place.details && lines.length > 6
       ? ['<details>', `<summary>${summary.replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c]!)}</summary>`, '', ...lines, '', '</details>']
       : lines),
   });
@@ -198,7 +199,9 @@ function sourcesLines(m: Markup, syntax: ForumPlace['syntax'], gathered: Gathere
   };
   const out = [m.heading(2, 'Sources'), ''];
   if (clickable < gathered.length) {
-    out.push(`${clickable === 0 ? 'No address is a link' : `The first ${clickable === 1 ? 'address is a link' : `${clickable} addresses are links`}`}, the others are written as code to copy${capped ? `: a new member of ${placeName} may post ${links} link${links === 1 ? '' : 's'}` : ''} (${m.code('--links N')} sets how many).`, '');
+    const which = clickable === 0 ? 'No address is a link, each is written as code to copy'
+      : `The first ${clickable === 1 ? 'address is a link' : `${clickable} addresses are links`}, the others are written as code to copy`;
+    out.push(`${which}${capped ? `: a new member of ${m.plain(placeName)} may post ${plural(links ?? 0, 'link')}` : ''} (${m.code('--links N')} sets how many).`, '');
   }
   out.push(...m.list(gathered.map(item), true), '');
   return out;
@@ -228,7 +231,7 @@ export function renderForum(input: ReportDocument, opts: ForumOptions): ForumRen
     const kept = sections.filter((s) => !dropped.has(s.key));
     const leftOut = sections.filter((s) => dropped.has(s.key)).map((s) => s.cut!);
     const notice = leftOut.length
-      ? [`${m.strong('Shortened')} to fit ${m.plain(place.name)} (${limit} characters): left out ${leftOut.join(', ')}. The whole report: ${m.code('zfs-advisor report --format md -o report.md')}, attached as a file.`, '']
+      ? [`${m.strong('Shortened')} to fit ${m.plain(place.name)} (${int(limit ?? 0)} characters): left out ${leftOut.join(', ')}. The whole report: ${m.code('zfs-advisor report --format md -o report.md')}, attached as a file.`, '']
       : [];
     const [head, ...rest] = kept;
     const { body, order } = resolveReferences([...(head?.lines ?? []), ...notice, ...rest.flatMap((s) => s.lines)].join('\n'),
