@@ -1,6 +1,9 @@
 /**
  * `zfs-advisor report [--snapshot DIR | --demo] [--format md|html|json|pdf] [--redact] [--redact-names]
  *   [--benchmarks FILE] [--data-dir D] [--generated-at ISO] [-o FILE]` (options: defs/report.ts)
+ * `zfs-advisor report --for truenas-forum|proxmox-forum|reddit|github [--links N | --no-links] …`: the
+ *   same report as a post within that place's rules (report/forum.ts); with -o the line says its
+ *   length, its links and what was left out to fit.
  *
  * The recommendations report, through the same `renderReport` the API uses. Text formats go to
  * stdout unless `-o FILE`; PDF needs `-o FILE` (binary). With `-o`, stdout gets one line saying
