@@ -264,6 +264,29 @@ describe.runIf(live)('UI on the demo snapshot (Chromium)', () => {
       }
     }
     expect(await page.locator('[data-testid="export-status"]').textContent()).toContain('Saved');
+    // A post for each place (report/forum.ts): its syntax, its name, and on the TrueNAS forum at most 2 links.
+    const post: Record<string, (s: string) => boolean> = {
+      'truenas-forum': (s) => s.startsWith('# ') && (s.match(/\]\(https?:/g) ?? []).length === 2 && s.includes('a new member of the TrueNAS forum (Discourse) may post 2 links'),
+      'proxmox-forum': (s) => s.startsWith('[SIZE=6][B]') && s.includes('[CODE]') && !s.includes('```'),
+      reddit: (s) => s.startsWith('# ') && s.length <= 40000,
+      github: (s) => s.startsWith('# ') && s.length <= 65536,
+    };
+    for (const [place, ok] of Object.entries(post)) {
+      for (const suffix of ['', '-redacted']) {
+        const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.click(`[data-testid="export-${place}${suffix}"]`)]);
+        expect(download.suggestedFilename()).toMatch(new RegExp(`\\.${place}\\.(md|txt)$`));
+        const { readFileSync } = await import('node:fs');
+        const body = readFileSync(await download.path(), 'utf8');
+        expect(ok(body), `${place}${suffix} content`).toBe(true);
+        if (suffix) expect(body, `${place}${suffix} is redacted`).not.toContain('PHOC209200KC058A');
+        await settle(page);
+      }
+    }
+    await page.check('[data-testid="export-no-links"]');
+    const [bare] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.click('[data-testid="export-truenas-forum"]')]);
+    const bareText = (await import('node:fs')).readFileSync(await bare.path(), 'utf8');
+    expect(bareText).not.toMatch(/\]\(https?:/);
+    expect(bareText).not.toContain('## Sources');
   }, 180_000);
 
   it('says benchmarks need the local machine on the demo host', async () => {

@@ -57,6 +57,28 @@ describe('reports over the API (demo host)', () => {
     expect(named.pools[0]!.name).toMatch(/^POOL-\d+$/);
   });
 
+  it('makes a forum post with for=PLACE, and says what is wrong with a bad one', async () => {
+    const tn = await generate('/api/reports/md?host=demo&for=truenas-forum');
+    expect(tn.status).toBe(200);
+    expect(tn.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(tn.headers.get('content-disposition')).toMatch(/^attachment; filename="zfs-advisor-report-bench-pool-\d{4}-\d{2}-\d{2}\.truenas-forum\.md"$/);
+    const md = await tn.text();
+    expect(md).toContain('The first 2 addresses are links');
+    expect(md.match(/\]\(https?:/g)).toHaveLength(2);
+    const bb = await generate('/api/reports/md?host=demo&for=proxmox-forum&noLinks=true');
+    expect(bb.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    const text = await bb.text();
+    expect(text).toMatch(/^\[SIZE=6\]/);
+    expect(text).not.toContain('[URL=');
+    const three = await (await generate('/api/reports/md?host=demo&for=reddit&links=3')).text();
+    expect(three.match(/\]\(https?:/g)).toHaveLength(3);
+    const bad = async (q: string) => { const r = await generate(`/api/reports/${q}`); return { status: r.status, error: ((await r.json()) as { error: { message: string } }).error.message }; };
+    expect(await bad('md?host=demo&for=discord')).toEqual({ status: 400, error: 'invalid query: query.for: must be one of truenas-forum, proxmox-forum, reddit, github (the place the post is for)' });
+    expect(await bad('md?host=demo&for=reddit&links=many')).toEqual({ status: 400, error: 'invalid query: query.links: must be a whole number of links, 0 to 1000' });
+    expect(await bad('html?host=demo&for=reddit')).toEqual({ status: 400, error: 'for=reddit makes a post from the Markdown report: use /api/reports/md' });
+    expect(await bad('md?host=demo&links=2')).toEqual({ status: 400, error: 'links sets the links of a forum post: add for=truenas-forum|proxmox-forum|reddit|github' });
+  });
+
   it('answers 400 for an unknown format', async () => {
     expect((await generate('/api/reports/docx?host=demo')).status).toBe(400);
   });

@@ -65,4 +65,30 @@ describe('zfs-advisor report', () => {
     expect(badBench.code).toBe(2);
     expect(badBench.err).toBe(`zfs-advisor report: ${bad}: expected a JSON array of benchmark results (bench --history --json) — give the JSON that \`zfs-advisor bench --history --json\` prints\n`);
   });
+
+  it('--for PLACE writes a forum post and says its length and links; --links and --no-links need --for', async () => {
+    const file = join(dir, 'post.md');
+    const r = await cli('--demo', '--for', 'truenas-forum', '-o', file, '--generated-at', '2025-01-01T12:00:00Z');
+    expect(r.code).toBe(0);
+    const body = readFileSync(file, 'utf8');
+    expect(r.out).toBe(`Wrote truenas-forum post to ${file} (${body.length} characters, 2 links).\n`);
+    expect(body).toContain('## Sources');
+    const bb = await cli('--demo', '--for', 'proxmox-forum', '--no-links');
+    expect(bb.code).toBe(0);
+    expect(bb.out).toMatch(/^\[SIZE=6\]\[B\]ZFS Advisor report: Demo data: /);
+    expect(bb.out).not.toContain('[URL=');
+    const five = await cli('--demo', '--for', 'truenas-forum', '--links', '5');
+    expect(five.out).toContain('The first 5 addresses are links');
+    for (const [args, err] of [
+      [['--demo', '--for', 'reddit', '--format', 'html'], 'zfs-advisor report: --for reddit writes a post from the Markdown report, not --format html — leave out --format\n'],
+      [['--demo', '--links', '3'], 'zfs-advisor report: --links sets the links of a forum post — add --for PLACE, e.g. --for truenas-forum\n'],
+      [['--demo', '--no-links'], 'zfs-advisor report: --no-links sets the links of a forum post — add --for PLACE, e.g. --for truenas-forum\n'],
+      [['--demo', '--for', 'github', '--links', '2', '--no-links'], 'zfs-advisor report: --links and --no-links exclude each other — give one\n'],
+      [['--demo', '--for', 'discord'], 'zfs-advisor report: --for "discord" is not one of the choices — give one of truenas-forum, proxmox-forum, reddit, github, e.g. --for truenas-forum\n'],
+    ] as const) {
+      const bad = await cli(...args);
+      expect(bad.code, args.join(' ')).toBe(64);
+      expect(bad.err).toBe(err);
+    }
+  });
 });

@@ -104,9 +104,9 @@ export const routes = {
   },
 
   report: {
-    method: 'post', path: '/api/reports/:format', summary: 'Generate the recommendations report (md, html, json, pdf), optionally redacted, and keep it (listReports; its id is sent as X-Report-Id). A POST: it stores a copy, and a GET never changes state', tag: 'reports', auth: true,
+    method: 'post', path: '/api/reports/:format', summary: 'Generate the recommendations report (md, html, json, pdf), optionally redacted, and keep it (listReports; its id is sent as X-Report-Id). A POST: it stores a copy, and a GET never changes state. With for=truenas-forum|proxmox-forum|reddit|github (format md): a post within that place\'s rules (links, links=N, noLinks)', tag: 'reports', auth: true,
     params: z.object({ format: ReportFormat }), query: ReportQuery,
-    response: { kind: 'document', status: 200, contentTypes: ['text/markdown; charset=utf-8', 'text/html; charset=utf-8', 'application/json; charset=utf-8', 'application/pdf'] }, errors: [400, 404, 503],
+    response: { kind: 'document', status: 200, contentTypes: ['text/markdown; charset=utf-8', 'text/html; charset=utf-8', 'application/json; charset=utf-8', 'application/pdf', 'text/plain; charset=utf-8'] }, errors: [400, 404, 503],
   },
 
   listReports: {
@@ -116,7 +116,7 @@ export const routes = {
   getStoredReport: {
     method: 'get', path: '/api/hosts/:hostId/reports/:reportId', summary: 'One kept report, exactly as it was served when generated', tag: 'reports', auth: true,
     params: StoredReportParams,
-    response: { kind: 'document', status: 200, contentTypes: ['text/markdown; charset=utf-8', 'text/html; charset=utf-8', 'application/json; charset=utf-8', 'application/pdf'] }, errors: [400, 404],
+    response: { kind: 'document', status: 200, contentTypes: ['text/markdown; charset=utf-8', 'text/html; charset=utf-8', 'application/json; charset=utf-8', 'application/pdf', 'text/plain; charset=utf-8'] }, errors: [400, 404],
   },
 
   reportSchema: { method: 'get', path: '/api/report-schema.json', summary: 'JSON Schema (2020-12) of the JSON report; its reportSchemaVersion says which version', tag: 'reports', auth: true, response: json(z.record(z.string(), z.unknown())), errors: [] },

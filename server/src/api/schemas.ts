@@ -6,6 +6,7 @@
  * Secrets are write-only: they appear in the *create/update* bodies and in no response schema.
  */
 import { z } from 'zod';
+import { FORUM_TARGETS } from '../report/forum-targets.ts';
 import { Assessment, Finding, Severity } from '../model/finding.ts';
 import { Dataset, Inventory } from '../model/inventory.ts';
 import { BenchmarkSummary } from '../model/workload.ts';
@@ -396,6 +397,13 @@ export const ReportQuery = z.object({
   host: Id.optional(),
   redact: BoolQuery.default(false),
   redactNames: BoolQuery.default(false),
+  /** A post for a forum (report/forum.ts), from the Markdown report: only with format md. */
+  for: z.enum(FORUM_TARGETS, { error: () => `must be one of ${FORUM_TARGETS.join(', ')} (the place the post is for)` }).optional(),
+  /** With `for`: at most this many clickable links (the rest written as code); absent: the place's default. */
+  links: z.string().regex(/^\d{1,4}$/, { error: 'must be a whole number of links, 0 to 1000' }).transform(Number)
+    .pipe(z.number().int().max(1000, { error: 'must be a whole number of links, 0 to 1000' })).optional(),
+  /** With `for`: no addresses at all (sources named, not listed). */
+  noLinks: BoolQuery.default(false),
 });
 
 /** A report the server generated and kept (body stored compressed; `retention.reportsPerHost`). */

@@ -21,6 +21,7 @@ import { HttpError } from './errors.ts';
 import { assessInThread } from '../jobs/assess-thread.ts';
 import type { ThreadOutcome, ThreadRequest } from '../jobs/assess-thread-protocol.ts';
 import type { BeforeAfterView, BenchRequest, DryRunView, ReportFormat } from './schemas.ts';
+import type { ForumTarget } from '../report/forum-targets.ts';
 import type { AssessOutcome, BenchStarter, LoadedInventory } from '../model/jobs.ts';
 
 export type { LoadedInventory, AssessOutcome } from '../model/jobs.ts';
@@ -48,6 +49,13 @@ export interface ReportInput {
   generatedAt: string;
 }
 
+/** A forum post instead of the plain report (report/forum.ts ForumOptions). */
+export interface ReportForumOptions {
+  target: ForumTarget;
+  links?: number | null;
+  addresses?: boolean;
+}
+
 export interface RenderedReport {
   contentType: string;
   fileName: string;
@@ -59,7 +67,7 @@ export interface Services {
   loadInventory: ((opts: { demo?: boolean; snapshot?: string }) => Promise<LoadedInventory>) | null;
   assess: ((inventory: Inventory, extra?: Artifacts) => Promise<AssessOutcome> | AssessOutcome) | null;
   bench: BenchService | null;
-  renderReport: ((input: ReportInput, opts: { format: ReportFormat; redact?: boolean | { poolNames?: boolean } }) => Promise<RenderedReport>) | null;
+  renderReport: ((input: ReportInput, opts: { format: ReportFormat; redact?: boolean | { poolNames?: boolean }; forum?: ReportForumOptions }) => Promise<RenderedReport>) | null;
   /**
    * Runs whole assessments (collect, rules, compression) in a worker thread, with the real
    * gather/assess modules; absent (tests' own services): they run on the server's thread.

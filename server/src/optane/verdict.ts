@@ -81,6 +81,7 @@ export const OptaneVerdict = z.object({
   candidates: z.array(z.object({ device: z.string(), product: z.string(), role: z.string(), layout: z.string() })),
   purchase: z.array(z.object({ product: z.string(), capacityGb: z.number().nullable(), why: z.string() })),
   layout: z.object({ commands: z.array(z.string()), reversible: z.enum(['yes', 'no', 'partly']) }),
+  /** What is not known, and `howToMeasure`: one command that measures it, nothing else (reports put it in a shell block; `what` says when to run it). */
   unknowns: z.array(z.object({ what: z.string(), howToMeasure: z.string() })),
   /** Related findings from the assessment (rule id + title). */
   findings: z.array(z.object({ ruleId: z.string(), title: z.string(), severity: z.string() })),
@@ -336,8 +337,8 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   const drives = a.Drives ?? [];
   const related = (assessment?.findings ?? []).filter((f) => RELATED_RULES.has(f.ruleId)).map((f) => ({ ruleId: f.ruleId, title: f.title, severity: f.severity }));
   const unknowns: OptaneVerdict['unknowns'] = [];
-  if (!a.Pools) unknowns.push({ what: 'Pool layout', howToMeasure: 'zfs-advisor capture DIR (needs zpool status / zpool list -v)' });
-  if (!a.Drives) unknowns.push({ what: 'Device models (Optane? PLP?)', howToMeasure: 'smartctl -a -j per device (zfs-advisor capture DIR as root)' });
+  if (!a.Pools) unknowns.push({ what: 'Pool layout (a capture with zpool status and zpool list -v)', howToMeasure: 'zfs-advisor capture ./zfs-capture' });
+  if (!a.Drives) unknowns.push({ what: 'Device models (Optane? PLP?): smartctl -a -j per device, which a capture runs as root', howToMeasure: 'sudo zfs-advisor capture ./zfs-capture' });
   if (pools.length === 0) {
     return {
       verdict: 'depends', headline: 'No pool found: nothing to decide yet.', pool: null, reasons: ['The inventory has no pools.'], evidence: [], expected: null,
@@ -435,7 +436,7 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
       ...base, verdict: 'no', decisive, headline: `No: no sync writes on ${name} (gain 1×); a SLOG would sit idle.`,
       reasons: [...reasons, factReason, confReason, 'Async writes never touch the ZIL; a SLOG is not a write cache ([what the ZIL does](docs/kb/slog.md#what-the-zil-does)).'],
       layout: none, purchase: [], confidence: conf,
-      unknowns: [...unknowns, { what: 'Was the window representative?', howToMeasure: 'zfs-advisor observe --duration 30m during VM/NFS/database activity' }],
+      unknowns: [...unknowns, { what: 'Was the window representative? Observe again during VM/NFS/database activity', howToMeasure: 'zfs-advisor observe --duration 30m' }],
     };
   }
   const old = topLevel(v.pool, 'log').map((x) => removeName(x, drives));
@@ -482,7 +483,7 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
     };
   }
   // 5. Evidence missing: depends. Ask only for what the app does not hold yet (the newest probe and observation are read above).
-  if (!demand) unknowns.push({ what: `Does ${name} receive sync writes, and how many per second?`, howToMeasure: 'zfs-advisor observe --duration 10m (during normal use)' });
+  if (!demand) unknowns.push({ what: `Does ${name} receive sync writes, and how many per second? Observe during normal use`, howToMeasure: 'zfs-advisor observe --duration 10m' });
   const toRun = [
     ...(v.measuredQd1 === null ? [`\`${probe}\` (guarded, on a throw-away dataset)`] : []),
     ...(a.Workload === undefined ? ['`zfs-advisor observe --duration 10m`'] : []),

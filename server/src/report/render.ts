@@ -7,12 +7,14 @@ import { RawOutput, type RawSet } from '../snapshot/raw-set.ts';
 import { z } from 'zod';
 import { buildReportDocument, type ReportInput } from './build.ts';
 import type { ReportDocument } from './document.ts';
+import { forumContentType, forumFileExtension, renderForum, type ForumOptions } from './forum.ts';
 import { renderHtml } from './html.ts';
 import { renderMarkdown, renderMarkdownAppendix } from './markdown.ts';
 import { renderPdf } from './pdf.ts';
 import { redactReportDocument } from './redact-report.ts';
 
 export type { ReportInput } from './build.ts';
+export { FORUM_TARGETS, type ForumTarget, type ForumOptions } from './forum.ts';
 
 export type ReportFormat = 'md' | 'html' | 'json' | 'pdf';
 export const REPORT_FORMATS: readonly ReportFormat[] = ['md', 'html', 'json', 'pdf'];
@@ -27,12 +29,19 @@ export interface RenderOptions {
    * JSON always has everything.
    */
   appendix?: { file: string | null } | boolean;
+  /**
+   * A post for a forum (forum.ts): the place's syntax, link budget and length limit. Only with
+   * `format: 'md'` (the Markdown report is what it adapts; XenForo gets BB code).
+   */
+  forum?: ForumOptions;
 }
 
 export interface RenderedReport {
   contentType: string;
   fileName: string;
   body: string | Buffer;
+  /** A forum post: its length in characters, its clickable links, the parts left out to fit. */
+  forum?: { chars: number; links: number; leftOut: string[] };
 }
 
 const CONTENT_TYPES: Record<ReportFormat, string> = {
@@ -59,7 +68,7 @@ export function reportDocument(input: ReportInput, redact?: RenderOptions['redac
 }
 
 /** `zfs-advisor-report-<label>-<date>.<ext>`; the label is left out when redacted (it may name the host). */
-function fileNameOf(doc: ReportDocument, format: ReportFormat): string {
+function fileNameOf(doc: ReportDocument, format: string): string {
   const date = doc.generatedAt.slice(0, 10).replace(/[^0-9-]/g, '') || 'undated';
   const label = doc.redaction.applied ? 'redacted' : (doc.pools.map((p) => p.name).join('-') || 'host');
   const safe = label.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[_.-]+|[_.-]+$/g, '').slice(0, 60) || 'host';
@@ -73,6 +82,15 @@ export function renderAppendix(input: ReportInput, redact?: RenderOptions['redac
 
 export async function renderReport(input: ReportInput, opts: RenderOptions): Promise<RenderedReport> {
   const doc = reportDocument(input, opts.redact);
+  if (opts.forum) {
+    if (opts.format !== 'md') throw new Error(`a forum post is made from the Markdown report, not from ${opts.format}`);
+    const t = opts.forum.target;
+    const post = renderForum(doc, opts.forum);
+    return {
+      contentType: forumContentType(t), fileName: fileNameOf(doc, `${t}.${forumFileExtension(t)}`), body: post.body,
+      forum: { chars: post.body.length, links: post.links, leftOut: post.leftOut },
+    };
+  }
   const contentType = CONTENT_TYPES[opts.format];
   const fileName = fileNameOf(doc, opts.format);
   switch (opts.format) {

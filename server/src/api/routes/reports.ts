@@ -23,6 +23,9 @@ export function reportRoutes(ctx: AppContext) {
   const { services, hosts, history, reports, settings, getHost } = ctx;
 
   bindRoute(r, routes.report, async ({ params, query, res }) => {
+    if (query.for === undefined && (query.links !== undefined || query.noLinks)) throw new HttpError('bad-request', `${query.links !== undefined ? 'links' : 'noLinks'} sets the links of a forum post: add for=truenas-forum|proxmox-forum|reddit|github`);
+    if (query.for !== undefined && params.format !== 'md') throw new HttpError('bad-request', `for=${query.for} makes a post from the Markdown report: use /api/reports/md`);
+    if (query.links !== undefined && query.noLinks) throw new HttpError('bad-request', 'links and noLinks exclude each other: give one');
     if (!services.renderReport) throw new HttpError('unavailable', `reports are not available in this build (${services.missing.renderReport ?? 'renderer missing'})`);
     const hostId = query.host ?? hosts.list()[0]?.id;
     if (!hostId) throw new HttpError('not-found', 'no host yet');
@@ -43,7 +46,10 @@ export function reportRoutes(ctx: AppContext) {
         outcomes: createOutcomesRepo(ctx.store.db).list(hostId),
         ruleCatalogVersion: a.ruleCatalogVersion, generatedAt,
       },
-      { format: params.format, redact: query.redact ? (query.redactNames ? { poolNames: true } : true) : false },
+      {
+        format: params.format, redact: query.redact ? (query.redactNames ? { poolNames: true } : true) : false,
+        forum: query.for === undefined ? undefined : { target: query.for, links: query.links, addresses: !query.noLinks },
+      },
     );
     const body = typeof out.body === 'string' ? Buffer.from(out.body, 'utf8') : Buffer.from(out.body);
     const fileName = out.fileName.replace(/[^A-Za-z0-9._-]/g, '_');

@@ -1,6 +1,9 @@
 /**
  * `zfs-advisor report [--snapshot DIR | --demo] [--format md|html|json|pdf] [--redact] [--redact-names]
  *   [--benchmarks FILE] [--data-dir D] [--generated-at ISO] [-o FILE]` (options: defs/report.ts)
+ * `zfs-advisor report --for truenas-forum|proxmox-forum|reddit|github [--links N | --no-links] …`: the
+ *   same report as a post within that place's rules (report/forum.ts); with -o the line says its
+ *   length, its links and what was left out to fit.
  *
  * The recommendations report, through the same `renderReport` the API uses. Text formats go to
  * stdout unless `-o FILE`; PDF needs `-o FILE` (binary). With `-o`, stdout gets one line saying
@@ -77,6 +80,10 @@ export function appendixPathFor(output: string): string {
 
 export const run: Handler<typeof options> = async ({ values: o }, io) => {
   const format: ReportFormat = o.format ?? 'md';
+  const place = o.for;
+  if (place !== undefined && format !== 'md') throw usageError(`--for ${place} writes a post from the Markdown report, not --format ${format}`, 'leave out --format');
+  if (place === undefined && (o.links !== undefined || o['no-links'])) throw usageError(`${o.links !== undefined ? '--links' : '--no-links'} sets the links of a forum post`, 'add --for PLACE, e.g. --for truenas-forum');
+  if (o.links !== undefined && o['no-links']) throw usageError('--links and --no-links exclude each other', 'give one');
   if (o.snapshot !== undefined && o.demo !== undefined) throw usageError('--snapshot and --demo exclude each other', 'give one');
   if (o.appendix && format === 'md' && !o.output) throw usageError('--appendix with --format md writes the raw outputs beside the report', 'add -o FILE, e.g. -o report.md');
   if (format === 'pdf' && !o.output) throw usageError('--format pdf writes a binary file', 'add -o FILE, e.g. -o report.pdf');
@@ -110,7 +117,8 @@ export const run: Handler<typeof options> = async ({ values: o }, io) => {
   const redact = o['redact-names'] ? { poolNames: true } : Boolean(o.redact);
   // Markdown stays one forum post: the raw outputs go to a file of their own beside it.
   const appendixFile = o.appendix && format === 'md' && o.output ? appendixPathFor(o.output) : null;
-  const out = await renderReport(input, { format, redact, appendix: appendixFile ? { file: basename(appendixFile) } : Boolean(o.appendix) });
+  const forum = place === undefined ? undefined : { target: place, links: o.links, addresses: !o['no-links'], appendixFile: appendixFile ? basename(appendixFile) : null };
+  const out = await renderReport(input, { format, redact, appendix: appendixFile ? { file: basename(appendixFile) } : Boolean(o.appendix), forum });
   if (appendixFile) {
     try {
       await writeFile(appendixFile, renderAppendix(input, redact));
@@ -128,6 +136,9 @@ export const run: Handler<typeof options> = async ({ values: o }, io) => {
     throw refusal(`${o.output}: cannot write (${(e as NodeJS.ErrnoException).code ?? 'error'})`, 'give a writable file name with -o');
   }
   // What was written, one line (the body went to the file).
-  io.stdout(`Wrote ${format} report to ${o.output} (${Buffer.byteLength(out.body)} bytes, ${out.contentType})${appendixFile ? ` and its raw outputs to ${appendixFile}` : ''}.\n`);
+  const what = out.forum
+    ? `${place} post to ${o.output} (${out.forum.chars} characters, ${out.forum.links === 1 ? '1 link' : `${out.forum.links} links`}${out.forum.leftOut.length ? `; left out to fit: ${out.forum.leftOut.join(', ')}` : ''})`
+    : `${format} report to ${o.output} (${Buffer.byteLength(out.body)} bytes, ${out.contentType})`;
+  io.stdout(`Wrote ${what}${appendixFile ? ` and its raw outputs to ${appendixFile}` : ''}.\n`);
   return EXIT.ok;
 };

@@ -1,10 +1,14 @@
 import { defineCommand, type OptionDef } from '../command.ts';
 import { DATA_DIR_ENV, DATA_DIR_OPTION, DEMO_OPTION, SNAPSHOT_OPTION } from './shared.ts';
+import { FORUM_TARGETS } from '../../report/forum-targets.ts';
 
 export const REPORT_FORMAT_NAMES = ['md', 'html', 'json', 'pdf'] as const;
 
 export const options = [
   { name: 'format', type: 'choice', choices: REPORT_FORMAT_NAMES, description: 'The report format', default: 'md' },
+  { name: 'for', type: 'choice', choices: FORUM_TARGETS, value: 'PLACE', example: 'truenas-forum', description: 'A post for that place, within its rules: Markdown for the TrueNAS forum (Discourse), reddit and GitHub, BB code for the Proxmox forum (XenForo); sources gathered in one numbered list at the end, commands in code blocks, cut to the place\'s length limit (saying what was left out)' },
+  { name: 'links', type: 'integer', min: 0, max: 1000, unit: 'links', example: '2', description: 'With --for: at most N clickable links; the other addresses are written as code to copy', default: '2 for truenas-forum (what a new member may post), no limit elsewhere' },
+  { name: 'no-links', type: 'flag', description: 'With --for: no addresses at all; sources are named, not listed' },
   { name: 'output', short: 'o', type: 'path', value: 'FILE', example: 'report.pdf', description: 'Write the report to FILE' },
   SNAPSHOT_OPTION,
   DEMO_OPTION,
@@ -26,6 +30,8 @@ export default defineCommand({
   examples: [
     { command: 'zfs-advisor report --format pdf -o report.pdf', description: "This host's report as a PDF." },
     { command: 'zfs-advisor report --snapshot ./snap --redact > report.md', description: 'A redacted Markdown report of a captured host, to share.' },
+    { command: 'zfs-advisor report --for truenas-forum --redact -o post.md', description: 'A post for the TrueNAS forum: at most 2 links, what a new member may post.' },
+    { command: 'zfs-advisor report --for proxmox-forum --no-links', description: 'BB code for the Proxmox forum, without addresses.' },
   ],
   handler: 'report',
 });
