@@ -26,7 +26,7 @@ export interface UnusableReason {
 
 export interface Usability {
   usable: boolean;
-  /** Empty when usable; pool roles first, then the other uses in the inventory's order. */
+  /** Empty when usable; pool roles first, then "system disk", then the other uses in the inventory's order. */
   reasons: UnusableReason[];
   /** "unused", "in pool tank (log, mirror-1)", or "in use: system disk (mounted at /)", "in use: holds an ext4 signature". */
   words: string;
@@ -109,7 +109,8 @@ export function driveUsability(drive: Drive, pools: readonly Pool[], drives: rea
     .filter((u) => !redundant(u, uses))
     .filter((u) => !(member && (u.kind === 'zfs-label' || u.kind === 'partitions')))
     .map((u) => useWords(u, drive, pools));
-  const reasons = [...inPools, ...others];
+  // The system disk says the most: it leads (lsblk lists /run/netns before / on this machine kind).
+  const reasons = [...inPools, ...others.filter((r) => r.kind === 'system'), ...others.filter((r) => r.kind !== 'system')];
   const list = reasons.map((r) => r.words).join('; ');
   return { usable: reasons.length === 0, reasons, words: reasons.length === 0 ? 'unused' : member ? list : `in use: ${list}` };
 }

@@ -8,6 +8,7 @@ import type { AppContext } from '../context.ts';
 import { routes } from '../contract.ts';
 import { HttpError } from '../errors.ts';
 import { admitBenchStart } from '../bench-admission.ts';
+import { guardSentence } from '../../bench/guards.ts';
 import { OptaneVerdictView } from '../schemas.ts';
 import { apiRouter, bindRoute } from '../route.ts';
 import { applyBenchPolicy, benchPolicy } from '../bench-policy.ts';
@@ -47,14 +48,14 @@ export function optaneRoutes(ctx: AppContext) {
       profile: 'sync-write-4k-qd1', target: { kind: 'device', device, confirmSerial: body.confirmSerial },
       runtimeS: DEVICE_PROBE_RUNTIME_S, sizeBytes: deviceProbeBytes(d),
     }, benchPolicy(ctx.settings.get().benchmark, ctx.benchCeiling));
-    if (!policy.ok) throw new HttpError('bad-request', policy.message);
+    if (!policy.ok) throw new HttpError('bad-request', policy.message, undefined, policy.wayForward);
     const request = ctx.confine(policy.request);
     admitBenchStart(ctx, h.id, req, res);
     // The guards first, so a refusal answers with its reasons instead of a refused run.
     const refused = (await bench.dryRun(request)).guards.filter((g) => !g.ok);
     if (refused.length > 0) {
       const serialOnly = refused.every((g) => g.id === 'device-serial');
-      throw new HttpError(serialOnly ? 'bad-request' : 'conflict', refused.map((g) => g.message).join(' '));
+      throw new HttpError(serialOnly ? 'bad-request' : 'conflict', refused.map(guardSentence).join(' '));
     }
     return runs.start(h.id, request);
   });
