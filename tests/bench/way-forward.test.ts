@@ -16,6 +16,7 @@ import { guardLines } from '../../server/src/cli/commands/bench-format.ts';
 import { HttpError, httpErrorOf } from '../../server/src/api/errors.ts';
 import { JobError } from '../../server/src/model/jobs.ts';
 import { startServer, type RunningServer } from '../../server/src/api/server.ts';
+import { admitBenchStart } from '../../server/src/api/bench-admission.ts';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, '..', 'fixtures', 'bench', name), 'utf8');
 const GiB = 1024 ** 3;
@@ -98,6 +99,28 @@ describe('the other limits', () => {
     expect(raiseLimitSentence('maxLoad1', 9)).toBe('To allow it, whoever holds this server\'s API token may raise benchmark.maxLoad1 (PATCH /api/settings with {"benchmark":{"maxLoad1":9}}) up to the ceiling root gives the service; root raises that ceiling on the service\'s command line (serve --bench-max-load 9); a higher load limit lets a benchmark run beside the host\'s own work, slowing it and measuring a shared machine');
     const ok = applyBenchPolicy({ profile: 'sync-write-4k-qd1', target: { kind: 'dataset', pool: 'tank' }, sizeBytes: GiB, runtimeS: 10 } as never, policy);
     expect(ok.ok && ok.request.limitsFrom).toBe('server');
+  });
+});
+
+describe('benchmark admission over HTTP', () => {
+  const req = { socket: { remoteAddress: '192.0.2.7' } } as never;
+  const attempt = (over: { hit?: boolean; busy?: boolean }) => {
+    const headers: Record<string, string> = {};
+    const ctx = { benchLimiter: { hit: () => over.hit ?? true, retryAfterSeconds: () => 42 }, benchSuites: { busy: () => over.busy ?? false } };
+    try { admitBenchStart(ctx as never, 'local', req, { setHeader: (k: string, v: string) => { headers[k] = v; } } as never); return { err: null, headers }; } catch (e) { return { err: e as HttpError, headers }; }
+  };
+
+  it('too many starts: when to try again, and that nobody raises the limit over HTTP (and why)', () => {
+    const { err, headers } = attempt({ hit: false });
+    expect(headers['Retry-After']).toBe('42');
+    expect([err?.status, err?.wayForward]).toEqual([429, 'Start again in 42 s. The limit is fixed per client so that typed device confirmations cannot be guessed faster than runs start; nobody can raise it over HTTP']);
+  });
+
+  it('a suite running: wait or cancel it, and why one at a time', () => {
+    const { err } = attempt({ busy: true });
+    expect(err?.status).toBe(409);
+    expect(err?.message).toBe('a benchmark suite is running on host "local". Wait for the suite to end or cancel it on the Benchmarks page, then start again: one benchmark runs per host at a time, so that runs do not measure each other');
+    expect(attempt({}).err).toBeNull();
   });
 });
 

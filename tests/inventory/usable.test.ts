@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadInventory } from '../../server/src/gather/load.ts';
 import { buildInventory } from '../../server/src/gather/build.ts';
-import { driveUsability, inUseSentence, usabilityWayForward, usableDrives } from '../../server/src/model/usable.ts';
+import { driveUsability, heldDrives, inUseSentence, usabilityWayForward, usableDrives } from '../../server/src/model/usable.ts';
 import { unusedDrives } from '../../rules/lib/slog-devices.ts';
 import { unusedDisksForPlanning } from '../../server/src/planner/unused-disks.ts';
 import { driveRows, filterRows } from '../../ui/src/overview/drives-table.ts';
@@ -63,6 +63,15 @@ describe('driveUsability on the lab guest\'s in-use-devices capture', () => {
     // Free ones first, then those held otherwise, then pool members.
     const order = choices.map((c) => (c.usable ? 0 : c.why!.startsWith('in pool') ? 2 : 1));
     expect(order).toEqual([...order].sort((a, b) => a - b));
+  });
+
+  it('the Optane page lists the drives held otherwise, with the reason, beside the offers', async () => {
+    const inv = await lab('2.4');
+    expect(heldDrives(inv.pools, inv.drives).map((h) => `${h.device}: ${h.why}`)).toEqual([
+      '/dev/disk/by-id/virtio-LABROOT: in use: system disk (mounted at /)',
+      '/dev/disk/by-id/virtio-ZD0003: in use: holds an ext4 signature',
+      '/dev/disk/by-id/virtio-ZD0004: in use: partition table (1 partition)',
+    ]);
   });
 
   it('`inventory` prints each drive\'s use', async () => {

@@ -144,3 +144,16 @@ export function usabilityWayForward(device: string, u: Usability): string {
   if (kinds.has('filesystem') || kinds.has('partitions') || kinds.has('mounted') || kinds.has('swap')) steps.push(`remove its signatures and partition table (wipefs -a ${device})`);
   return `Choose another drive, or — only when what is on ${device} is no longer needed — root on this host may ${steps.join(', then ')}, and assess again. That destroys everything on it`;
 }
+
+/**
+ * Drives held by something other than a pool (the system disk, a file system, a partition table…)
+ * with the words why: what a list of candidates shows beside its choices. Pool members are left to
+ * the pool's tree.
+ */
+export function heldDrives(pools: readonly Pool[], drives: readonly Drive[]): { drive: Drive; device: string; why: string }[] {
+  return drives.flatMap((d) => {
+    const u = driveUsability(d, pools, drives);
+    if (u.usable || u.reasons.some((r) => r.kind === 'pool')) return [];
+    return [{ drive: d, device: d.byIdPath ?? d.devPath ?? d.id, why: u.words }];
+  });
+}

@@ -26,7 +26,6 @@ import { confidenceReason, forecastConfidence, withSourceOf } from '../forecast/
 import type { ObservedSyncLatency } from './observed-latency.ts';
 import { deviceMeasurement, deviceProbeBytes, deviceProbeCommand, deviceProbeHint } from '../forecast/measured-device.ts';
 import { formatCount, formatGain, formatLatencyUs } from '../text/format.ts';
-import { driveUsability } from '../model/usable.ts';
 import { decide, MIN_BUY_GAIN, rangeText, type Decision, type DecisionEvidence } from './decide.ts';
 
 /** Thresholds of the decision (decide.ts): the candidate must beat the ZIL path by MIN_QD1_GAIN at QD1; an existing SLOG is replaced at REPLACE_GAIN [heuristic]. */
@@ -96,12 +95,6 @@ export const OptaneVerdict = z.object({
    * verdicts stored before it existed.
    */
   deviceProbes: z.array(DeviceProbeOffer).default([]),
-  /**
-   * Drives not offered to the blank-device test (nor as a candidate) because something other than a
-   * pool holds them — the system disk, a file system, a partition table — with the words why
-   * (model/usable.ts). Pool members are not listed: the pool's tree shows them.
-   */
-  heldDevices: z.array(z.object({ device: z.string(), product: z.string(), why: z.string() })).default([]),
 });
 export type OptaneVerdict = z.infer<typeof OptaneVerdict>;
 
@@ -314,15 +307,6 @@ function deviceProbeOffers(a: Artifacts, inBox: readonly SlogTarget[]): DevicePr
   });
 }
 
-/** Drives held by something other than a pool, with the words why (never offered, never a candidate). */
-function heldDevices(a: Artifacts): OptaneVerdict['heldDevices'] {
-  const drives = a.Drives ?? [];
-  return drives.flatMap((d) => {
-    const u = driveUsability(d, a.Pools ?? [], drives);
-    return u.usable || u.reasons.some((r) => r.kind === 'pool') ? [] : [{ device: drivePath(d, a.Host), product: productName(d), why: u.words }];
-  });
-}
-
 /** The decision's evidence for one pool, read from the pool's view (decide.ts). */
 function decisionEvidence(v: PoolView, probe: string, host: Artifacts['Host']): DecisionEvidence {
   const lat = v.path.latency;
@@ -357,7 +341,7 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   if (pools.length === 0) {
     return {
       verdict: 'depends', headline: 'No pool found: nothing to decide yet.', pool: null, reasons: ['The inventory has no pools.'], evidence: [], expected: null,
-      candidates: [], purchase: [], layout: { commands: [], reversible: 'yes' }, unknowns, findings: related, confidence: 'low', deviceProbes: [], heldDevices: heldDevices(a), decisive: 'no pool', headlineGain: null,
+      candidates: [], purchase: [], layout: { commands: [], reversible: 'yes' }, unknowns, findings: related, confidence: 'low', deviceProbes: [], decisive: 'no pool', headlineGain: null,
     };
   }
   const views = pools.map((p) => viewPool(p, a)).sort((x, y) => score(y) - score(x) || x.pool.name.localeCompare(y.pool.name));
@@ -440,7 +424,7 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
     // A drive of the box carries the same words in its own line (candidates[].layout).
     ...(picked.length === 0 ? [`Layout: ${mirror.mirror ? 'a mirror' : 'one device'}: ${mirror.why}.`] : []),
   ];
-  const base = { pool: name, evidence, expected, candidates: d.buy ? candidates : [], purchase, findings: related, deviceProbes: deviceProbeOffers(a, v.inBox), heldDevices: heldDevices(a), headlineGain };
+  const base = { pool: name, evidence, expected, candidates: d.buy ? candidates : [], purchase, findings: related, deviceProbes: deviceProbeOffers(a, v.inBox), headlineGain };
   if (v.now.source === 'model') unknowns.push({ what: `Current sync-write latency of ${name} (the "now" figures are a model estimate)`, howToMeasure: probe });
   if (unmeasured) unknowns.push({ what: `Sync-write latency of ${t.candidate.label} itself (the "with" figures are its ${t.candidate.profile.matched === 'catalog' ? 'catalog figure' : 'class estimate'}; the blank-device test destroys its contents)`, howToMeasure: deviceProbeCommand(t.drive!, a.Host) });
 

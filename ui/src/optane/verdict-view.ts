@@ -90,10 +90,6 @@ export function narrowVerdict(v: OptaneVerdictView): OptaneVerdict {
       const measured = runId && startedAt && iops !== null && latencyUs !== null ? { runId, startedAt, iops, latencyUs } : null;
       return driveId && device && product && sizeBytes !== null && command ? { driveId, device, product, sizeBytes, measured, command } : null;
     }),
-    heldDevices: pairs(v.heldDevices, (o) => {
-      const device = str(o.device); const product = str(o.product); const why = str(o.why);
-      return device && product && why ? { device, product, why } : null;
-    }),
   };
 }
 
