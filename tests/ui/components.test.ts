@@ -115,3 +115,21 @@ describe('DrivesTable: one idea of usable', () => {
     expect(w.findAll('[data-testid="drive-row"]').map((r) => r.find('td').text())).not.toContain('virtio-LABROOT');
   });
 });
+
+describe('GuardList: a refusal says how to go on (issue 38 §3)', () => {
+  it('shows the server\'s way forward under the refused load guard, none under a passed one', async () => {
+    const { default: GuardList } = await import('../../ui/src/bench/GuardList.vue');
+    const { evaluateGuards } = await import('../../server/src/bench/guards.ts');
+    const guards = evaluateGuards({
+      nameProblems: [], sizeBytes: 2 ** 30, runtimeS: 30, wallCapS: 150, load1: 5.88, maxLoad1: 4, lock: null,
+      pool: null, poolError: null, path: null, device: null, deviceError: null, confirmSerial: null, limitsFrom: 'server',
+    });
+    const w = mount(GuardList, { props: { dry: { guards, commands: [] } as never } });
+    const ways = w.findAll('[data-testid="guard-way-forward"]');
+    expect(ways.length).toBe(1);
+    expect(ways[0]!.text()).toContain('How to go on: Wait until the host is quieter');
+    expect(ways[0]!.text()).toContain('benchmark.maxLoad1 (PATCH /api/settings');
+    expect(ways[0]!.text()).toContain('serve --bench-max-load 7');
+    expect(w.text()).toContain('1-minute load 5.88 is above the limit 4');
+  });
+});
