@@ -117,3 +117,17 @@ describe('driveUsability on other real outputs', () => {
     expect(w['/dev/da1']).toBe('in pool bench-pool (data, mirror-0)');
   });
 });
+
+describe('a pool member held otherwise as well', () => {
+  it('keeps its pool role first and says what else holds it (a boot disk with its pool on one partition)', async () => {
+    const inv = await lab('2.4');
+    const vdb = byDev(inv, '/dev/vdb');
+    // As lsblk reports a Proxmox boot disk: the EFI partition mounted, the pool on another partition.
+    const boot: Drive = { ...vdb, uses: [...vdb.uses!, { kind: 'mounted', device: '/dev/vdb9', detail: '/dev/vdb9 is mounted at /boot/efi', mountpoint: '/boot/efi' }] };
+    const drives = inv.drives.map((d) => (d.id === boot.id ? boot : d));
+    const u = driveUsability(boot, inv.pools, drives);
+    expect(u.words).toBe('in pool tank (data, mirror-0, virtio-ZD0001-part1); system disk (vdb9 mounted at /boot/efi)');
+    const row = driveRows(drives, inv.pools).find((r) => r.drive.id === boot.id)!;
+    expect(row.roleText).toBe('tank · data · mirror-0 (vdb1, 1014 MiB), also system disk (vdb9 mounted at /boot/efi)');
+  });
+});

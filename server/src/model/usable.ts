@@ -63,7 +63,8 @@ function poolReasons(drive: Drive, pools: readonly Pool[], drives: readonly Driv
 
 /** " (vda1)" when the fact is on a partition or holder, not on the disk itself. */
 const on = (u: DriveUse, drive: Drive): string => {
-  const disk = [drive.devPath, drive.byIdPath, ...drive.aliases].some((a) => a !== null && stripDev(a) === stripDev(u.device));
+  // Aliases also name the drive's partitions: only a whole-disk name counts as the disk itself.
+  const disk = [drive.devPath, drive.byIdPath, ...drive.aliases.filter((a) => parentDiskName(a) === null)].some((a) => a !== null && stripDev(a) === stripDev(u.device));
   return disk ? '' : ` (${baseName(u.device)})`;
 };
 

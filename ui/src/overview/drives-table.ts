@@ -80,6 +80,9 @@ export function roleWords(r: DriveRole): string {
   return r.partition ? `${where} (${r.partition}${r.sizeBytes !== null ? `, ${formatBytes(r.sizeBytes)}` : ''})` : where;
 }
 
+/** What else holds a pool member (the system disk's /boot/efi beside its rpool partition): "also mounted at /boot/efi (vda2)". */
+export const alsoHeld = (u: Usability): string[] => u.reasons.filter((r) => r.kind !== 'pool').map((r) => `also ${r.words}`);
+
 export function driveRows(drives: readonly Drive[], pools: readonly Pool[]): DriveRow[] {
   return drives.map((d) => {
     const roles = rolesOf(d, pools);
@@ -91,7 +94,7 @@ export function driveRows(drives: readonly Drive[], pools: readonly Pool[]): Dri
       optane: d.optane !== null,
       roles,
       usability,
-      roleText: roles.length > 0 ? roles.map(roleWords).join(', ') : usability.words,
+      roleText: roles.length > 0 ? [...roles.map(roleWords), ...alsoHeld(usability)].join(', ') : usability.words,
       health: d.smartPassed === null ? 'unknown' : d.smartPassed ? 'passed' : 'FAILED',
     };
   });
