@@ -110,6 +110,7 @@ describe.runIf(live)('UI on a live zfs-fuse pool (Chromium)', () => {
     const offered = await page.locator('[data-testid="device-probe-offer"]').allTextContents();
     expect(offered.filter((t) => t.includes(name))).toEqual([]);
     expect((await page.locator('[data-testid="held-device"]').allTextContents()).filter((t) => t.includes(name)).join('\n')).toMatch(IN_USE);
+    await page.setViewportSize({ width: 1280, height: 720 }); // the next tests take the docs' screenshots at 1280×720
   }, 300_000);
 
   it('runs a short guarded benchmark whose progress reaches 100 %', async () => {

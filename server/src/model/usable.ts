@@ -45,19 +45,26 @@ function leafDisk(leaf: VdevNode, drives: readonly Drive[]): Drive | null {
   return parent ? driveForLeaf({ ...leaf, name: parent, driveId: null }, drives) : null;
 }
 
-/** Every pool role of the drive: "in pool tank (log, mirror-1, nvme0n1p1)". */
-function poolReasons(drive: Drive, pools: readonly Pool[], drives: readonly Drive[]): UnusableReason[] {
-  const out: UnusableReason[] = [];
+/** Every pool role of every drive, by drive id ("in pool tank (log, mirror-1, nvme0n1p1)"): one walk of the pools per inventory. */
+const roleIndexes = new WeakMap<readonly Pool[], WeakMap<readonly Drive[], Map<string, UnusableReason[]>>>();
+function poolRoles(pools: readonly Pool[], drives: readonly Drive[]): Map<string, UnusableReason[]> {
+  const byDrives = roleIndexes.get(pools) ?? new WeakMap<readonly Drive[], Map<string, UnusableReason[]>>();
+  roleIndexes.set(pools, byDrives);
+  const cached = byDrives.get(drives);
+  if (cached) return cached;
+  const out = new Map<string, UnusableReason[]>();
   for (const p of pools) {
     for (const top of p.vdevs) {
       for (const leaf of leaves(top)) {
-        if (leafDisk(leaf, drives)?.id !== drive.id) continue;
+        const d = leafDisk(leaf, drives);
+        if (!d) continue;
         const part = parentDiskName(leaf.name) !== null ? baseName(leaf.name) : null;
         const where = [ROLE[top.class], ...(top.children.length > 0 ? [top.name] : []), ...(part ? [part] : [])].join(', ');
-        out.push({ kind: 'pool', device: leaf.name, words: `in pool ${p.name} (${where})`, detail: `pool ${p.name} uses ${leaf.name} as ${ROLE[top.class]}${top.children.length > 0 ? ` in ${top.name}` : ''}` });
+        out.set(d.id, [...(out.get(d.id) ?? []), { kind: 'pool', device: leaf.name, words: `in pool ${p.name} (${where})`, detail: `pool ${p.name} uses ${leaf.name} as ${ROLE[top.class]}${top.children.length > 0 ? ` in ${top.name}` : ''}` }]);
       }
     }
   }
+  byDrives.set(drives, out);
   return out;
 }
 
@@ -103,7 +110,7 @@ function redundant(u: DriveUse, all: readonly DriveUse[]): boolean {
  * label and partition table its own pool put there are not repeated; anything else on it is.
  */
 export function driveUsability(drive: Drive, pools: readonly Pool[], drives: readonly Drive[] = [drive]): Usability {
-  const inPools = poolReasons(drive, pools, drives.includes(drive) ? drives : [...drives, drive]);
+  const inPools = poolRoles(pools, drives.includes(drive) ? drives : [...drives, drive]).get(drive.id) ?? [];
   const member = inPools.length > 0;
   const uses = drive.uses ?? [];
   const others = uses
