@@ -17,6 +17,7 @@ import { HttpError, httpErrorOf } from '../../server/src/api/errors.ts';
 import { JobError } from '../../server/src/model/jobs.ts';
 import { startServer, type RunningServer } from '../../server/src/api/server.ts';
 import { admitBenchStart } from '../../server/src/api/bench-admission.ts';
+import { dryRun } from '../../server/src/bench/context.ts';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, '..', 'fixtures', 'bench', name), 'utf8');
 const GiB = 1024 ** 3;
@@ -43,6 +44,17 @@ describe('the load refusal says who may raise the limit, how, and what it risks'
     const g = only(facts({ load1: 5.88, limitsFrom: 'server' }));
     expect(g.wayForward).toBe('Wait until the host is quieter (uptime shows the 1-minute load), or whoever holds this server\'s API token may raise benchmark.maxLoad1 (PATCH /api/settings with {"benchmark":{"maxLoad1":7}}) up to the ceiling root gives the service; root raises that ceiling on the service\'s command line (serve --bench-max-load 7). A higher limit lets the run start beside the host\'s own work: its numbers then measure a shared machine, and it slows that work (VMs, shares) while it runs');
     expect(guardSentence(g)).toBe(`${g.message}. ${g.wayForward}.`);
+  });
+
+  it('a request shaped by the server\'s policy reaches the guard as such (dry run on a directory)', async () => {
+    const policy = { maxRuntimeSeconds: 600, maxLoad1: 4, maxPoolWriteWaitMs: 2000 };
+    const p = applyBenchPolicy({ profile: 'sync-write-4k-qd1', target: { kind: 'path', dir: tmpdir() }, sizeBytes: 16 * 2 ** 20, runtimeS: 5 } as never, policy);
+    if (!p.ok) throw new Error(p.message);
+    const load = (await dryRun(p.request, { readLoad: () => 5.88 })).guards.find((g) => g.id === 'load')!;
+    expect(load.ok).toBe(false);
+    expect(load.wayForward).toContain('benchmark.maxLoad1 (PATCH /api/settings');
+    const cli = (await dryRun({ ...p.request, limitsFrom: undefined }, { readLoad: () => 5.88 })).guards.find((g) => g.id === 'load')!;
+    expect(cli.wayForward).toContain('--max-load 7');
   });
 
   it('a guard that passes carries no way forward', () => {
