@@ -4,8 +4,8 @@
  * (candidates for a SLOG). Shared by the SLOG rules and the Optane verdict.
  */
 import type { Drive, Host, Pool, VdevNode } from '../../server/src/model/inventory.ts';
-import { parentDiskName } from '../../server/src/gather/device-names.ts';
 import { devicePath, newDevice } from './commands.ts';
+import { usableDrives } from '../../server/src/model/usable.ts';
 import { atLeast } from '../engine/version.ts';
 import { allLeaves, driveForLeaf, topLevel } from './topology.ts';
 import { LATENCY_CLASSES, isOptane, slowestLatency, syncWriteLatency, type SyncLatencyAssessment } from './device-class.ts';
@@ -52,28 +52,13 @@ export function isSlowDataPool(pool: Pool, drives: readonly Drive[]): boolean {
   return l !== null && l.known && l.rank >= LATENCY_CLASSES['consumer-flash'].rank;
 }
 
-/** The drive behind a leaf, trying the parent disk of a partition name (`nvd1p1` → nvd1). */
-function leafDisk(leaf: VdevNode, drives: readonly Drive[]): Drive | null {
-  const direct = driveForLeaf(leaf, drives);
-  if (direct) return direct;
-  const parent = parentDiskName(leaf.name);
-  return parent ? driveForLeaf({ ...leaf, name: parent, driveId: null }, drives) : null;
-}
-
 /**
  * Drives free for a new vdev: no pool uses them in any role (partitions resolved to their disk) and
  * nothing else holds them — not mounted (the boot disk), not swap, no file-system, RAID or ZFS
- * signature, no holder, no partition table (`Drive.uses`, read from lsblk where available).
+ * signature, no holder, no partition table. The one definition, with its reasons in words:
+ * server/src/model/usable.ts.
  */
-export function unusedDrives(pools: readonly Pool[], drives: readonly Drive[]): Drive[] {
-  const used = new Set<string>();
-  for (const p of pools) for (const l of allLeaves(p)) {
-    const d = leafDisk(l, drives);
-    if (d) used.add(d.id);
-  }
-  // Spares are leaves of class 'spare' and are counted by allLeaves already.
-  return drives.filter((d) => !used.has(d.id) && (d.uses ?? []).length === 0);
-}
+export const unusedDrives = (pools: readonly Pool[], drives: readonly Drive[]): Drive[] => usableDrives(pools, drives);
 
 /** Unused drives fit for a SLOG: Optane first, then PLP NVMe, fastest first. */
 export function slogCandidates(pools: readonly Pool[], drives: readonly Drive[]): Drive[] {

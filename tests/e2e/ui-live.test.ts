@@ -8,11 +8,13 @@ import type { Page } from 'playwright-core';
 import { chromiumAvailable, launchChromium, type BrowserHandle } from './support/browser.ts';
 import { startServer, type ServerHandle } from './support/server.ts';
 import { existsSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { axeSeriousViolations, docsScreenshot, horizontalOverflow, screenshot, settle, VIEW_PATHS, VIEWPORTS } from './support/ui-checks.ts';
 import { startZfsFuse, zfsFuseAvailable, type ZfsFuseHandle } from '../support/zfs-fuse.ts';
 
 const live = chromiumAvailable() && zfsFuseAvailable();
+interface LsblkNode { name: string; type: string; mountpoints?: (string | null)[]; children?: LsblkNode[] }
 const POOL = 'h10ui';
 
 describe.runIf(live)('UI on a live zfs-fuse pool (Chromium)', () => {
@@ -65,6 +67,51 @@ describe.runIf(live)('UI on a live zfs-fuse pool (Chromium)', () => {
     expect(['Yes', 'No', 'It depends', 'Replace the SLOG']).toContain((await page.locator('[data-testid="verdict-word"]').textContent())?.trim());
     await screenshot(page, 'live-optane-answered-desktop');
   }, 180_000);
+
+  it('shows the mounted root disk as in use on every screen, never as a choice (issue 38 §1)', async () => {
+    // The block device that holds / on this machine, as lsblk sees it (the disk, or the disk of its partition).
+    const tree = JSON.parse(execFileSync('lsblk', ['-J', '-o', 'NAME,TYPE,MOUNTPOINTS'], { encoding: 'utf8' })) as { blockdevices: LsblkNode[] };
+    const holdsRoot = (n: LsblkNode): boolean => (n.mountpoints ?? []).includes('/') || (n.children ?? []).some(holdsRoot);
+    const disk = tree.blockdevices.find((d) => d.type === 'disk' && holdsRoot(d));
+    expect(disk, 'no disk holds / on this machine (lsblk)').toBeDefined();
+    const inv = await (await server.fetch('api/hosts/local/inventory')).json() as { inventory: { drives: { devPath: string | null; byIdPath: string | null }[] } };
+    const drive = inv.inventory.drives.find((d) => d.devPath === `/dev/${disk!.name}`);
+    expect(drive, `the inventory has no drive /dev/${disk!.name}`).toBeDefined();
+    const name = drive!.byIdPath?.replace(/^\/dev\/disk\/by-id\//, '') ?? drive!.devPath!;
+    const IN_USE = /in use: system disk \(.*mounted at \/\)/;
+
+    await page.setViewportSize({ width: 1366, height: 800 });
+    await page.goto(server.url);
+    await settle(page);
+    const row = page.locator('[data-testid="drive-row"]').filter({ has: page.locator('td.mono', { hasText: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) });
+    expect(await row.count()).toBe(1);
+    expect(await row.locator('[data-testid="drive-roles"]').textContent()).toMatch(IN_USE);
+    expect(await row.locator('[data-testid="drive-roles"]').textContent()).not.toMatch(/^unused$/);
+
+    await page.goto(`${server.url}planner`);
+    await page.waitForSelector('[data-testid="in-use-device"]', { timeout: 60_000 });
+    const held = page.locator('[data-testid="in-use-device"]').filter({ hasText: name });
+    expect(await held.count()).toBe(1);
+    expect(await held.textContent()).toMatch(IN_USE);
+    const box = held.locator('input[type="checkbox"]');
+    expect(await box.isDisabled()).toBe(true);
+    await box.click({ force: true });
+    expect(await box.isChecked()).toBe(false);
+    expect(await page.locator('[data-testid="add-device"]').evaluateAll((els, n) => els.filter((e) => (e.parentElement?.textContent ?? '').includes(n)).length, name)).toBe(0);
+    await screenshot(page, 'live-planner-in-use-desktop');
+
+    await page.goto(`${server.url}optane`);
+    await settle(page);
+    if (await page.locator('[data-testid="verdict-word"]').count() === 0) {
+      await page.click('[data-testid="ask-optane"]');
+      await page.waitForSelector('[data-testid="verdict-word"]', { timeout: 120_000 });
+    }
+    await page.waitForSelector('[data-testid="held-device"]', { timeout: 60_000 });
+    const offered = await page.locator('[data-testid="device-probe-offer"]').allTextContents();
+    expect(offered.filter((t) => t.includes(name))).toEqual([]);
+    expect((await page.locator('[data-testid="held-device"]').allTextContents()).filter((t) => t.includes(name)).join('\n')).toMatch(IN_USE);
+    await page.setViewportSize({ width: 1280, height: 720 }); // the next tests take the docs' screenshots at 1280×720
+  }, 300_000);
 
   it('runs a short guarded benchmark whose progress reaches 100 %', async () => {
     // The load limit is server policy (a request may only tighten it): the operator raises it for this busy machine.

@@ -50,7 +50,7 @@ describe('forecast API on the demo snapshot', () => {
   it.each([
     [{ pool: 'nope' }, 404, /no pool "nope"/],
     [{ pool: 'bench-pool', slog: '/dev/sdz' }, 404, /no drive/],
-    [{ pool: 'bench-pool', slog: '/dev/da1' }, 400, /already part of a pool/],
+    [{ pool: 'bench-pool', slog: '/dev/da1' }, 400, /\/dev\/da1 is in use: in pool bench-pool \(data, mirror-0\); name an unused drive/],
     [{ pool: 'bench-pool', slog: 'a', slogModel: 'b' }, 400, /either slog or slogModel/],
     [{ pool: 'bench-pool', workload: { bs: 3 } }, 400, /bs/],
     [{ pool: 'bench-pool', workload: { iodepth: 0 } }, 400, /iodepth/],

@@ -76,7 +76,7 @@ describe('zfs-advisor forecast', () => {
 
   it.each([
     [['--demo', '--pool', 'nope'], /no pool "nope"/],
-    [['--demo', '--pool', 'bench-pool', '--slog', '/dev/da1'], /already part of a pool/],
+    [['--demo', '--pool', 'bench-pool', '--slog', '/dev/da1'], /\/dev\/da1 is in use: in pool bench-pool \(data, mirror-0\)/],
     [['--demo', '--pool', 'bench-pool', '--slog', '/dev/sdz'], /no drive "\/dev\/sdz"/],
   ])('bad input %j → exit 2', async (args, msg) => {
     const c = capture();

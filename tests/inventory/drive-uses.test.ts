@@ -24,7 +24,7 @@ const lsblk = (name: string) => {
 describe('drive uses from lsblk', () => {
   it('the boot disk of this machine kind is mounted at / and so in use', () => {
     const vda = lsblk('lsblk-local-util-linux-2.38.1.json').find((d) => d.name === 'vda')!;
-    expect(driveUses(vda)).toEqual([{ kind: 'mounted', device: '/dev/vda', detail: '/dev/vda is mounted at /' }]);
+    expect(driveUses(vda)).toEqual([{ kind: 'mounted', device: '/dev/vda', detail: '/dev/vda is mounted at /', mountpoint: '/' }]);
   });
 
   it('partitions, signatures, swap and holders each count, once, in order', () => {
@@ -59,7 +59,7 @@ describe('in-use drives are neither offered nor planned', () => {
     for (const partitions of [undefined, [{ role: 'slog' as const, sizeBytes: 16 * 2 ** 30 }]]) {
       const attempt = () => planAddVdev({ kind: 'slog', pool: tank, devices: ['/dev/vda'], drives: inv.drives, host: host('2.3.2'), openzfs: '2.3.2', ...(partitions ? { partitions } : {}) });
       expect(attempt).toThrow(PlanRefused);
-      expect(attempt).toThrow(/device \/dev\/vda refused: \/dev\/vda is mounted at \//);
+      expect(attempt).toThrow(/device \/dev\/vda refused: \/dev\/vda is in use: system disk \(mounted at \/\)/);
     }
   });
 

@@ -158,7 +158,7 @@ describe.runIf(live)('POST /api/hosts/:hostId/optane/device-probe', () => {
   it('refuses a drive of a pool, a name not in the inventory, and extra fields', async () => {
     const inPool = await call(app, 'POST', '/api/hosts/local/optane/device-probe', { drive: '/dev/da1', confirmSerial: 'x' });
     expect(inPool.status, inPool.text).toBe(409);
-    expect(message(inPool.json)).toMatch(/is not unused — it is part of a pool/);
+    expect(message(inPool.json)).toMatch(/refused: \/dev\/da1 is in use: in pool bench-pool \(data, mirror-0\)\. The blank-device test .* would destroy that\. Choose a drive listed as unused/);
     const unknown = await call(app, 'POST', '/api/hosts/local/optane/device-probe', { drive: '/dev/sdzz', confirmSerial: 'x' });
     expect(unknown.status).toBe(404);
     // The request names a drive, never a profile, size or runtime: those are the server's.

@@ -84,7 +84,7 @@ describe('zfs-advisor plan on the demo inventory (TrueNAS CORE, bench-pool = mir
     expect(hostile.err).toBe('zfs-advisor plan add-slog: device "-f" refused: it starts with "-", so zpool/sgdisk would read it as an option — nothing was planned; change the devices or options as the reason says\n');
     const used = await cli(['plan', 'add-slog', '--demo', '--devices', 'da1']);
     expect(used.code).toBe(1);
-    expect(used.err).toBe('zfs-advisor plan add-slog: device da1 is already in use: pool bench-pool uses da1 in a data vdev (mirror-0) — nothing was planned; change the devices or options as the reason says\n');
+    expect(used.err).toBe('zfs-advisor plan add-slog: device da1 is already in use: pool bench-pool uses da1 in a data vdev (mirror-0) — Choose a drive listed as unused (the Planner\'s device list, or zfs-advisor inventory); a device leaves its pool only through zpool remove or zpool detach where the layout allows it (root on this host; the pool then has one device less)\n');
   });
 
   it('partitioning on the FreeBSD demo uses gpart, never sgdisk', async () => {

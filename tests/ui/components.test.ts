@@ -74,3 +74,62 @@ describe('VerdictCard', () => {
     expect(w.find('canvas').exists()).toBe(true);
   });
 });
+
+describe('DevicePicker (the Planner\'s device list)', () => {
+  it('a drive in use shows its reason and cannot be ticked; a free one can', async () => {
+    const { default: DevicePicker } = await import('../../ui/src/planner/DevicePicker.vue');
+    const { deviceChoices } = await import('../../ui/src/planner/planner-view.ts');
+    const { loadInventory } = await import('../../server/src/gather/load.ts');
+    const { join } = await import('node:path');
+    // The lab guest's capture (tests/fixtures/lab/2.4/in-use-devices): the ext4 root disk is mounted at /.
+    const inv = (await loadInventory({ snapshot: join(import.meta.dirname, '..', 'fixtures', 'lab', '2.4', 'in-use-devices') })).inventory;
+    let picked: string[] = [];
+    const w = mount(DevicePicker, { props: { devices: deviceChoices(inv.drives, inv.pools), modelValue: picked, 'onUpdate:modelValue': (v: string[]) => { picked = v; void w.setProps({ modelValue: v }); } } });
+    const root = w.findAll('[data-testid="in-use-device"]').find((l) => l.text().includes('virtio-LABROOT'))!;
+    expect(root.text()).toContain('in use: system disk (mounted at /)');
+    const box = root.find('input[type="checkbox"]');
+    expect(box.attributes('disabled')).toBeDefined();
+    expect((box.element as HTMLInputElement).value).toBe('on'); // no device path to submit
+    await box.trigger('click');
+    expect(picked).toEqual([]);
+    expect(w.findAll('[data-testid="in-use-device"]').map((l) => l.find('[data-testid="in-use-why"]').text())).toEqual([
+      '— in use: system disk (mounted at /)', '— in use: holds an ext4 signature', '— in use: partition table (1 partition)',
+      '— in pool tank (data, mirror-0, virtio-ZD0001-part1)', '— in pool tank (data, mirror-0, virtio-ZD0002-part1)',
+    ]);
+    const free = w.findAll('[data-testid="add-device"]');
+    expect(free.length).toBe(11);
+    await free[0]!.setValue(true);
+    expect(picked).toEqual(['/dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_NV0001']);
+  });
+});
+
+describe('DrivesTable: one idea of usable', () => {
+  it('the mounted root disk reads "in use" with the reason, not "unused"', async () => {
+    const { loadInventory } = await import('../../server/src/gather/load.ts');
+    const { join } = await import('node:path');
+    const inv = (await loadInventory({ snapshot: join(import.meta.dirname, '..', 'fixtures', 'lab', '2.4', 'in-use-devices') })).inventory;
+    const w = mount(DrivesTable, { props: { drives: inv.drives, pools: inv.pools } });
+    const row = w.findAll('[data-testid="drive-row"]').find((r) => r.text().includes('virtio-LABROOT'))!;
+    expect(row.find('[data-testid="drive-roles"]').text()).toBe('in use: system disk (mounted at /)');
+    await w.find('select[aria-label="Drive use"]').setValue('unused');
+    expect(w.findAll('[data-testid="drive-row"]').map((r) => r.find('td').text())).not.toContain('virtio-LABROOT');
+  });
+});
+
+describe('GuardList: a refusal says how to go on (issue 38 §3)', () => {
+  it('shows the server\'s way forward under the refused load guard, none under a passed one', async () => {
+    const { default: GuardList } = await import('../../ui/src/bench/GuardList.vue');
+    const { evaluateGuards } = await import('../../server/src/bench/guards.ts');
+    const guards = evaluateGuards({
+      nameProblems: [], sizeBytes: 2 ** 30, runtimeS: 30, wallCapS: 150, load1: 5.88, maxLoad1: 4, lock: null,
+      pool: null, poolError: null, path: null, device: null, deviceError: null, confirmSerial: null, limitsFrom: 'server',
+    });
+    const w = mount(GuardList, { props: { dry: { guards, commands: [] } as never } });
+    const ways = w.findAll('[data-testid="guard-way-forward"]');
+    expect(ways.length).toBe(1);
+    expect(ways[0]!.text()).toContain('How to go on: Wait until the host is quieter');
+    expect(ways[0]!.text()).toContain('benchmark.maxLoad1 (PATCH /api/settings');
+    expect(ways[0]!.text()).toContain('serve --bench-max-load 7');
+    expect(w.text()).toContain('1-minute load 5.88 is above the limit 4');
+  });
+});

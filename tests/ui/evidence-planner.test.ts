@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LayoutPlanView, ObservationRecord, SizesRecord } from '../../server/src/api/contract.ts';
 import { applyJobEvent, formatDuration, idleJob, measureBlocked, type LiveJob } from '../../ui/src/evidence/job.ts';
-import { chartSeries, isLoud, layoutRows, OPENZFS_VERSION, openzfsForPlan, parseDiskSize, unusedDevices } from '../../ui/src/planner/planner-view.ts';
+import { chartSeries, isLoud, layoutRows, OPENZFS_VERSION, openzfsForPlan, parseDiskSize, unusedDevices, deviceChoices } from '../../ui/src/planner/planner-view.ts';
 import { sizesRequest, walkTargets } from '../../ui/src/sizing/sizes-request.ts';
 import { intervalFor, newestFingerprint, poolRows } from '../../ui/src/workload/fingerprint-view.ts';
 import type { SizesProgress } from '../../server/src/api/contract.ts';
@@ -125,9 +125,12 @@ describe('planner', () => {
     expect(rows[0]!.findings.some(isLoud)).toBe(false);
   });
 
-  it('offers the drives no pool uses, Optane first', () => {
+  it('offers the drives no pool uses, Optane first; pool members are listed with their pool, not offered', () => {
     const inv = inventory000();
-    expect(unusedDevices(inv.drives, inv.pools)).toEqual([{ path: '/dev/nvd1', label: '/dev/nvd1 — INTEL SSDPEK1A058GA (NVMe · 54.9 GiB)', optane: true }]); // the same unit as the overview's drive table
+    expect(unusedDevices(inv.drives, inv.pools)).toEqual([{ path: '/dev/nvd1', label: '/dev/nvd1 — INTEL SSDPEK1A058GA (NVMe · 54.9 GiB)', optane: true, usable: true, why: null }]); // the same unit as the overview's drive table
+    expect(deviceChoices(inv.drives, inv.pools).map((c) => [c.path, c.usable, c.why])).toEqual([
+      ['/dev/nvd1', true, null], ['/dev/da1', false, 'in pool bench-pool (data, mirror-0)'], ['/dev/da3', false, 'in pool bench-pool (data, mirror-0)'],
+    ]);
     const inv1 = inventory001();
     expect(unusedDevices(inv1.drives, inv1.pools)).toEqual([]);
   });

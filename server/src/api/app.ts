@@ -193,11 +193,11 @@ function errorHandler(logger: Logger) {
     // A job's domain error (model/jobs.ts) gets its HTTP status here, and only here.
     const err = thrown instanceof JobError ? httpErrorOf(thrown) : thrown;
     let status = 500;
-    let body: { error: { code: string; message: string; issues?: { path: string; message: string }[] } };
+    let body: { error: { code: string; message: string; issues?: { path: string; message: string }[]; wayForward?: string } };
     const e = err as { type?: string; status?: number; expose?: boolean };
     if (err instanceof HttpError) {
       status = err.status;
-      body = { error: { code: err.code, message: err.message, ...(err.issues ? { issues: err.issues } : {}) } };
+      body = { error: { code: err.code, message: err.message, ...(err.issues ? { issues: err.issues } : {}), ...(err.wayForward ? { wayForward: err.wayForward } : {}) } };
     } else if (e?.type === 'entity.too.large') {
       status = 413;
       body = { error: { code: 'payload-too-large', message: 'the request body is too large' } };

@@ -12,6 +12,7 @@
 import type { z } from 'zod';
 import type { BenchRequest as RunnerBenchRequest } from '../bench/types.ts';
 import { defaultMaxLoad1, wallCapOf } from '../bench/run.ts';
+import { raiseLimit } from '../bench/way-forward.ts';
 import { DEFAULT_SETTINGS, type BenchRequestBody, type Settings, type SettingsPatch } from './schemas.ts';
 
 export type ApiBenchRequest = BenchRequestBody;
@@ -52,14 +53,22 @@ export function settingsAboveCeiling(patch: SettingsPatch, ceiling: BenchPolicy)
   return null;
 }
 
-export function applyBenchPolicy(req: ApiBenchRequest, p: BenchPolicy): { ok: true; request: RunnerRequest } | { ok: false; message: string } {
-  const above = (what: string, v: number, limit: number, setting: string) =>
-    ({ ok: false as const, message: `${what} ${v} is above this server's limit of ${limit} (settings.benchmark.${setting}); a request may only tighten it` });
+/** Who may raise a server limit and how, and what it risks (bench/way-forward.ts words the how). */
+export function raiseLimitSentence(key: keyof BenchPolicy, wanted: number): string {
+  const risk = key === 'maxLoad1' ? 'a higher load limit lets a benchmark run beside the host\'s own work, slowing it and measuring a shared machine'
+    : key === 'maxRuntimeSeconds' ? 'a longer cap lets a stalled run hold the pool longer before it is stopped'
+      : 'a higher latency limit lets a benchmark go on while the pool\'s real writers wait longer';
+  return `To allow it, ${raiseLimit(key, 'server', String(wanted))}; ${risk}`;
+}
+
+export function applyBenchPolicy(req: ApiBenchRequest, p: BenchPolicy): { ok: true; request: RunnerRequest } | { ok: false; message: string; wayForward: string } {
+  const above = (what: string, v: number, limit: number, setting: keyof BenchPolicy) =>
+    ({ ok: false as const, message: `${what} ${v} is above this server's limit of ${limit} (settings.benchmark.${setting}); a request may only tighten it`, wayForward: raiseLimitSentence(setting, v) });
   if (req.runtimeS > p.maxRuntimeSeconds) return above('runtimeS', req.runtimeS, p.maxRuntimeSeconds, 'maxRuntimeSeconds');
   if (req.wallCapS !== undefined && req.wallCapS > p.maxRuntimeSeconds) return above('wallCapS', req.wallCapS, p.maxRuntimeSeconds, 'maxRuntimeSeconds');
   if (req.maxLoad1 !== undefined && req.maxLoad1 > p.maxLoad1) return above('maxLoad1', req.maxLoad1, p.maxLoad1, 'maxLoad1');
   if (req.maxPoolWriteWaitMs !== undefined && req.maxPoolWriteWaitMs > p.maxPoolWriteWaitMs) return above('maxPoolWriteWaitMs', req.maxPoolWriteWaitMs, p.maxPoolWriteWaitMs, 'maxPoolWriteWaitMs');
-  const request: RunnerRequest = { ...req, maxLoad1: req.maxLoad1 ?? p.maxLoad1, maxPoolWriteWaitMs: req.maxPoolWriteWaitMs ?? p.maxPoolWriteWaitMs };
+  const request: RunnerRequest = { ...req, maxLoad1: req.maxLoad1 ?? p.maxLoad1, maxPoolWriteWaitMs: req.maxPoolWriteWaitMs ?? p.maxPoolWriteWaitMs, limitsFrom: 'server' };
   // The runner's default cap (runtime × 3 + 60 s) may exceed the policy: then the policy's applies.
   if (request.wallCapS === undefined && wallCapOf(request) > p.maxRuntimeSeconds) request.wallCapS = p.maxRuntimeSeconds;
   return { ok: true, request };
@@ -74,6 +83,7 @@ export function clampToPolicy(req: RunnerRequest, p: BenchPolicy): RunnerRequest
     ...req,
     maxLoad1: Math.min(req.maxLoad1 ?? p.maxLoad1, p.maxLoad1),
     maxPoolWriteWaitMs: Math.min(req.maxPoolWriteWaitMs, p.maxPoolWriteWaitMs),
+    limitsFrom: 'server',
   };
   if (wallCapOf(out) > p.maxRuntimeSeconds) out.wallCapS = p.maxRuntimeSeconds;
   return out;

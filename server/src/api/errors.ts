@@ -13,8 +13,10 @@ export class HttpError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly issues?: { path: string; message: string }[],
+    /** How to go on (who may change what, the exact setting or flag, what it risks): the domain error's, answered as its own field too. */
+    readonly wayForward: string | null = null,
   ) {
-    super(message);
+    super(wayForward ? `${message.replace(/\.$/, '')}. ${wayForward}` : message);
     this.status = STATUS[code];
   }
 }
@@ -27,4 +29,4 @@ const JOB_CODE: Record<JobErrorKind, ErrorCode> = {
 };
 
 /** A job's domain error as the API answers it: the reason and the way forward in one message. */
-export const httpErrorOf = (err: JobError): HttpError => new HttpError(JOB_CODE[err.kind], err.message);
+export const httpErrorOf = (err: JobError): HttpError => new HttpError(JOB_CODE[err.kind], err.reason, undefined, err.wayForward);

@@ -35,6 +35,8 @@ export const ApiError = z.object({
     message: z.string(),
     /** Validation problems, one per field (400 only). */
     issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    /** How to go on, also the end of `message`: who may change what, the exact setting or flag, and what it risks. */
+    wayForward: z.string().optional(),
   }),
 });
 export type ApiError = z.infer<typeof ApiError>;

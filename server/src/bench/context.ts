@@ -155,6 +155,7 @@ export async function gather(req: BenchRequest, o: GatherOptions): Promise<Conte
     wallCapS: wallCapOf(req, readHonesty?.fileBytes),
     load1: o.readLoad(),
     maxLoad1: req.maxLoad1 ?? defaultMaxLoad1(),
+    limitsFrom: req.limitsFrom ?? 'cli',
     lock: (holder && !isStaleHolder(holder, o.probe) ? holder : null) ?? liveHostLockHolder(o.probe),
     pool, poolError, path, device, deviceError,
     confirmSerial: t.kind === 'device' ? t.confirmSerial : null,

@@ -14,7 +14,8 @@ import type { BenchmarkSummary } from '../model/workload.ts';
 import { fioThreads, layoutArgs, runArgs, type SyncMode } from './fio-args.ts';
 import { createFioStreamSplitter, intervalIops, snapshotOf, type FioSnapshot } from './fio-stream.ts';
 import { fioResultFromText, totals, type FioResult } from './fio-result.ts';
-import { evaluateGuards, refusals, FREE_SPACE_FACTOR } from './guards.ts';
+import { evaluateGuards, guardSentence, refusals, FREE_SPACE_FACTOR } from './guards.ts';
+import { loadWayForward, poolLatencyWayForward } from './way-forward.ts';
 import { addSample, finishRun, insertRun, journalAdd, journalOpen, journalRemoved } from './store.ts';
 import { acquireBenchLock, releaseBenchLock } from './host-lock.ts';
 import { killFioFor, prepareDataset, prepareDirectory, processJournalPath, undoJournal, type PreparedTarget } from './targets.ts';
@@ -128,7 +129,7 @@ export async function startBenchmark(req: BenchRequest, deps: RunDeps): Promise<
   };
 
   const refuse = (verdicts: GuardVerdict[]): BenchmarkRun => {
-    const message = refusals(verdicts).map((g) => g.message).join(' ');
+    const message = refusals(verdicts).map(guardSentence).join(' ');
     const run: BenchmarkRun = {
       summary: summaryOf(id, req, ctx, startedAt, 'refused', null, null, []),
       detail: emptyDetail(req, verdicts, commands),
@@ -272,14 +273,14 @@ export async function startBenchmark(req: BenchRequest, deps: RunDeps): Promise<
     system = startSystemSampler({ readLoad, ...deps.system }, t0, (x) => {
       detail.load.push({ tS: x.tS, load1: x.load1 });
       detail.system.push(x);
-      if (x.load1 > maxLoad + own) stop(`1-minute load ${x.load1.toFixed(2)} rose above the limit ${maxLoad} plus ${own} for the run's own fio thread${own === 1 ? '' : 's'}`);
+      if (x.load1 > maxLoad + own) stop(`1-minute load ${x.load1.toFixed(2)} rose above the limit ${maxLoad} plus ${own} for the run's own fio thread${own === 1 ? '' : 's'}. ${loadWayForward(x.load1, ctx.facts.limitsFrom ?? 'cli')}`);
     });
     const sampler = ctx.pool
       ? startLatencySampler(ctx.pool.name, t0, abort.signal, remainingMs(), (s) => {
         lastLatency = s;
         detail.poolLatency.samples.push(s);
         if (s.writeWaitNs !== null && s.writeWaitNs > req.maxPoolWriteWaitMs * 1e6) {
-          stop(`pool write latency ${(s.writeWaitNs / 1e6).toFixed(1)} ms rose above the limit ${req.maxPoolWriteWaitMs} ms`);
+          stop(`pool write latency ${(s.writeWaitNs / 1e6).toFixed(1)} ms rose above the limit ${req.maxPoolWriteWaitMs} ms. ${poolLatencyWayForward(ctx.facts.limitsFrom ?? 'cli')}`);
         }
       }, exec)
       : null;

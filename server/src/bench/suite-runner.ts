@@ -15,7 +15,7 @@ import { loadavg } from 'node:os';
 import type { Database } from 'better-sqlite3';
 import { dryRun, defaultMaxLoad1, targetLabel, wallCapOf } from './context.ts';
 import { startBenchmark } from './single-run.ts';
-import { CELL_GUARD_IDS, evaluateSuiteGuards, refusals } from './guards.ts';
+import { CELL_GUARD_IDS, evaluateSuiteGuards, guardSentence, refusals } from './guards.ts';
 import { recoverAbandoned } from './recover.ts';
 import { liveProbe, selfIdentity } from './process-identity.ts';
 import { cellLabel, cellSeconds, expandCells, getSuite, resolveSuite, type SuiteRequest } from './suites.ts';
@@ -171,7 +171,7 @@ export async function runSuite(plan: SuitePlan, deps: SuiteDeps): Promise<SuiteR
 
   if (!plan.wouldRun) {
     status = 'refused';
-    stopReason = refusals(plan.guards).map((g) => g.message).join(' ');
+    stopReason = refusals(plan.guards).map(guardSentence).join(' ');
     return finish();
   }
 

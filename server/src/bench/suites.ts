@@ -89,6 +89,8 @@ export const SuiteRequest = z.object({
   maxLoad1: z.number().nonnegative().max(1000).optional(),
   /** zvol + buffered async runs: stop the suite when wall time exceeds fio's runtime by this factor (002). */
   maxWallRatio: z.number().min(1).max(100).default(1.5),
+  /** Where the limits came from, for a refusal's way forward (bench/way-forward.ts); absent: the CLI. */
+  limitsFrom: z.enum(['cli', 'server']).optional(),
 });
 export type SuiteRequest = z.infer<typeof SuiteRequest>;
 export type SuiteRequestInput = z.input<typeof SuiteRequest>;
@@ -183,7 +185,7 @@ export function expandCells(req: SuiteRequest, s: ResolvedSuite): SuiteCell[] {
                 : kind === 'zvol' && req.target.kind === 'dataset' ? { kind: 'zvol' as const, pool: req.target.pool, volblocksize: req.volblocksize }
                   : { kind: 'dataset' as const, pool: (req.target as { pool: string }).pool };
               const request = BenchRequest.parse({
-                profile: id, target, sizeBytes: s.sizeBytes, runtimeS: s.runtimeS, maxLoad1: req.maxLoad1,
+                profile: id, target, sizeBytes: s.sizeBytes, runtimeS: s.runtimeS, maxLoad1: req.maxLoad1, limitsFrom: req.limitsFrom,
                 sync, io: s.matrix.io ? io : undefined, iodepth: qd, blockSize: bs,
               });
               cells.push({ request, profile: id, sync, io, iodepth: qd, bs, targetKind: kind });

@@ -37,11 +37,17 @@ export const BenchRequest = z.object({
   io: z.enum(['direct', 'buffered']).optional(),
   iodepth: z.number().int().min(1).max(256).optional(),
   blockSize: z.number().int().min(512).max(16 * 1024 * 1024).optional(),
+  /** Where the limits came from, for a refusal's way forward: the CLI's options, or the server's policy (absent: the CLI). */
+  limitsFrom: z.enum(['cli', 'server']).optional(),
 });
 export type BenchRequest = z.infer<typeof BenchRequest>;
 export type BenchRequestInput = z.input<typeof BenchRequest>;
 
-export const GuardVerdict = z.object({ id: z.string(), ok: z.boolean(), message: z.string() });
+export const GuardVerdict = z.object({
+  id: z.string(), ok: z.boolean(), message: z.string(),
+  /** A refusal's way forward: who may change the limit, the exact setting or flag, what it risks (bench/way-forward.ts). */
+  wayForward: z.string().optional(),
+});
 export type GuardVerdict = z.infer<typeof GuardVerdict>;
 
 export const ProgressEvent = z.object({

@@ -6,7 +6,8 @@ import { z } from 'zod';
 import type { Artifacts } from '../model/artifacts.ts';
 import type { Drive } from '../model/inventory.ts';
 import { productName } from '../../../rules/lib/device-class.ts';
-import { drivePath, unusedDrives } from '../../../rules/lib/slog-devices.ts';
+import { drivePath } from '../../../rules/lib/slog-devices.ts';
+import { driveUsability, inUseSentence } from '../model/usable.ts';
 import { profileForText } from './catalog.ts';
 import { forecastPool, WorkloadSpec, type Candidate, type ForecastResult } from './forecast.ts';
 import { candidateProfile, deviceProbeHint } from './measured-device.ts';
@@ -44,7 +45,8 @@ export function runForecast(a: Artifacts, req: ForecastRequest): ForecastOutcome
     const drives = a.Drives ?? [];
     const d = drives.find((x) => matchesDrive(x, req.slog!));
     if (!d) return { ok: false, message: `no drive "${req.slog}" in the inventory; use --slog-model "MODEL" for a device not in the box` };
-    if (!unusedDrives(pools, drives).some((x) => x.id === d.id)) return { ok: false, message: `${req.slog} is already part of a pool; name an unused drive` };
+    const usable = driveUsability(d, pools, drives);
+    if (!usable.usable) return { ok: false, message: `${inUseSentence(req.slog, usable)}; name an unused drive, or --slog-model "MODEL" for one of its kind` };
     // Measure before forecasting: a blank-device test of this drive replaces its catalog figure.
     const c = candidateProfile(d, a.Benchmarks);
     candidate = { label: `${drivePath(d, a.Host)} (${productName(d)})`, profile: c.profile, measurement: c.measurement, measureHint: deviceProbeHint(d, a.Host), mirrored: req.mirrored };

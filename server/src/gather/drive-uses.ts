@@ -22,11 +22,11 @@ export function driveUses(disk: LsblkDevice): DriveUse[] {
     if (holder) add({ kind: 'holder', device: d.path, detail: `${d.path} (${d.type}) is built on it` });
     for (const m of d.mountpoints) {
       if (m === '[SWAP]') add({ kind: 'swap', device: d.path, detail: `${d.path} is active swap` });
-      else add({ kind: 'mounted', device: d.path, detail: `${d.path} is mounted at ${m}` });
+      else add({ kind: 'mounted', device: d.path, detail: `${d.path} is mounted at ${m}`, mountpoint: m });
     }
     if (holder || !d.fstype || (d.fstype === 'swap' && d.mountpoints.includes('[SWAP]'))) continue;
-    if (d.fstype === 'zfs_member') add({ kind: 'zfs-label', device: d.path, detail: `${d.path} carries a ZFS label${d.label ? ` of pool ${d.label}` : ''}` });
-    else add({ kind: 'filesystem', device: d.path, detail: `${d.path} holds a ${d.fstype} signature${d.label ? ` (label ${d.label})` : ''}` });
+    if (d.fstype === 'zfs_member') add({ kind: 'zfs-label', device: d.path, detail: `${d.path} carries a ZFS label${d.label ? ` of pool ${d.label}` : ''}`, ...(d.label ? { label: d.label } : {}) });
+    else add({ kind: 'filesystem', device: d.path, detail: `${d.path} holds a ${d.fstype} signature${d.label ? ` (label ${d.label})` : ''}`, fstype: d.fstype, ...(d.label ? { label: d.label } : {}) });
   }
   if (parts.length > 0) add({ kind: 'partitions', device: disk.path, detail: `${disk.path} has a partition table with ${parts.length} partition${parts.length === 1 ? '' : 's'} (${parts.map((p) => p.name).join(', ')})` });
   return uses;

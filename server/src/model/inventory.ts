@@ -250,6 +250,12 @@ export const DriveUse = z.object({
   /** The block device it was seen on (the disk or one of its partitions). */
   device: z.string(),
   detail: z.string(),
+  /** mounted: where (`/`, `/boot/efi`); absent in inventories stored before it was kept. */
+  mountpoint: z.string().optional(),
+  /** filesystem: the signature's type (ext4, LVM2_member, linux_raid_member). */
+  fstype: z.string().optional(),
+  /** filesystem / zfs-label: the signature's label (a ZFS label's pool name). */
+  label: z.string().optional(),
 });
 export type DriveUse = z.infer<typeof DriveUse>;
 

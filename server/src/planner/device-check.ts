@@ -11,6 +11,7 @@ import { baseName, parentDiskName, stripDev } from '../gather/device-names.ts';
 import { devicePath } from '../../../rules/lib/commands.ts';
 import { driveForLeaf, leaves } from '../../../rules/lib/topology.ts';
 import { PlanRefused } from './plan-refused.ts';
+import { driveUsability, IN_POOL_WAY_FORWARD, inUseSentence, usabilityWayForward } from '../model/usable.ts';
 
 export interface DeviceContext {
   host: Host | null;
@@ -100,14 +101,14 @@ function inUse(dev: CheckedDevice, all: readonly Holder[], ctx: DeviceContext): 
     const leafDrive = driveForLeaf(h.leaf, ctx.drives);
     const exact = h.leaf.type === 'file' ? h.leaf.name === dev.path : sameName(h.leaf.name, dev.path) || sameName(h.leaf.name, dev.given);
     if (exact || (dev.partitionOf === null && leafDrive !== null && leafDrive.id === dev.driveId && parentDiskName(h.leaf.name) === null)) {
-      throw new PlanRefused('device-in-use', `device ${dev.given} is already in use: ${where(h)}`);
+      throw new PlanRefused('device-in-use', `device ${dev.given} is already in use: ${where(h)}`, IN_POOL_WAY_FORWARD);
     }
     const sameDisk = (leafDrive !== null && leafDrive.id === dev.driveId) || (h.leaf.type !== 'file' && sameName(disk(h.leaf.name), disk(dev.path)));
     if (!sameDisk) continue;
     const leafIsPartition = parentDiskName(h.leaf.name) !== null;
     if (dev.partitionOf === null || !leafIsPartition) {
       const what = dev.partitionOf === null ? `the whole disk ${dev.given} holds a partition in use` : `${dev.given} is a partition of a disk that is itself in use`;
-      throw new PlanRefused('device-in-use', `device ${dev.given} refused: ${what}: ${where(h)}${ctx.partitioning ? ' (partitioning it would destroy that)' : ''}`);
+      throw new PlanRefused('device-in-use', `device ${dev.given} refused: ${what}: ${where(h)}${ctx.partitioning ? ' (partitioning it would destroy that)' : ''}`, IN_POOL_WAY_FORWARD);
     }
     if (!ctx.sharedDisk) {
       throw new PlanRefused('device-in-use', `device ${dev.given} refused: another partition of the same disk is in use: ${where(h)}; if sharing the disk is intended (one Optane for several roles), say so explicitly (sharedDisk / --shared-disk)`);
@@ -126,9 +127,13 @@ function inUse(dev: CheckedDevice, all: readonly Holder[], ctx: DeviceContext): 
 function heldElsewhere(dev: CheckedDevice, ctx: DeviceContext): string[] {
   const drive = dev.driveId === null ? null : ctx.drives.find((d) => d.id === dev.driveId);
   const uses = drive?.uses ?? [];
-  if (uses.length === 0) return [];
-  const refuse = (why: string) => { throw new PlanRefused('device-in-use', `device ${dev.given} refused: ${why}${ctx.partitioning ? ' (partitioning it would destroy that)' : ''}`); };
-  if (dev.partitionOf === null) refuse(uses.map((u) => u.detail).join('; '));
+  if (!drive || uses.length === 0) return [];
+  const refuse = (why: string, wayForward: string | null = null) => { throw new PlanRefused('device-in-use', `device ${dev.given} refused: ${why}${ctx.partitioning ? ' (partitioning it would destroy that)' : ''}`, wayForward); };
+  if (dev.partitionOf === null) {
+    // A whole disk: the one judgement of "usable" (model/usable.ts), its words and its way forward.
+    const u = driveUsability(drive, [], ctx.drives);
+    refuse(inUseSentence(dev.given, u), usabilityWayForward(dev.given, u));
+  }
   const self = uses.filter((u) => u.kind !== 'partitions' && (sameName(u.device, dev.path) || sameName(u.device, dev.given)));
   if (self.length > 0) refuse(self.map((u) => u.detail).join('; '));
   const siblings = uses.filter((u) => u.kind === 'mounted' || u.kind === 'swap' || u.kind === 'holder');

@@ -6,7 +6,12 @@
 export type RefusalReason = 'invalid-device' | 'device-in-use' | 'redundancy' | 'partitioning';
 
 export class PlanRefused extends RangeError {
-  constructor(readonly reason: RefusalReason, message: string) {
+  constructor(
+    readonly reason: RefusalReason,
+    message: string,
+    /** How to go on: who may change what, the exact command or option, and what it risks (issue 38 §3). */
+    readonly wayForward: string | null = null,
+  ) {
     super(message);
     this.name = 'PlanRefused';
   }

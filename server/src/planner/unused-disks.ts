@@ -5,7 +5,7 @@
  * kind and the smallest of their sizes (a vdev is as large as its smallest member).
  */
 import type { Drive, Inventory } from '../model/inventory.ts';
-import { unusedDrives as freeDrives } from '../../../rules/lib/slog-devices.ts';
+import { driveUsability, usableDrives } from '../model/usable.ts';
 import { MediaKind } from './performance.ts';
 import { formatBytes, plural } from '../text/format.ts';
 
@@ -15,14 +15,16 @@ export interface UnusedDisks {
   /** The smallest unused drive of this media: what each vdev member contributes. */
   diskBytes: number;
   drives: { id: string; path: string | null; sizeBytes: number; model: string | null }[];
+  /** The drives left out because a pool or something else holds them, with the words why (model/usable.ts). */
+  inUse: { id: string; path: string | null; words: string }[];
 }
 
 export type UnusedDisksOutcome =
   | { ok: true; value: UnusedDisks; notes: string[] }
   | { ok: false; message: string };
 
-/** Drives that no pool of the inventory uses and nothing else holds (one definition: rules/lib/slog-devices.ts). */
-export const unusedDrives = (inv: Pick<Inventory, 'pools' | 'drives'>): Drive[] => freeDrives(inv.pools, inv.drives);
+/** Drives that no pool of the inventory uses and nothing else holds (one definition: model/usable.ts). */
+export const unusedDrives = (inv: Pick<Inventory, 'pools' | 'drives'>): Drive[] => usableDrives(inv.pools, inv.drives);
 
 const isMedia = (m: string): m is MediaKind => (MediaKind as readonly string[]).includes(m);
 
@@ -56,6 +58,10 @@ export function unusedDisksForPlanning(inv: Pick<Inventory, 'pools' | 'drives'>,
     value: {
       media: chosen, disks: drives.length, diskBytes,
       drives: drives.map((d) => ({ id: d.id, path: d.byIdPath ?? d.devPath, sizeBytes: d.sizeBytes, model: d.model })),
+      inUse: inv.drives.flatMap((d) => {
+        const u = driveUsability(d, inv.pools, inv.drives);
+        return u.usable ? [] : [{ id: d.id, path: d.byIdPath ?? d.devPath, words: u.words }];
+      }),
     },
     notes,
   };

@@ -1,11 +1,14 @@
 /**
- * The drives table: one row per drive with its role in a pool ("tank · log · mirror-1") or
- * "unused", plus sorting and filtering. Roles come from the vdev tree: a leaf's `driveId`, or
- * failing that its name matched against the drive's known paths.
+ * The drives table: one row per drive with its role in a pool ("tank · log · mirror-1"), what
+ * else holds it ("in use: system disk (mounted at /)") or "unused", plus sorting and filtering.
+ * Roles come from the vdev tree: a leaf's `driveId`, or failing that its name matched against the
+ * drive's known paths. Whether a drive is free, and the words why not, are the server model's
+ * (server/src/model/usable.ts), the same for every list that offers devices.
  */
 import type { Drive, Pool, VdevClass, VdevNode } from '../../../server/src/model/inventory.ts';
 import { isPartitionLeaf, leafSizeBytes, partitionOfLeaf } from '../../../rules/lib/partitions.ts';
 import { formatBytes } from '../../../server/src/text/format.ts';
+import { driveUsability, type Usability } from '../../../server/src/model/usable.ts';
 
 export interface DriveRole {
   pool: string;
@@ -23,6 +26,8 @@ export interface DriveRow {
   kind: 'HDD' | 'SSD' | 'NVMe' | 'file' | 'unknown';
   optane: boolean;
   roles: DriveRole[];
+  /** May a new vdev take it, and if not the server model's words why. */
+  usability: Usability;
   roleText: string;
   health: 'passed' | 'FAILED' | 'unknown';
 }
@@ -75,16 +80,21 @@ export function roleWords(r: DriveRole): string {
   return r.partition ? `${where} (${r.partition}${r.sizeBytes !== null ? `, ${formatBytes(r.sizeBytes)}` : ''})` : where;
 }
 
+/** What else holds a pool member (the system disk's /boot/efi beside its rpool partition): "also mounted at /boot/efi (vda2)". */
+export const alsoHeld = (u: Usability): string[] => u.reasons.filter((r) => r.kind !== 'pool').map((r) => `also ${r.words}`);
+
 export function driveRows(drives: readonly Drive[], pools: readonly Pool[]): DriveRow[] {
   return drives.map((d) => {
     const roles = rolesOf(d, pools);
+    const usability = driveUsability(d, pools, drives);
     return {
       drive: d,
       name: d.byIdPath?.replace(/^\/dev\/disk\/by-id\//, '') ?? d.devPath ?? d.id,
       kind: kindOf(d),
       optane: d.optane !== null,
       roles,
-      roleText: roles.length === 0 ? 'unused' : roles.map(roleWords).join(', '),
+      usability,
+      roleText: roles.length > 0 ? [...roles.map(roleWords), ...alsoHeld(usability)].join(', ') : usability.words,
       health: d.smartPassed === null ? 'unknown' : d.smartPassed ? 'passed' : 'FAILED',
     };
   });
@@ -123,16 +133,17 @@ export function sortRows(rows: readonly DriveRow[], key: DriveSortKey, dir: 'asc
 export interface DriveFilter {
   text: string;
   kind: DriveRow['kind'] | 'all';
-  /** 'unused' = in no pool; 'in-pool' = in at least one. */
-  use: 'all' | 'unused' | 'in-pool';
+  /** 'unused' = free for a new vdev; 'in-pool' = in at least one pool; 'in-use' = held otherwise (mounted, signatures…). */
+  use: 'all' | 'unused' | 'in-pool' | 'in-use';
 }
 
 export function filterRows(rows: readonly DriveRow[], f: DriveFilter): DriveRow[] {
   const t = f.text.trim().toLowerCase();
   return rows.filter((r) => {
     if (f.kind !== 'all' && r.kind !== f.kind) return false;
-    if (f.use === 'unused' && r.roles.length > 0) return false;
+    if (f.use === 'unused' && !r.usability.usable) return false;
     if (f.use === 'in-pool' && r.roles.length === 0) return false;
+    if (f.use === 'in-use' && (r.usability.usable || r.roles.length > 0)) return false;
     if (!t) return true;
     const hay = [r.name, r.drive.model, r.drive.serial, r.drive.devPath, r.roleText, r.optane ? 'optane' : null].filter(Boolean).join(' ').toLowerCase();
     return hay.includes(t);

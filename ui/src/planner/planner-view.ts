@@ -139,18 +139,35 @@ export interface DeviceChoice {
   path: string;
   label: string;
   optane: boolean;
+  /** Free for a new vdev: only then may it be ticked. */
+  usable: boolean;
+  /** The server model's words why it is not (server/src/model/usable.ts), null when usable. */
+  why: string | null;
 }
 
-/** Drives in no pool, as device choices; Optane first, then by name. */
-export function unusedDevices(drives: readonly Drive[], pools: readonly Pool[]): DeviceChoice[] {
+/**
+ * Every drive with a path as a device choice: the usable ones first (Optane first, then by path),
+ * then those held otherwise (mounted, signatures…), then pool members — each with the reason, never
+ * as a choice.
+ */
+export function deviceChoices(drives: readonly Drive[], pools: readonly Pool[]): DeviceChoice[] {
+  const rank = (c: DeviceChoice, inPool: boolean) => (c.usable ? 0 : inPool ? 2 : 1);
   return driveRows(drives, pools)
-    .filter((r) => r.roles.length === 0 && (r.drive.byIdPath ?? r.drive.devPath) !== null)
+    .filter((r) => (r.drive.byIdPath ?? r.drive.devPath) !== null)
     .map((r) => {
       const size = r.drive.sizeBytes ? ` · ${formatBytes(r.drive.sizeBytes)}` : '';
-      return { path: (r.drive.byIdPath ?? r.drive.devPath)!, label: `${r.name} — ${r.drive.model ?? 'unknown model'} (${kindOf(r.drive)}${size})`, optane: r.optane };
+      const c: DeviceChoice = {
+        path: (r.drive.byIdPath ?? r.drive.devPath)!, label: `${r.name} — ${r.drive.model ?? 'unknown model'} (${kindOf(r.drive)}${size})`, optane: r.optane,
+        usable: r.usability.usable, why: r.usability.usable ? null : r.usability.words,
+      };
+      return { c, k: rank(c, r.usability.reasons.some((x) => x.kind === 'pool')) };
     })
-    .sort((a, b) => Number(b.optane) - Number(a.optane) || a.path.localeCompare(b.path));
+    .sort((a, b) => a.k - b.k || Number(b.c.optane) - Number(a.c.optane) || a.c.path.localeCompare(b.c.path))
+    .map((x) => x.c);
 }
+
+/** The drives a new vdev may take, as device choices. */
+export const unusedDevices = (drives: readonly Drive[], pools: readonly Pool[]): DeviceChoice[] => deviceChoices(drives, pools).filter((c) => c.usable);
 
 /** The server's redundancy sentence for the plan (one author: the planner writes it). */
 export function redundancyText(plan: AddVdevPlanView): string {

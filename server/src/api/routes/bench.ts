@@ -8,7 +8,7 @@ import { routes } from '../contract.ts';
 import { admitBenchStart } from '../bench-admission.ts';
 import { HttpError, notFound } from '../errors.ts';
 import { apiRouter, bindRoute } from '../route.ts';
-import { applyBenchPolicy, benchPolicy, clampToPolicy, type ApiBenchRequest } from '../bench-policy.ts';
+import { applyBenchPolicy, benchPolicy, clampToPolicy, raiseLimitSentence, type ApiBenchRequest } from '../bench-policy.ts';
 import type { Router, Response, Request } from 'express';
 import { SUITES, type SuiteRequest } from '../../bench/suites.ts';
 import { planSuite } from '../../bench/suite-runner.ts';
@@ -23,7 +23,7 @@ export function benchRoutes(ctx: AppContext) {
   /** The server's limits, then container confinement: what the runner gets. */
   const withPolicy = (body: ApiBenchRequest) => {
     const p = applyBenchPolicy(body, benchPolicy(settings.get().benchmark, ctx.benchCeiling));
-    if (!p.ok) throw new HttpError('bad-request', p.message);
+    if (!p.ok) throw new HttpError('bad-request', p.message, undefined, 'wayForward' in p ? p.wayForward : null);
     return confine(p.request);
   };
 
@@ -134,12 +134,12 @@ function suiteRoutes(r: Router, ctx: AppContext): void {
     // limits are then brought within the policy.
     const policy = benchPolicy(settings.get().benchmark, ctx.benchCeiling);
     if (body.maxLoad1 !== undefined && body.maxLoad1 > policy.maxLoad1) {
-      throw new HttpError('bad-request', `maxLoad1 ${body.maxLoad1} is above this server's limit of ${policy.maxLoad1} (settings.benchmark.maxLoad1); a request may only tighten it`);
+      throw new HttpError('bad-request', `maxLoad1 ${body.maxLoad1} is above this server's limit of ${policy.maxLoad1} (settings.benchmark.maxLoad1); a request may only tighten it`, undefined, raiseLimitSentence('maxLoad1', body.maxLoad1));
     }
-    const p = await planSuite(confineSuite({ ...body, maxLoad1: body.maxLoad1 ?? policy.maxLoad1 }), { db: store.db });
+    const p = await planSuite(confineSuite({ ...body, maxLoad1: body.maxLoad1 ?? policy.maxLoad1, limitsFrom: 'server' }), { db: store.db });
     if (!p.ok) throw new HttpError('bad-request', p.message);
     const cap = policy.maxRuntimeSeconds;
-    if (p.plan.runtimeS > cap) throw new HttpError('bad-request', `runtimeS ${p.plan.runtimeS} is above the configured cap of ${cap} s (settings.benchmark.maxRuntimeSeconds)`);
+    if (p.plan.runtimeS > cap) throw new HttpError('bad-request', `runtimeS ${p.plan.runtimeS} is above the configured cap of ${cap} s (settings.benchmark.maxRuntimeSeconds)`, undefined, raiseLimitSentence('maxRuntimeSeconds', p.plan.runtimeS));
     return { ...p.plan, runs: p.plan.runs.map((run) => ({ ...run, request: clampToPolicy(run.request, policy) })) };
   };
   const stored = (hostId: string): SuiteResult[] => {

@@ -8,6 +8,7 @@ import type { AppContext } from '../context.ts';
 import { routes } from '../contract.ts';
 import { HttpError } from '../errors.ts';
 import { admitBenchStart } from '../bench-admission.ts';
+import { guardSentence } from '../../bench/guards.ts';
 import { apiRouter, bindRoute } from '../route.ts';
 import { BenchRequestBody } from '../schemas.ts';
 import { applyBenchPolicy, benchPolicy } from '../bench-policy.ts';
@@ -26,12 +27,12 @@ export function optaneOutcomeRoutes(ctx: AppContext) {
     const wanted = BenchRequestBody.safeParse(loop.reprobeRequest(h.id));
     if (!wanted.success) throw new HttpError('conflict', `the stored "before" run cannot be repeated as it was: ${wanted.error.issues[0]?.message ?? 'unknown profile'}`);
     const policy = applyBenchPolicy(wanted.data, benchPolicy(ctx.settings.get().benchmark, ctx.benchCeiling));
-    if (!policy.ok) throw new HttpError('bad-request', policy.message);
+    if (!policy.ok) throw new HttpError('bad-request', policy.message, undefined, policy.wayForward);
     const request = ctx.confine(policy.request);
     admitBenchStart(ctx, h.id, req, res);
     // The guards first, so a refusal answers with its reasons instead of a refused run.
     const refused = (await bench.dryRun(request)).guards.filter((g) => !g.ok);
-    if (refused.length > 0) throw new HttpError('conflict', refused.map((g) => g.message).join(' '));
+    if (refused.length > 0) throw new HttpError('conflict', refused.map(guardSentence).join(' '));
     const view = runs.start(h.id, request);
     loop.recordWhenDone(h.id, runs, view);
     return view;

@@ -8,13 +8,14 @@ import type { AppContext } from '../context.ts';
 import { routes } from '../contract.ts';
 import { HttpError } from '../errors.ts';
 import { admitBenchStart } from '../bench-admission.ts';
+import { guardSentence } from '../../bench/guards.ts';
 import { OptaneVerdictView } from '../schemas.ts';
 import { apiRouter, bindRoute } from '../route.ts';
 import { applyBenchPolicy, benchPolicy } from '../bench-policy.ts';
 import { artifactsFromInventory } from '../../model/artifacts.ts';
 import { matchesDrive } from '../../forecast/request.ts';
 import { DEVICE_PROBE_RUNTIME_S, deviceProbeBytes } from '../../forecast/measured-device.ts';
-import { unusedDrives } from '../../../../rules/lib/slog-devices.ts';
+import { driveUsability, inUseSentence, usabilityWayForward } from '../../model/usable.ts';
 
 export function optaneRoutes(ctx: AppContext) {
   const r = apiRouter();
@@ -39,22 +40,22 @@ export function optaneRoutes(ctx: AppContext) {
     const device = d.byIdPath ?? d.devPath;
     if (!device) throw new HttpError('conflict', `drive "${body.drive}" has no device path in the inventory`);
     // Only a drive the inventory shows unused; the runner's device-blank guard then checks it live.
-    if (!unusedDrives(a.Pools ?? [], drives).includes(d)) {
-      const uses = (d.uses ?? []).map((u) => `${u.kind} (${u.detail})`);
-      throw new HttpError('conflict', `refused: ${device} is not unused — ${uses.length > 0 ? uses.join('; ') : 'it is part of a pool'}. The blank-device test writes to the raw device and would destroy that`);
+    const usable = driveUsability(d, a.Pools ?? [], drives);
+    if (!usable.usable) {
+      throw new HttpError('conflict', `refused: ${inUseSentence(device, usable)}. The blank-device test writes to the raw device and would destroy that. ${usabilityWayForward(device, usable)}`);
     }
     const policy = applyBenchPolicy({
       profile: 'sync-write-4k-qd1', target: { kind: 'device', device, confirmSerial: body.confirmSerial },
       runtimeS: DEVICE_PROBE_RUNTIME_S, sizeBytes: deviceProbeBytes(d),
     }, benchPolicy(ctx.settings.get().benchmark, ctx.benchCeiling));
-    if (!policy.ok) throw new HttpError('bad-request', policy.message);
+    if (!policy.ok) throw new HttpError('bad-request', policy.message, undefined, policy.wayForward);
     const request = ctx.confine(policy.request);
     admitBenchStart(ctx, h.id, req, res);
     // The guards first, so a refusal answers with its reasons instead of a refused run.
     const refused = (await bench.dryRun(request)).guards.filter((g) => !g.ok);
     if (refused.length > 0) {
       const serialOnly = refused.every((g) => g.id === 'device-serial');
-      throw new HttpError(serialOnly ? 'bad-request' : 'conflict', refused.map((g) => g.message).join(' '));
+      throw new HttpError(serialOnly ? 'bad-request' : 'conflict', refused.map(guardSentence).join(' '));
     }
     return runs.start(h.id, request);
   });

@@ -7,6 +7,7 @@ import type { Dataset } from '../../model/inventory.ts';
 import type { AppContext } from '../context.ts';
 import { routes } from '../contract.ts';
 import { HttpError } from '../errors.ts';
+import { PlanRefused } from '../../planner/plan-refused.ts';
 import { apiRouter, bindRoute } from '../route.ts';
 
 export function plannerRoutes(ctx: AppContext) {
@@ -41,7 +42,7 @@ export function plannerRoutes(ctx: AppContext) {
       });
     } catch (err) {
       // A device already in a pool conflicts with the host's state (409); other refusals are bad requests.
-      if (err instanceof RangeError && 'reason' in err && err.reason === 'device-in-use') throw new HttpError('conflict', err.message);
+      if (err instanceof PlanRefused) throw new HttpError(err.reason === 'device-in-use' ? 'conflict' : 'bad-request', err.message, undefined, err.wayForward);
       if (err instanceof RangeError) throw new HttpError('bad-request', err.message);
       throw err;
     }

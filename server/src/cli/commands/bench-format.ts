@@ -9,8 +9,15 @@ import type { PairRow, SuitePlan, SuiteProgress, SuiteResult } from '../../bench
 import { sizeLabel } from '../../bench/suites.ts';
 import { ABSENT, formatCount, formatGain, formatLatencyUs, formatPercent, plural } from '../../text/format.ts';
 import type { Recovered } from '../../bench/recover.ts';
+import type { GuardVerdict } from '../../bench/types.ts';
 
 /** The stderr line every bench command prints for a dead run it cleaned up before doing anything else. */
+/** One guard's verdict for a terminal; a refusal's way forward on the line below it. */
+export function guardLines(g: GuardVerdict): string[] {
+  const head = `  ${g.ok ? 'ok     ' : 'REFUSED'} ${g.id.padEnd(14)} ${g.message}`;
+  return g.wayForward ? [head, `          ${''.padEnd(14)} how to go on: ${g.wayForward}`] : [head];
+}
+
 export function recoveredLine(r: Recovered): string {
   return `recovered abandoned run ${r.runId} (pid ${r.pid}): ${r.messages.join('; ') || 'nothing left behind'}\n`;
 }
@@ -74,7 +81,7 @@ export function planText(p: SuitePlan): string {
     out.push('');
   }
   out.push('guards:');
-  for (const g of p.guards) out.push(`  ${g.ok ? 'ok     ' : 'REFUSED'} ${g.id.padEnd(14)} ${g.message}`);
+  for (const g of p.guards) out.push(...guardLines(g));
   for (const n of p.notes) out.push(`note: ${n}`);
   out.push('', 'commands of run 1:', ...(p.runs[0]?.commands ?? []).map((c) => `  ${c.join(' ')}`));
   out.push('', p.wouldRun ? 'would run' : 'would be refused');

@@ -26,6 +26,7 @@ import { recoverAbandoned } from '../../bench/recover.ts';
 import { liveProbe } from '../../bench/process-identity.ts';
 import { defaultDataDir } from '../../data-dir.ts';
 import { comparisonText, planText, progressLine, recoveredLine, seconds, suiteText, table } from './bench-format.ts';
+import { guardSentence } from '../../bench/guards.ts';
 
 async function withStore(dataDir: string, io: CliIO, fn: (s: Store) => Promise<number>): Promise<number> {
   const opened = await openStore(dataDir);
@@ -115,7 +116,7 @@ export const run: Handler<typeof options> = async ({ values: o, positionals }, i
     if (json) {
       io.stdout(`${JSON.stringify(planJson(planned.plan), null, 2)}\n`);
       for (const s of planned.plan.skipped) io.stderr(`skipped ${s.label}: ${s.reason}\n`);
-      for (const g of planned.plan.guards.filter((x) => !x.ok)) io.stderr(`${g.message}\n`);
+      for (const g of planned.plan.guards.filter((x) => !x.ok)) io.stderr(`${guardSentence(g)}\n`);
     } else io.stdout(planText(planned.plan));
     return EXIT.ok;
   }

@@ -28,7 +28,7 @@ import type { BenchmarkSummary } from '../../model/workload.ts';
 import { beforeAfter, dryRun, history, listProfiles, recoverAbandoned, startBenchmark, type BeforeAfter } from '../../bench/run.ts';
 import { recoverForInvocation } from '../../bench/recover.ts';
 import { SUITES, sizeLabel } from '../../bench/suites.ts';
-import { recoveredLine, runText, seconds, table } from './bench-format.ts';
+import { guardLines, recoveredLine, runText, seconds, table } from './bench-format.ts';
 import { ABSENT, formatCount, formatLatencyNs, formatLatencyUs, plural } from '../../text/format.ts';
 import { runLatencyOf, type RunLatency } from '../../bench/sync-latency.ts';
 
@@ -157,7 +157,7 @@ export const run: Handler<typeof options> = async ({ values: o, positionals }, i
       if (json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
       else {
         io.stdout(`profile ${result.profile.id} (sync=${result.sync}, ${result.io} I/O, sync mode: ${result.syncMode})\n\nguards:\n`);
-        for (const g of result.guards) io.stdout(`  ${g.ok ? 'ok     ' : 'REFUSED'} ${g.id.padEnd(14)} ${g.message}\n`);
+        for (const g of result.guards) io.stdout(`${guardLines(g).join('\n')}\n`);
         io.stdout('\ncommands:\n');
         for (const c of result.commands) io.stdout(`  ${c.join(' ')}\n`);
         io.stdout(`\n${result.wouldRun ? 'would run' : 'would be refused'}\n`);

@@ -10,6 +10,7 @@ import { layoutLines } from '../../gather/layout-words.ts';
 import { terminalText } from '../../text/markdown.ts';
 import { ABSENT, formatBytes, formatPercent, platformText } from '../../text/format.ts';
 import type { Inventory } from '../../model/inventory.ts';
+import { driveUsability } from '../../model/usable.ts';
 
 export function summarise(inv: Inventory): string {
   const lines: string[] = [];
@@ -25,7 +26,7 @@ export function summarise(inv: Inventory): string {
   lines.push('', `Drives (${inv.drives.length}):`);
   for (const d of inv.drives) {
     const health = d.smartPassed === null ? 'health unknown' : d.smartPassed ? 'SMART passed' : 'SMART FAILED';
-    lines.push(`  ${d.devPath ?? d.id}  ${d.model ?? ABSENT}  ${formatBytes(d.sizeBytes)}  ${d.media}/${d.transport}  ${health}${d.optane ? `  [${d.optane.product}]` : ''}`);
+    lines.push(`  ${d.devPath ?? d.id}  ${d.model ?? ABSENT}  ${formatBytes(d.sizeBytes)}  ${d.media}/${d.transport}  ${health}${d.optane ? `  [${d.optane.product}]` : ''}  ${driveUsability(d, inv.pools, inv.drives).words}`);
   }
   lines.push('', `Datasets and zvols: ${inv.datasets.length}`);
   if (inv.gaps.length) {

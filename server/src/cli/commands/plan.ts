@@ -73,7 +73,10 @@ export const runLayouts: Handler<typeof layoutsOptions> = async ({ values: v }, 
   if (v.json) { io.stdout(`${JSON.stringify(out, null, 2)}\n`); return EXIT.ok; }
   const sizeText = formatBytes(size);
   const lines = [`${disks} × ${sizeText} ${media}${spares ? ` (${spares} as hot spares)` : ''}, workload ${workload} (${plan.blockSize / 1024}K blocks), ashift ${ashift}`];
-  if (unused) lines.push(`Unused disks of ${unused.source}: ${unused.drives.map((d) => d.path ?? d.id).join(', ')}`, ...unused.notes.map((n) => `  - ${md(n)}`));
+  if (unused) {
+    lines.push(`Unused disks of ${unused.source}: ${unused.drives.map((d) => d.path ?? d.id).join(', ')}`, ...unused.notes.map((n) => `  - ${md(n)}`));
+    if (unused.inUse.length > 0) lines.push('Not planned, in use:', ...unused.inUse.map((d) => `  ${d.path ?? d.id}: ${d.words}`));
+  }
   lines.push('');
   if (!plan.candidates.some((c) => c.faultTolerance.perVdev > 0)) {
     lines.push(`No redundant layout fits ${plural(disks - spares, 'disk')}: a mirror needs 2, raidz 3 or more. Shown for comparison only:`, '');
@@ -173,7 +176,7 @@ async function addVdev(kind: 'slog' | 'special', v: Values<typeof addVdevOptions
       acceptLowerRedundancy: p.values['accept-lower-redundancy'] === true, sharedDisk: p.values['shared-disk'] === true,
     });
   } catch (err) {
-    if (err instanceof PlanRefused) throw refusal(err.message, 'nothing was planned; change the devices or options as the reason says');
+    if (err instanceof PlanRefused) throw refusal(err.message, err.wayForward ?? 'nothing was planned; change the devices or options as the reason says');
     throw err;
   }
   if (p.values.json) { io.stdout(`${JSON.stringify(plan, null, 2)}\n`); return EXIT.ok; }
