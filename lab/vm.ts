@@ -17,7 +17,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createConnection, type Socket } from 'node:net';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, renameSync, openSync, closeSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, renameSync, openSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +42,12 @@ export interface LabOptions {
   memMiB?: number;
   /** Forward 127.0.0.1:<port> on the host to the guest's port (user-mode networking, restrict=on). */
   forward?: { hostPort: number; guestPort: number };
+  /**
+   * Who gets a free guest slot first (higher first; default 0). The OpenZFS line files ask with 1:
+   * the line whose image is built last is a run's critical path, and a slot it waits for while a
+   * benchmark file takes it lengthens the whole run.
+   */
+  priority?: number;
 }
 
 export interface RunResult { code: number; stdout: string; stderr: string; ms: number }
@@ -98,24 +104,45 @@ function accel(): string[] {
  */
 const SLOTS = Math.max(1, Number(process.env.ZFS_ADVISOR_LAB_SLOTS) || 3);
 
-async function takeLock(timeoutMs: number): Promise<() => void> {
+/** Callers waiting for a slot, one file each: `<pid>-<nonce>-<priority>`. */
+const WAITING = `${LOCK}.waiting`;
+
+/** Whether a live caller of higher priority than `priority` waits (then this one lets it go first). */
+function outranked(me: string, priority: number): boolean {
+  return readdirSync(WAITING).some((f) => {
+    const [pid, , p] = f.split('-');
+    if (f === me || Number(p) <= priority) return false;
+    if (alive(Number(pid))) return true;
+    rmSync(join(WAITING, f), { force: true }); // a waiter that died
+    return false;
+  });
+}
+
+async function takeLock(timeoutMs: number, priority = 0): Promise<() => void> {
   // Developers working on more lab files at once may opt out of taking turns (each guest is slower).
   if (process.env.ZFS_ADVISOR_LAB_PARALLEL === '1') return () => {};
   const start = Date.now();
-  for (;;) {
-    for (let slot = 0; slot < SLOTS; slot++) {
-      const lock = `${LOCK}.${slot}`;
-      try {
-        mkdirSync(lock);
-        writeFileSync(join(lock, 'owner'), String(process.pid));
-        return () => rmSync(lock, { recursive: true, force: true });
-      } catch {
-        const owner = Number(readFileSafe(join(lock, 'owner')));
-        if (owner && !alive(owner)) { rmSync(lock, { recursive: true, force: true }); slot--; continue; }
+  mkdirSync(WAITING, { recursive: true });
+  const me = `${process.pid}-${Math.random().toString(36).slice(2)}-${priority}`;
+  writeFileSync(join(WAITING, me), '');
+  try {
+    for (;;) {
+      for (let slot = 0; slot < SLOTS && !outranked(me, priority); slot++) {
+        const lock = `${LOCK}.${slot}`;
+        try {
+          mkdirSync(lock);
+          writeFileSync(join(lock, 'owner'), String(process.pid));
+          return () => rmSync(lock, { recursive: true, force: true });
+        } catch {
+          const owner = Number(readFileSafe(join(lock, 'owner')));
+          if (owner && !alive(owner)) { rmSync(lock, { recursive: true, force: true }); slot--; continue; }
+        }
       }
+      if (Date.now() - start > timeoutMs) throw new Error(`all ${SLOTS} lab slots (${LOCK}.N) held for ${timeoutMs} ms`);
+      await sleep(500);
     }
-    if (Date.now() - start > timeoutMs) throw new Error(`all ${SLOTS} lab slots (${LOCK}.N) held for ${timeoutMs} ms`);
-    await sleep(500);
+  } finally {
+    rmSync(join(WAITING, me), { force: true });
   }
 }
 
@@ -214,7 +241,7 @@ function ensureBundle(): void {
 export async function bootLab(opts: LabOptions): Promise<LabVm> {
   const image = ensureImage(opts.zfs);
   ensureBundle();
-  const release = await takeLock(45 * 60_000);
+  const release = await takeLock(45 * 60_000, opts.priority ?? 0);
   try {
     return await bootOnce(opts, image, release);
   } catch (e) {

@@ -81,7 +81,7 @@ describe('the freshness watch', () => {
         isRunning: () => false,
         run: async (_h, trigger) => {
           runs.push(trigger);
-          snapshot = { id: snapshot.id + 1, pools: (current as { pools: never }).pools };
+          if (current.ok) snapshot = { id: snapshot.id + 1, pools: current.pools };
           assessmentId += 1;
           return { record: { id: assessmentId } } as never;
         },

@@ -130,7 +130,15 @@ systemctl is-active zfs-advisor`, { timeoutMs: 300_000 });
     expect(card).toContain('tank');
     expect(card).toContain('1 × MIRROR | 2 wide');
     expect(await page.locator('main').textContent()).not.toContain('DEMO');
+    // The guest's boot disk (mounted at /) is in use on the drives table and in the Planner, never a choice (issue 38 §1).
+    const IN_USE = /in use: system disk \(.*mounted at \/\)/;
+    expect((await page.locator('[data-testid="drive-roles"]').allTextContents()).filter((t) => IN_USE.test(t))).toHaveLength(1);
     await screenshot(page, 'lab-deb-overview-desktop');
+    await page.goto(`${url}planner`);
+    await page.waitForSelector('[data-testid="in-use-device"]', { timeout: 120_000 });
+    const held = page.locator('[data-testid="in-use-device"]').filter({ hasText: IN_USE });
+    expect(await held.count()).toBe(1);
+    expect(await held.locator('input[type="checkbox"]').isDisabled()).toBe(true);
     await page.goto(`${url}recommendations`);
     await settle(page);
     await page.waitForSelector('[data-testid="finding"]', { timeout: 60_000 });
@@ -194,6 +202,13 @@ systemctl is-active zfs-advisor`, { timeoutMs: 300_000 });
     expect(plan.steps[0]!.argv, 'the dry run (-n) comes first').toContain('-n');
     for (const s of plan.steps) await vm.must(s.display, { timeoutMs: 300_000 });
     expect(await vm.must('zpool status -P tank')).toMatch(/\blogs\b[\s\S]*DEBNV01/);
+    // Nobody presses "Run assessment now": the Overview notices the new log device and shows it by itself (issue 38 §2).
+    await page.goto(url);
+    await settle(page);
+    const card = page.locator('[data-testid="pool-card"]').first();
+    await expect.poll(async () => (await card.textContent()) ?? '', { timeout: 420_000, interval: 3000 }).toMatch(/DEBNV01|nvme0n1/);
+    expect(await page.locator('[data-testid="refreshed-note"]').textContent()).toMatch(/Re-assessed by itself at .* after: tank: log /);
+    await screenshot(page, 'lab-deb-overview-refreshed-desktop');
     // Asking again sees the new log device beside the verdict and offers to measure the result.
     await page.goto(`${url}optane`);
     await settle(page);

@@ -20,6 +20,7 @@ export const ROUTES = {
   getInventory: { method: 'get', path: '/api/hosts/:hostId/inventory' },
   runAssessment: { method: 'post', path: '/api/hosts/:hostId/assessments' },
   latestAssessment: { method: 'get', path: '/api/hosts/:hostId/assessments/latest' },
+  hostFreshness: { method: 'get', path: '/api/hosts/:hostId/freshness' },
   listFindings: { method: 'get', path: '/api/hosts/:hostId/findings' },
   ackFinding: { method: 'put', path: '/api/hosts/:hostId/findings/:fingerprint/ack' },
   unackFinding: { method: 'delete', path: '/api/hosts/:hostId/findings/:fingerprint/ack' },
