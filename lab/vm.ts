@@ -81,11 +81,21 @@ export function labAvailable(): boolean {
   return why === null;
 }
 
+/**
+ * How long a caller waits for an image (its own build, or the other line's build ahead of it on the
+ * lock, then its own): the second image of a CI run is ready 20–30 min in, later on a loaded machine
+ * (55 min was not enough beside three other engineers' runs). A lab file's hooks allow this plus a
+ * guest slot (LAB_HOOK_MS).
+ */
+export const IMAGE_WAIT_MS = 80 * 60_000;
+/** A lab file's beforeAll: the image, then a slot (takeLock waits up to 45 min, usually far less). */
+export const LAB_HOOK_MS = 88 * 60_000;
+
 /** Builds (or finds in the cache) the guest image for an OpenZFS line; returns its directory. */
 export function ensureImage(zfs: ZfsLine): string {
   // At nice -15 as root, as CI's own builds (.ci/run): the second image is the run's critical path, well ahead of the guests (nice -5: a DKMS build at -10 beside three guests took 18 min instead of 7).
   const cmd = process.getuid?.() === 0 ? ['nice', '-n', '-15', 'bash'] : ['bash'];
-  const r = spawnSync(cmd[0]!, [...cmd.slice(1), join(HERE, 'build-image.sh'), zfs], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 55 * 60_000 });
+  const r = spawnSync(cmd[0]!, [...cmd.slice(1), join(HERE, 'build-image.sh'), zfs], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: IMAGE_WAIT_MS });
   if (r.status !== 0) throw new Error(`lab image for OpenZFS ${zfs} could not be built (exit ${r.status})`);
   return r.stdout.trim().split('\n').pop()!;
 }

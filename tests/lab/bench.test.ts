@@ -11,7 +11,7 @@
  *   the dataset, the zvol and fio, says so, and benchmarks normally.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootLab, byId, GUEST_CLI, labAvailable, type LabDrive, type LabVm } from '../../lab/vm.ts';
+import { bootLab, byId, GUEST_CLI, LAB_HOOK_MS, labAvailable, type LabDrive, type LabVm } from '../../lab/vm.ts';
 import { listProfiles } from '../../server/src/bench/profiles.ts';
 
 const live = labAvailable();
@@ -51,7 +51,7 @@ describe('benchmarks on real OpenZFS 2.4', () => {
     vm = await bootLab({ zfs: '2.4', drives: Object.values(D), memMiB: 2048 });
     // node and the bundle come from the guest's own disk (lab/guest/lab-agent): through the 9p share every CLI start re-read ~100 MB (3–7 s each).
     await vm.must(create('tank', `mirror ${byId(D.a)} ${byId(D.b)}`));
-  }, 60 * MIN); // the guest lock may be held by another lab file for up to 45 min (two test workers)
+  }, LAB_HOOK_MS); // the image, then a guest slot another lab file may hold
   afterAll(async () => { await vm?.stop(); }, MIN);
 
   it.runIf(live)('every profile in one suite: temporary dataset and real zvol, direct and buffered; nothing left behind', async () => {

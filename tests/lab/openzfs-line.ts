@@ -14,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootLab, labAvailable, LAB_VERSIONS, type LabVm, type ZfsLine } from '../../lab/vm.ts';
+import { bootLab, LAB_HOOK_MS, labAvailable, LAB_VERSIONS, type LabVm, type ZfsLine } from '../../lab/vm.ts';
 import { parseZpoolStatus } from '../../server/src/parsers/zpool-status.ts';
 import { parseZpoolStatusJson } from '../../server/src/parsers/zpool-status-json.ts';
 import { unusedDrives } from '../../rules/lib/slog-devices.ts';
@@ -71,7 +71,7 @@ export function describeLine(zfs: ZfsLine, part: LinePart = { index: 0, of: 1 })
   };
   describe(`OpenZFS ${zfs} in the lab guest${part.of > 1 ? ` (part ${part.index + 1} of ${part.of})` : ''}`, () => {
     let vm: LabVm;
-    beforeAll(async () => { if (live) vm = await bootLab({ zfs, drives: LAB_DRIVES, memMiB: 3072, priority: 1 }); }, 60 * MIN);
+    beforeAll(async () => { if (live) vm = await bootLab({ zfs, drives: LAB_DRIVES, memMiB: 3072, priority: 1 }); }, LAB_HOOK_MS);
     afterAll(async () => { await vm?.stop(); }, MIN);
 
     it.runIf(live)('runs the pinned OpenZFS', () => {
