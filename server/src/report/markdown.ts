@@ -7,7 +7,7 @@
 import type { Finding, NativeWay } from '../model/finding.ts';
 import { nativeWayText } from '../planner/native-way-text.ts';
 import { parseInline } from '../text/markdown.ts';
-import { formatEstimate, formatSpeedup } from '../text/format.ts';
+import { formatEstimate, formatSpeedup, formatTime } from '../text/format.ts';
 import type { OptaneVerdict } from '../optane/verdict.ts';
 import { outcomeRows } from '../optane/outcome.ts';
 import { chartText } from './charts.ts';
@@ -76,7 +76,7 @@ function outcomeSection(doc: ReportDocument): string[] {
   if (doc.outcomes.length === 0) return [];
   const out = ['### Forecast and measured', ''];
   for (const p of doc.outcomes) {
-    out.push(`**${mdText(p.outcome.sentence)}**`, '', ...table(['', 'Forecast', 'Measured'], outcomeRows(p.outcome).map((r) => [r.what, r.forecast, r.measured])), '', `Recorded ${mdText(p.recordedAt)}.`, '');
+    out.push(`**${mdText(p.outcome.sentence)}**`, '', ...table(['', 'Forecast', 'Measured'], outcomeRows(p.outcome).map((r) => [r.what, r.forecast, r.measured])), '', `Recorded ${mdText(formatTime(p.recordedAt))}.`, '');
   }
   return out;
 }
@@ -116,7 +116,7 @@ function benchmarkRow(b: ReportBenchmark): string[] {
   const s = b.summary;
   const m = b.methodology;
   return [
-    `${m.profileTitle} (${s.profile})`, s.pool ?? s.target, s.startedAt.slice(0, 16).replace('T', ' '), s.status,
+    `${m.profileTitle} (${s.profile})`, s.pool ?? s.target, formatTime(s.startedAt), s.status,
     `${int(s.writeIops)} / ${int(s.readIops)}`, benchmarkLatencyCell(b),
     `${m.rw ?? '?'} ${bytes(m.blockSize)} QD${m.iodepth}, ${m.syncMode}`,
   ];
@@ -132,7 +132,7 @@ export interface MarkdownOptions {
 
 /** The raw outputs as their own Markdown file (`report --appendix FILE`). */
 export function renderMarkdownAppendix(doc: ReportDocument): string {
-  const out: string[] = [`# Raw command outputs: ${mdText(doc.title)}`, '', `Appendix to the report generated ${mdText(doc.generatedAt)} (data captured ${mdText(doc.source.capturedAt)}).`, ''];
+  const out: string[] = [`# Raw command outputs: ${mdText(doc.title)}`, '', `Appendix to the report generated ${mdText(formatTime(doc.generatedAt))} (data captured ${mdText(formatTime(doc.source.capturedAt))}).`, ''];
   if (doc.rawOutputs.length === 0) out.push('No raw outputs were kept with this inventory.', '');
   for (const r of doc.rawOutputs) {
     out.push(`## ${code(r.file)}`, '');
@@ -150,7 +150,7 @@ export function renderMarkdown(doc: ReportDocument, opts: MarkdownOptions = {}):
   if (doc.redaction.applied) {
     out.push(`> **Redacted.** Serial numbers, WWNs, GUIDs, host names and IP addresses${doc.redaction.names ? ', pool and dataset names' : ''} are replaced by tokens (SERIAL-1, HOST-1…), the same value always by the same token.`, '');
   }
-  out.push(`Generated ${mdText(doc.generatedAt)} by ZFS Advisor ${mdText(doc.appVersion)}, rule catalog ${mdText(doc.ruleCatalogVersion)}. Data captured ${mdText(doc.source.capturedAt)} (${mdText(doc.source.kind)}).`, '');
+  out.push(`Generated ${mdText(formatTime(doc.generatedAt))} by ZFS Advisor ${mdText(doc.appVersion)}, rule catalog ${mdText(doc.ruleCatalogVersion)}. Data captured ${mdText(formatTime(doc.source.capturedAt))} (${mdText(doc.source.kind)}).`, '');
 
   out.push('## Summary', '');
   out.push(`- Host: ${mdText(doc.host.hostname ?? 'unknown')} (${mdText(hostLine(doc))})`);
@@ -223,6 +223,6 @@ export function renderMarkdown(doc: ReportDocument, opts: MarkdownOptions = {}):
   if (doc.rawOutputs.length === 0) out.push('No raw outputs were kept with this inventory.', '');
   else if (opts.appendixFile) out.push(`The ${doc.rawOutputs.length} raw command outputs this report rests on are in ${code(opts.appendixFile)}, attached separately.`, '');
   else out.push(`${doc.rawOutputs.length} raw command outputs are left out to keep this report short: \`zfs-advisor report -o report.md --appendix\` writes them to a file of their own beside the report (report.appendix.md), and the JSON report contains them.`, '');
-  out.push('---', '', `ZFS Advisor ${mdText(doc.appVersion)} · rule catalog ${mdText(doc.ruleCatalogVersion)} · report schema ${doc.reportSchemaVersion} · generated ${mdText(doc.generatedAt)}`, '');
+  out.push('---', '', `ZFS Advisor ${mdText(doc.appVersion)} · rule catalog ${mdText(doc.ruleCatalogVersion)} · report schema ${doc.reportSchemaVersion} · generated ${mdText(formatTime(doc.generatedAt))}`, '');
   return out.join('\n');
 }
