@@ -58,7 +58,7 @@ beforeAll(async () => {
     bench: {
       ...real.bench!,
       history: (f) => runs.filter((r) => (!f.pool || r.pool === f.pool) && (!f.profile || r.profile === f.profile)),
-      dryRun: async (request) => ({ profile: real.bench!.listProfiles().find((p) => p.id === request.profile)!, syncMode: 'property', commands: [], guards: [{ id: 'pool', ok: true, message: 'ok' }], wouldRun: true }),
+      dryRun: async (request) => ({ profile: real.bench!.listProfiles().find((p) => p.id === request.profile)!, syncMode: 'property', commands: [], guards: [{ id: 'pool', ok: true, message: 'ok' }], wouldRun: true, notes: [] }),
       start: async (request) => {
         started.push(request);
         const summary = probeRun('after-1', new Date().toISOString(), 729, { pool: 'bench-pool', topologyFingerprint: 'fp-log' });

@@ -55,8 +55,10 @@ export async function planSuite(req: SuiteRequest, o: PlanOptions = {}): Promise
   const skipped: SkippedCell[] = [];
   const suiteWide = new Map<string, GuardVerdict>();
   const planning = { ...o, exec: askingOnce(o.exec ?? realExec) };
+  const cellNotes = new Set<string>();
   for (const cell of expandCells(req, s)) {
     const d = await dryRun(cell.request, planning);
+    for (const n of d.notes) cellNotes.add(n);
     const coords = { profile: cell.profile, sync: d.sync, io: d.io, iodepth: cell.iodepth, bs: cell.bs, targetKind: cell.targetKind };
     const label = cellLabel(coords);
     const cellRefusals = refusals(d.guards).filter((g) => CELL_GUARD_IDS.includes(g.id));
@@ -75,7 +77,7 @@ export async function planSuite(req: SuiteRequest, o: PlanOptions = {}): Promise
     ...suiteWide.values(),
     ...evaluateSuiteGuards({ runCount: runs.length, skippedReasons: skipped.map((x) => x.reason), estimatedSeconds, maxTotalS: s.maxTotalS }),
   ];
-  const notes: string[] = [];
+  const notes: string[] = [...cellNotes];
   if (req.zvol && skipped.some((x) => x.targetKind === 'zvol')) {
     notes.push(`zvol runs are unsupported on this target: ${skipped.find((x) => x.targetKind === 'zvol')!.reason}`);
   }

@@ -160,6 +160,7 @@ export const run: Handler<typeof options> = async ({ values: o, positionals }, i
         for (const g of result.guards) io.stdout(`  ${g.ok ? 'ok     ' : 'REFUSED'} ${g.id.padEnd(14)} ${g.message}\n`);
         io.stdout('\ncommands:\n');
         for (const c of result.commands) io.stdout(`  ${c.join(' ')}\n`);
+        for (const n of result.notes) io.stdout(`\nnote: ${n}\n`);
         io.stdout(`\n${result.wouldRun ? 'would run' : 'would be refused'}\n`);
       }
       return EXIT.ok;
