@@ -77,7 +77,7 @@ export async function planSuite(req: SuiteRequest, o: PlanOptions = {}): Promise
     ...suiteWide.values(),
     ...evaluateSuiteGuards({ runCount: runs.length, skippedReasons: skipped.map((x) => x.reason), estimatedSeconds, maxTotalS: s.maxTotalS }),
   ];
-  const notes: string[] = [...cellNotes];
+  const notes: string[] = [];
   if (req.zvol && skipped.some((x) => x.targetKind === 'zvol')) {
     notes.push(`zvol runs are unsupported on this target: ${skipped.find((x) => x.targetKind === 'zvol')!.reason}`);
   }
@@ -85,6 +85,7 @@ export async function planSuite(req: SuiteRequest, o: PlanOptions = {}): Promise
   if (runs.some(stallWatched)) {
     notes.push(`zvol with buffered async writes: after each such run the suite compares wall time with fio's runtime (limit ${req.maxWallRatio}×) and the 1-minute load (limit ${maxLoad1}), and stops early when either is passed — the 002 study saw this combination stall the host`);
   }
+  notes.push(...cellNotes);
   return {
     ok: true,
     plan: {

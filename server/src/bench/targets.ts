@@ -63,7 +63,7 @@ export function benchQuotaText(sizeBytes: number, poolSizeBytes: number | null):
   const beyond = poolSizeBytes !== null && quota > poolSizeBytes ? `; it is larger than the pool (${formatBytes(poolSizeBytes)}) on purpose, as a quota is a ceiling, not space taken` : '';
   return `quota=${quota} on the temporary dataset is ${formatBytes(quota)} of headroom, not space the run takes: the test file is ${formatBytes(sizeBytes)} (fio's --size), `
     + `and the pool-fill guard bounds what is written. ZFS counts writes still in RAM against a quota at 24× their size (its in-memory estimate, spa_asize_inflation) `
-    + `and forces a txg sync whenever that estimate would pass the quota, which would throttle the run; so the quota is 2 × the file plus 24 × 4 GiB `
+    + `and forces a txg sync whenever that estimate would pass the quota, which would throttle the run; so the quota is 2 × the file (at least 64 MiB) plus 24 × 4 GiB `
     + `(the most dirty data ZFS holds by default, zfs_dirty_data_max_max) and stays a backstop against a runaway write${beyond}.`;
 }
 
