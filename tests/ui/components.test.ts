@@ -75,7 +75,7 @@ describe('FindingCard: badges spaced, sources once (issue 38 §4)', () => {
     const badge = w.findAll('.badge').find((b) => b.text() === 'Reversible')!;
     expect(badge.element.parentElement!.textContent).toMatch(/^\s*Reversible recordsize can be set back\./);
     const sources = w.findAll('h4').find((h) => h.text() === 'Sources')!.element.nextElementSibling!;
-    expect([...sources.querySelectorAll('li')].map((li) => li.textContent!.trim())).toEqual(['zfsprops(7) § recordsize, sync', 'zfs-facts.md § A3']);
+    expect(Array.from(sources.querySelectorAll('li'), (li) => li.textContent!.trim())).toEqual(['zfsprops(7) § recordsize, sync', 'zfs-facts.md § A3']);
   });
 });
 

@@ -29,7 +29,7 @@ describe('64-bit guids stay exact', () => {
       + '"f":1234567890.12345678901234567,"e":12345678901234567e2,"s":"x:16906062314088254246}","a":[16906062314088254246]}';
     expect(parseJsonExact(text)).toEqual({
       guid: '16906062314088254246', neg: '-16906062314088254246', small: 9007199254740991, size: 6039797760,
-      f: 1234567890.1234567, e: 12345678901234567e2, s: 'x:16906062314088254246}', a: ['16906062314088254246'],
+      f: 1234567890.1234567, e: Number('12345678901234567e2'), s: 'x:16906062314088254246}', a: ['16906062314088254246'],
     });
     expect(String(JSON.parse('16906062314088254246'))).toBe('16906062314088253000'); // what JSON.parse alone gives: the figure
     const bad = parseJsonText('{\n"guid": 16906062314088254246,\n}');
@@ -39,7 +39,7 @@ describe('64-bit guids stay exact', () => {
   it('zpool status -j --json-int of the lab capture: every vdev guid as zpool printed it', () => {
     expect(big.length).toBeGreaterThan(3);
     const r = parseZpoolStatusJson(statusText);
-    if (!r.ok) throw new Error(r.error);
+    if (!r.ok) throw new Error(r.error.message);
     const got = r.value.flatMap((p) => guids(p.vdevs));
     expect(got.length).toBeGreaterThan(3);
     for (const g of got) expect(printed).toContain(g);
@@ -51,7 +51,7 @@ describe('64-bit guids stay exact', () => {
     const poolGuid = /"pool_guid":(\d+)/.exec(listText)![1]!;
     expect(Number.isSafeInteger(Number(poolGuid))).toBe(false);
     const r = parseZpoolList(listText);
-    if (!r.ok) throw new Error(r.error);
+    if (!r.ok) throw new Error(r.error.message);
     expect(r.value[0]!.guid).toBe(poolGuid);
   });
 
