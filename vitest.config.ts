@@ -17,7 +17,8 @@ export default defineConfig({
     // No test may touch the machine's real data directory (/var/lib/zfs-advisor): commands that
     // fall back to the default data dir get a per-run temporary one instead.
     // Which files are running, for a measurement that must have the host to itself (tests/support/running-files.ts).
-    env: { ZFS_ADVISOR_DATA_DIR: join(tmpdir(), `zfs-advisor-test-data-${process.pid}`), ZFS_ADVISOR_TEST_RUNNING_DIR: join(tmpdir(), `zfs-advisor-test-running-${process.pid}`) },
+    // TZ: times are shown in the reader's zone (text/format.ts formatTime); tests that compare exact text read UTC on every machine.
+    env: { TZ: 'UTC', ZFS_ADVISOR_DATA_DIR: join(tmpdir(), `zfs-advisor-test-data-${process.pid}`), ZFS_ADVISOR_TEST_RUNNING_DIR: join(tmpdir(), `zfs-advisor-test-running-${process.pid}`) },
     include: ['tests/**/*.test.ts'],
     reporters: ['default', './tests/support/summary-reporter.ts'],
     testTimeout: 60_000,

@@ -11,7 +11,7 @@ import { DOC_000, DOC_003, OPENZFS_CACHING_DOC, doc, fact, kb, man } from './lib
 import { NEEDS_OBSERVATION, syncEvidence } from './lib/slog-evidence.ts';
 import { NEW_DEVICE, dataLatency, drivePath, hasLog, hasSpecial, isSlowDataPool, slogCandidates } from './lib/slog-devices.ts';
 import { productName } from './lib/device-class.ts';
-import { formatCount } from '../server/src/text/format.ts';
+import { formatCount, formatGain } from '../server/src/text/format.ts';
 import { atLeast } from './engine/version.ts';
 
 /**
@@ -66,7 +66,7 @@ export default defineRule({
       const devs = cands.length >= 2 ? [drivePath(cands[0]!, Host), drivePath(cands[1]!, Host)] : cands.length === 1 ? [drivePath(cands[0]!, Host)] : [NEW_DEVICE(1, Host), NEW_DEVICE(2, Host)];
       const layout = devs.length === 2 ? `mirror ${devs.join(' ')}` : devs[0]!;
       findings.push({
-        title: `${pool.name}: a SLOG would make sync writes ~${Math.round(gain)}× faster`,
+        title: `${pool.name}: a SLOG would make sync writes ~${formatGain(gain)} faster`,
         subject: { kind: 'pool', id: pool.name, pool: pool.name },
         evidence: [
           { label: 'data vdev devices', value: now.label },

@@ -13,7 +13,7 @@ import { evaluateGuards, refusals, type GuardFacts } from '../../server/src/benc
 import { checkPath, checkPoolName, checkDevicePath, isBenchDatasetName, benchDatasetName } from '../../server/src/bench/names.ts';
 import { PROFILES, getProfile, recordsizeFor } from '../../server/src/bench/profiles.ts';
 import { chooseSyncMode, layoutArgs, runArgs } from '../../server/src/bench/fio-args.ts';
-import { datasetCreateArgs } from '../../server/src/bench/targets.ts';
+import { benchQuotaText, datasetCreateArgs } from '../../server/src/bench/targets.ts';
 import { parseIostatLatencyLine } from '../../server/src/bench/pool-latency.ts';
 import { busyPct, cpuUsPerIo, parseProcStatCpu } from '../../server/src/bench/kpi.ts';
 import { runText } from '../../server/src/cli/commands/bench-format.ts';
@@ -303,6 +303,17 @@ describe('profiles and fio arguments', () => {
     expect(quotaOf(2 ** 30)).toBe(2 * 2 ** 30 + 24 * 4 * 2 ** 30);
     expect(quotaOf(4096)).toBe(64 * 2 ** 20 + 24 * 4 * 2 ** 30);
     expect(quotaOf(2 ** 30) - 2 ** 30).toBeGreaterThanOrEqual(24 * 4 * 2 ** 30);
+  });
+
+  // Issue 38 §4: the dry run printed `quota=103213432832` (96 GiB on a 5.7 GiB pool) with no word of why.
+  it('says in words what the quota is: headroom for ZFS\'s in-memory estimate, sizes through the formatter', () => {
+    const text = benchQuotaText(64 * 2 ** 20, 5.7 * 2 ** 30);
+    expect(text).toMatch(/^quota=103213432832 on the temporary dataset is 96\.1 GiB of headroom, not space the run takes: the test file is 64 MiB/);
+    expect(text).toContain('24× their size (its in-memory estimate, spa_asize_inflation)');
+    expect(text).toContain('larger than the pool (5.7 GiB) on purpose');
+    expect(text).not.toMatch(/\b\d{7,}\b(?!\son the temporary)/); // the one raw figure is the argv's own
+    expect(benchQuotaText(64 * 2 ** 20, 4 * 2 ** 40)).not.toContain('larger than the pool');
+    expect(benchQuotaText(64 * 2 ** 20, null)).not.toContain('larger than the pool');
   });
 
   it('has the seven profiles, each with a question and a reference', () => {

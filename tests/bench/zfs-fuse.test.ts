@@ -93,6 +93,9 @@ describe('benchmarks on zfs-fuse datasets', () => {
     try {
       const big = await dryRun(req({ profile: 'seq-write-1m', target: { kind: 'dataset', pool: 'bx_full' }, sizeBytes: 48 * 1024 * 1024 }));
       expect(big.guards.filter((g) => !g.ok).map((g) => g.id)).toContain('free-space');
+      // The quota in the create command, in words beside it (issue 38 §4): headroom larger than this small pool.
+      const quota = big.commands[0]!.find((a) => a.startsWith('quota='))!;
+      expect(big.notes[0]).toMatch(new RegExp(`^${quota} on the temporary dataset is [\\d.]+ GiB of headroom, .* larger than the pool \\([\\d.]+ MiB\\) on purpose`));
       // Fill the pool with incompressible data, then even a small test would push it past 80 %.
       const mp = (await zf.must('zfs', ['get', '-H', '-o', 'value', 'mountpoint', 'bx_full'])).stdout.trim();
       // Write 4 MiB files until zfs-fuse says ENOSPC: the pool is then as full as it gets.

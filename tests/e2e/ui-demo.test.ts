@@ -110,7 +110,7 @@ describe.runIf(live)('UI on the demo snapshot (Chromium)', () => {
     await page.click('[data-testid="run-forecast"]');
     await page.waitForSelector('[data-testid="forecast-guess"]', { timeout: 30_000 });
     expect(await page.locator('[data-testid="forecast-with"]').textContent()).toMatch(/^\d[\d,.k]*–\d[\d,.k]* \(a guess\)$/);
-    expect(await page.locator('[data-testid="forecast-gain"]').textContent()).toMatch(/^\d[\d,.]*×–\d[\d,.]*× \(a guess: no point forecast\)$/);
+    expect(await page.locator('[data-testid="forecast-gain"]').textContent()).toMatch(/^\d[\d,.]*–\d[\d,.]*× \(a guess: no point forecast\)$/);
     expect(await page.locator('[data-testid="forecast-guess"]').textContent()).toContain('no point forecast');
   }, 60_000);
 

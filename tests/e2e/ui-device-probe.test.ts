@@ -28,6 +28,7 @@ import type { BenchmarkRun } from '../../server/src/bench/types.ts';
 import type { Drive } from '../../server/src/model/inventory.ts';
 import { chromiumAvailable, launchChromium, type BrowserHandle } from './support/browser.ts';
 import { axeSeriousViolations, horizontalOverflow, screenshot, settle } from './support/ui-checks.ts';
+import { formatTime } from '../../server/src/text/format.ts';
 import { fioAvailable, losetupAvailable } from '../bench/support.ts';
 
 const live = chromiumAvailable() && losetupAvailable() && fioAvailable();
@@ -158,7 +159,7 @@ describe.runIf(live)('Optane page: measure a candidate device (Chromium)', () =>
     await settle(page);
     await page.click('[data-testid="ask-optane"]');
     await page.waitForFunction(() => !document.querySelector('[data-testid="ask-optane"]')?.hasAttribute('disabled'), undefined, { timeout: 120_000 });
-    const cite = `measured on this host, run ${id}, ${startedAt}`;
+    const cite = `measured on this host, run ${id}, ${formatTime(startedAt)}`;
     await expect.poll(() => page.locator('[data-testid="verdict-card"]').textContent(), { timeout: 30_000 }).toContain(cite);
     expect(await offer('/dev/nvd1').locator('[data-testid="device-measured"]').textContent()).toContain(`run ${id}`);
     expect(await offer('/dev/nvd1').locator('[data-testid="measure-device"]').textContent()).toBe('Measure again');

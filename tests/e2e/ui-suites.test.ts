@@ -49,7 +49,7 @@ describe.runIf(live)('Benchmark suites in the UI (Chromium)', () => {
     expect(await result.locator('canvas').count()).toBeGreaterThan(0);
     const cmp = page.locator('[data-testid="compare-table"] tbody tr');
     await expect.poll(() => cmp.count()).toBe(1);
-    expect(await cmp.first().locator('td').nth(3).textContent()).toBe('43.9×');
+    expect(await cmp.first().locator('td').nth(3).textContent()).toBe('44×');
     await result.scrollIntoViewIfNeeded();
     await screenshot(page, 'suites-demo-desktop');
     expect(await axeSeriousViolations(page)).toEqual([]);

@@ -58,7 +58,7 @@ describe('the forecast rests on the measured device', () => {
     if (!measured.ok || !catalog.ok) throw new Error('forecast failed');
     const w = measured.result.with!;
     expect(w.deviceRun).toEqual({ id: 'dev1', startedAt: '2026-11-26T02:00:00.000Z' });
-    expect(w.basis).toContain('measured on this host, run dev1, 2026-11-26T02:00:00.000Z: 200 µs per durable 4 KiB write at QD1 (5,000 IOPS, blank-device test of this drive), instead of the catalog figure for "Intel Optane SSD P1600X (58/118 GB)"');
+    expect(w.basis).toContain('measured on this host, run dev1, 2026-11-26 02:00 UTC: 200 µs per durable 4 KiB write at QD1 (5,000 IOPS, blank-device test of this drive), instead of the catalog figure for "Intel Optane SSD P1600X (58/118 GB)"');
     expect(w.measured).toBeNull(); // the published 000 SLOG measurement no longer stands in for this device
     expect(w.guess).toBeNull();
     // A 200 µs device cannot do the 13,700 QD1 IOPS the published test of a healthy P1600X did.
@@ -119,7 +119,7 @@ describe('verdict and finding cite the measurement; one confidence', () => {
   it('the verdict and the slog-benefit finding both say "measured on this host, run <id>, <date>"', () => {
     const a = artifacts000({ Benchmarks: [deviceRun({ writeIops: 20_000 })] });
     const v = buildOptaneVerdict(a, null);
-    const cite = 'measured on this host, run dev1, 2026-11-26T02:00:00.000Z';
+    const cite = 'measured on this host, run dev1, 2026-11-26 02:00 UTC';
     expect(String(ev(v)['forecast "with" for'])).toContain(cite);
     expect(v.reasons.join(' ')).toContain(cite);
     expect(v.reasons.join(' ')).not.toContain('not measured on this host — measure it in one click: the "Measure this device"');

@@ -58,7 +58,7 @@ beforeAll(async () => {
     bench: {
       ...real.bench!,
       history: (f) => runs.filter((r) => (!f.pool || r.pool === f.pool) && (!f.profile || r.profile === f.profile)),
-      dryRun: async (request) => ({ profile: real.bench!.listProfiles().find((p) => p.id === request.profile)!, syncMode: 'property', commands: [], guards: [{ id: 'pool', ok: true, message: 'ok' }], wouldRun: true }),
+      dryRun: async (request) => ({ profile: real.bench!.listProfiles().find((p) => p.id === request.profile)!, syncMode: 'property', commands: [], guards: [{ id: 'pool', ok: true, message: 'ok' }], wouldRun: true, notes: [] }),
       start: async (request) => {
         started.push(request);
         const summary = probeRun('after-1', new Date().toISOString(), 729, { pool: 'bench-pool', topologyFingerprint: 'fp-log' });
@@ -146,7 +146,7 @@ describe('closing the loop over HTTP', () => {
     const stored = createOutcomesRepo(store.db).list('local');
     expect(stored).toHaveLength(1);
     expect(stored[0]!.outcome).toMatchObject({ pool: 'bench-pool', before: { runId: 'before-1', iops: 88 }, after: { runId: 'after-1', iops: 729 } });
-    expect(stored[0]!.outcome.sentence).toMatch(/^bench-pool: forecast ~[\d,]+ \([\d,]+–[\d,]+\) sync IOPS at QD1 with [^,]+, measured 729, .* \(before: 88, 8\.28× measured vs [\d.,]+× forecast\), after adding log /);
+    expect(stored[0]!.outcome.sentence).toMatch(/^bench-pool: forecast ~[\d,]+ \([\d,]+–[\d,]+\) sync IOPS at QD1 with [^,]+, measured 729, .* \(before: 88, 8\.3× measured vs [\d.,]+× forecast\), after adding log /);
 
     const v = (await call('GET', OUTCOME)).json as LoopView;
     expect(v.loop.state).toBe('measured');

@@ -97,7 +97,7 @@ describe('loopOutcome: evidence → state', () => {
   it('the measured pair reads "forecast X (range), measured Y"', () => {
     const s = loopOutcome(input({ runs: [before, afterRun(729)] }));
     expect(s.state === 'measured' && s.outcome.sentence).toBe(
-      'nctank: forecast ~700 (400–1,200) sync IOPS at QD1 with Intel Optane P1600X (to buy), measured 729, 1.37 ms per durable write (p50) — within the forecast range (before: 88, 8.28× measured vs 7.95× forecast), after adding log slog.');
+      'nctank: forecast ~700 (400–1,200) sync IOPS at QD1 with Intel Optane P1600X (to buy), measured 729, 1.37 ms per durable write (p50) — within the forecast range (before: 88, 8.3× measured vs 8.0× forecast), after adding log slog.');
   });
 
   it('a probe between the change and the inventory that saw it counts as "after" by its layout', () => {

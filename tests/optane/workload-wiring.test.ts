@@ -41,7 +41,7 @@ describe('Optane verdict with an observed sync-write latency (recorded sync-heav
     expect(ev['observed sync-write latency p50 (ms)']).toBe(6.31);
     expect(ev['observed sync-write latency p99 (ms)']).toBe(8.39);
     expect(ev['observed sync-write IOPS']).toBe(600);
-    expect(ev['"now" based on']).toBe('observed over 10 s (2026-11-22T10:00:00.000Z): write latency on the data vdevs p50 6.3 ms, p99 8.4 ms, 600 sync writes/s (zpool iostat -w syncq_wait + disk_wait)');
+    expect(ev['"now" based on']).toBe('observed over 10 s (2026-11-22 10:00 UTC): write latency on the data vdevs p50 6.3 ms, p99 8.4 ms, 600 sync writes/s (zpool iostat -w syncq_wait + disk_wait)');
     expect(v.headline).toContain('(observed: 600/s, p99 8.39 ms)');
     // QD1: the forecast with the observed p50 as the data vdevs' latency: 1e6 / (per-commit overhead +
     // 6310 µs × the mirror's wait-for-the-slower-of-2 factor 1 + 0.15 ln 2).

@@ -28,7 +28,7 @@ describe('zfs-advisor report', () => {
     expect(r.code).toBe(0);
     expect(r.err).toBe('');
     expect(r.out).toMatch(/^# ZFS Advisor report: Demo data: /);
-    expect(r.out).toContain('Generated 2025-01-01T12:00:00Z by ZFS Advisor');
+    expect(r.out).toContain('Generated 2025-01-01 12:00 UTC by ZFS Advisor');
     expect(r.out).toContain('> **Demo data.**');
   });
 

@@ -86,7 +86,7 @@ describe('zfs-advisor bench --before-after shows the stored pairs of the pool', 
     store.close();
     const x = cliIo();
     expect(await main(['bench', '--before-after', '--pool', 'nctank', 'sync-write-4k-qd1', '--data-dir', dir], x), x.err).toBe(0);
-    expect(x.out).toContain('forecast and measured (stored after a log or special vdev was added):\n  nctank: forecast ~700 (400–1,200) sync IOPS at QD1 with Intel Optane P1600X (to buy), measured 729, 1.37 ms per durable write (p50) — within the forecast range (before: 88, 8.28× measured vs 7.95× forecast), after adding log slog. [recorded 2026-11-28T09:41:00.000Z]\n');
+    expect(x.out).toContain('forecast and measured (stored after a log or special vdev was added):\n  nctank: forecast ~700 (400–1,200) sync IOPS at QD1 with Intel Optane P1600X (to buy), measured 729, 1.37 ms per durable write (p50) — within the forecast range (before: 88, 8.3× measured vs 8.0× forecast), after adding log slog. [recorded 2026-11-28 09:41 UTC]\n');
     const j = cliIo();
     expect(await main(['bench', '--before-after', '--pool', 'nctank', 'sync-write-4k-qd1', '--data-dir', dir, '--json'], j)).toBe(0);
     const doc = JSON.parse(j.out) as { pool: string; outcomes: { outcome: LoopOutcome }[] };

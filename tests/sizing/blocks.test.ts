@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { binIndex, binUpper, fileBlocks } from '../../server/src/sizing/blocks.ts';
-import { candidateThresholds } from '../../server/src/sizing/histogram.ts';
+import { candidateThresholds, SizeAccumulator } from '../../server/src/sizing/histogram.ts';
 import { measureSizes } from '../../server/src/sizing/measure.ts';
 
 describe('block model', () => {
@@ -22,6 +22,22 @@ describe('block model', () => {
   it('offers thresholds 0, 4K … recordsize', () => {
     expect(candidateThresholds(32768)).toEqual([0, 4096, 8192, 16384, 32768]);
     expect(candidateThresholds(4 * 1048576).at(-1)).toBe(1048576);
+  });
+});
+
+// Issue 38 §4: 199 files written moments earlier counted as "sparse files". A file with a size and no
+// block allocated (st_blocks = 0) is one whose txg has not synced yet (or all holes), not a sparse file;
+// sparse is 0 < allocated < size.
+describe('sparse or not yet on disk', () => {
+  it('counts st_blocks = 0 with a size apart from sparse files', () => {
+    const a = new SizeAccumulator(131072, 12);
+    for (let i = 0; i < 199; i++) a.addFile(10_000, 0); // just written: no block allocated yet
+    a.addFile(200_000, 4096); // partly allocated: sparse
+    a.addFile(5000, 8192); // fully allocated
+    a.addFile(0, 0); // empty: neither
+    expect([a.unallocatedFiles, a.unallocatedBytes]).toEqual([199, 199 * 10_000]);
+    expect([a.sparseFiles, a.sparseHoleBytes]).toEqual([1, 200_000 - 4096]);
+    expect(a.files).toBe(202);
   });
 });
 
@@ -57,7 +73,9 @@ describe('measureSizes on a small hand-made tree', () => {
       [0, 0, meta], [4096, 4096, meta], [8192, 12288, meta], [16384, 12288, meta], [32768, 12288, meta],
       [65536, 12288, meta], [131072, 12288, meta],
     ]);
-    expect(h.notes.join('\n')).toMatch(/1 sparse files/);
+    // Issue 38 §4: a file with a size and no block allocated is "not yet on disk" (or all holes), never counted as sparse.
+    expect(h.notes.join('\n')).toMatch(/^1 file \(293 KiB\) not yet on disk: no blocks allocated yet \(ZFS allocates them at the next txg sync/m);
+    expect(h.notes.join('\n')).not.toMatch(/sparse file/);
     expect(progress.at(-1)).toBe(4);
   });
 

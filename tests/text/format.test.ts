@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ABSENT, formatBytes, formatCount, formatGain, formatLatencyNs, formatLatencyUs, formatPct, formatPercent, formatRange,
+  ABSENT, byteScale, formatBytes, formatCount, formatGain, formatGainRange, formatLatencyNs, formatTime, formatLatencyUs, formatPct, formatPercent, formatRange,
   formatValue, plural,
 } from '../../server/src/text/format.ts';
 
@@ -60,5 +60,35 @@ describe('the one formatter', () => {
     expect(formatValue(2, 'devices')).toBe('2 devices');
     expect(formatValue(1, 'writes in flight per job')).toBe('1 write in flight per job');
     expect(formatValue(1, 'IOPS')).toBe('1 IOPS');
+  });
+  // Issue 38 §4: "110×", "40.2×", "99.6×" on one page; one rule for every gain.
+  it('writes every gain by one precision rule: whole from 10×, one decimal from 2×, two below', () => {
+    expect([110.4, 40.2, 99.6].map(formatGain)).toEqual(['110×', '40×', '100×']);
+    expect(formatGain(9.96)).toBe('10×');
+    expect(formatGain(9.94)).toBe('9.9×');
+    expect(formatGain(2)).toBe('2.0×');
+    expect(formatGain(1.254)).toBe('1.25×');
+    expect(formatGain(1324.6)).toBe('1,325×');
+    expect(formatGain(null)).toBe(ABSENT);
+    expect(formatGainRange(1.05, 1.2)).toBe('1.05–1.20×');
+    expect(formatGainRange(40.2, 99.6)).toBe('40–100×');
+    expect(formatGainRange(3.04, 2.96)).toBe('3.0×');
+  });
+  // Issue 38 §4: timestamps appeared raw ("2026-11-28T04:16:32.705Z").
+  it('writes times in local time with the zone, never the raw ISO string', () => {
+    expect(formatTime('2026-11-28T04:16:32.705Z', 'UTC')).toBe('2026-11-28 04:16 UTC');
+    expect(formatTime('2026-11-28T04:16:32.705Z', 'Europe/Berlin')).toBe('2026-11-28 05:16 GMT+1');
+    expect(formatTime('2026-07-01T23:30:00Z', 'America/New_York')).toBe('2026-07-01 19:30 EDT');
+    expect(formatTime('2026-11-28T00:00:00Z', 'UTC')).toBe('2026-11-28 00:00 UTC'); // h23: midnight is 00, not 24
+    expect(formatTime('2026-11-28T04:16:32.705Z')).toMatch(/^2026-11-2[78] \d\d:\d\d \S+$/);
+    expect(formatTime('yesterday')).toBe('yesterday');
+    expect(formatTime(null)).toBe(ABSENT);
+  });
+  // Issue 38 §4: the sizing chart's axis ran 0–"0.009 GiB" for 10.5 MiB.
+  it('chooses a chart axis unit from the largest value', () => {
+    expect(byteScale(10.5 * 2 ** 20)).toEqual({ unit: 'MiB', divisor: 2 ** 20 });
+    expect(byteScale(54.9 * 2 ** 30)).toEqual({ unit: 'GiB', divisor: 2 ** 30 });
+    expect(byteScale(300)).toEqual({ unit: 'B', divisor: 1 });
+    expect(byteScale(0)).toEqual({ unit: 'B', divisor: 1 });
   });
 });

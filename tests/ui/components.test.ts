@@ -59,6 +59,26 @@ describe('FindingCard', () => {
   });
 });
 
+describe('FindingCard: badges spaced, sources once (issue 38 §4)', () => {
+  it('keeps a space after the Reversible badge and lists each cited page once', async () => {
+    const f = findings000().findings.find((x) => x.action !== null)!;
+    const url = 'https://openzfs.github.io/openzfs-docs/man/master/7/zfsprops.7.html';
+    const citations = [
+      { source: 'zfsprops(7)', locator: 'recordsize', url },
+      { source: 'zfsprops(7)', locator: 'sync', url },
+      { source: 'zfsprops(7)', locator: 'recordsize', url },
+      { source: 'zfs-facts.md', locator: 'A3', url: null },
+      { source: 'zfs-facts.md', locator: 'A3', url: null },
+    ];
+    const w = mount(FindingCard, { props: { finding: { ...f, action: { ...f.action!, reversible: 'yes' as const, reversibleWhy: 'recordsize can be set back.' }, citations }, busy: false } });
+    await w.find('button.toggle').trigger('click');
+    const badge = w.findAll('.badge').find((b) => b.text() === 'Reversible')!;
+    expect(badge.element.parentElement!.textContent).toMatch(/^\s*Reversible recordsize can be set back\./);
+    const sources = w.findAll('h4').find((h) => h.text() === 'Sources')!.element.nextElementSibling!;
+    expect(Array.from(sources.querySelectorAll('li'), (li) => li.textContent!.trim())).toEqual(['zfsprops(7) § recordsize, sync', 'zfs-facts.md § A3']);
+  });
+});
+
 describe('VerdictCard', () => {
   it('renders It depends with ranges, what to use and what it could not know', () => {
     const w = mount(VerdictCard, { props: { verdict: narrowVerdict(optane000()) }, global: { stubs } });

@@ -4,7 +4,7 @@ import { apiUrl, basePathFrom, fillPath } from '../../ui/src/api/base.ts';
 import { createApiClient, fileNameOf } from '../../ui/src/api/client.ts';
 import { expectationRows, narrowVerdict } from '../../ui/src/optane/verdict-view.ts';
 import { applyEvent, shownFigures, benchRequest, change, commandLines, guardsPass, idleRun, mismatchText, pctOf, resultSeries, signedPct } from '../../ui/src/bench/bench-view.ts';
-import { binLabel, cumulativeCurve, parseSizesJson, project, specialCapacity } from '../../ui/src/sizing/sizing-view.ts';
+import { ashiftLabel, binLabel, binsChart, cumulativeCurve, parseSizesJson, project, specialCapacity } from '../../ui/src/sizing/sizing-view.ts';
 import type { BenchmarkSummary } from '../../server/src/model/workload.ts';
 import { fixtureText, inventory000, optane000 } from './fixtures.ts';
 
@@ -154,6 +154,19 @@ describe('special-vdev sizing', () => {
   it('labels bins and finds no special vdev in the 000 demo', () => {
     expect([binLabel(512), binLabel(4096), binLabel(1048576), binLabel(1536)]).toEqual(['512', '4K', '1M', '1536']);
     expect(specialCapacity(inventory000().pools[0]!)).toBeNull();
+  });
+  // Issue 38 §4: the axis ran 0–"0.009 GiB" for 10.5 MiB; ashift read "9 (512 sectors)".
+  it('scales the block chart to the data and names sectors in bytes', () => {
+    const bin = (upperBytes: number, bytes: number) => ({ upperBytes, count: 1, bytes, cumulativeBytes: 0, cumulativeCount: 0 });
+    const small = binsChart([bin(4096, 2.5 * 2 ** 20), bin(131072, 10.5 * 2 ** 20)]);
+    expect(small.unit).toBe('MiB');
+    expect(small.values).toEqual([2.5, 10.5]);
+    expect(small.labels).toEqual(['4K', '128K']);
+    const big = binsChart([bin(131072, 54.9 * 2 ** 30), bin(4096, 300 * 2 ** 20)]);
+    expect(big.unit).toBe('GiB');
+    expect(big.values[0]).toBeCloseTo(54.9);
+    expect(binsChart([]).unit).toBe('B');
+    expect([9, 12].map(ashiftLabel)).toEqual(['9 (512-byte sectors)', '12 (4096-byte sectors)']);
   });
 });
 

@@ -75,8 +75,8 @@ describe('OutcomePanel', () => {
     expect(calls.filter((c) => ['optaneOutcomeProbe', 'runAssessment', 'optaneOutcome'].includes(c))).toEqual(['optaneOutcome', 'optaneOutcomeProbe', 'runAssessment', 'optaneOutcome']);
     expect(w.get('[data-testid="outcome-sentence"]').text()).toMatch(/^nctank: forecast ~700 \(400–1,200\) sync IOPS at QD1 with Intel Optane P1600X \(to buy\), measured 729, 1\.37 ms per durable write \(p50\) — within the forecast range/);
     const rows = w.get('[data-testid="outcome-rows"]').findAll('tbody tr').map((r) => r.findAll('th, td').map((c) => c.text()));
-    expect(rows[1]).toEqual(['QD1 4 KiB sync IOPS after', '700 (400–1,200)', '729 (run a, 2026-11-28T09:40:00.000Z)']);
-    expect(rows[2]).toEqual(['Gain', '7.95×', '8.28×']);
+    expect(rows[1]).toEqual(['QD1 4 KiB sync IOPS after', '700 (400–1,200)', '729 (run a, 2026-11-28 09:40 UTC)']);
+    expect(rows[2]).toEqual(['Gain', '8.0×', '8.3×']);
     expect(w.get('[data-testid="reprobe"]').text()).toBe('Measure again');
     expect(w.emitted('measured')).toHaveLength(1);
   });

@@ -368,6 +368,8 @@ export const DryRunView = z.object({
   commands: z.array(z.array(z.string())),
   guards: z.array(GuardVerdict),
   wouldRun: z.boolean(),
+  /** What a person needs to read the commands (the temporary dataset's quota in words). */
+  notes: z.array(z.string()).default([]),
 });
 export type DryRunView = z.infer<typeof DryRunView>;
 

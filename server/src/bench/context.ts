@@ -15,7 +15,7 @@ import { readPoolFacts, type PoolFacts } from './pool-facts.ts';
 import { readDeviceFacts, type DeviceFacts } from './device-facts.ts';
 import { checkDevicePath, checkPath, checkPoolName, checkSerial, benchDatasetName, BENCH_DIR_PREFIX } from './names.ts';
 import { lockHolder } from './store.ts';
-import { datasetCreateArgs } from './targets.ts';
+import { benchQuotaText, datasetCreateArgs } from './targets.ts';
 import { zvolCreateArgs, zvolLink } from './zvol.ts';
 import { isStaleHolder } from './recover.ts';
 import { liveHostLockHolder } from './host-lock.ts';
@@ -235,6 +235,8 @@ export interface DryRun {
   wouldRun: boolean;
   /** How read profiles stay honest on this target (o-direct on a directory is confirmed by a probe at run time). */
   readHonesty: ReadHonesty | null;
+  /** What a person needs to read the commands: the temporary dataset's quota in words (targets.ts benchQuotaText). */
+  notes: string[];
 }
 
 export interface DryRunOptions { db?: Database | null; readLoad?: () => number; cacheBound?: CacheBound; exec?: BenchExec }
@@ -247,6 +249,7 @@ export async function dryRun(req: BenchRequest, opts: DryRunOptions = {}): Promi
   return {
     profile: ctx.profile, syncMode: ctx.syncMode, sync: ctx.sync, io: ctx.io, commands: commandsFor(req, ctx, '<id>', exec), guards,
     wouldRun: refusals(guards).length === 0, readHonesty: ctx.readHonesty,
+    notes: req.target.kind === 'dataset' ? [benchQuotaText(req.sizeBytes, ctx.pool?.sizeBytes ?? null)] : [],
   };
 }
 

@@ -9,6 +9,7 @@ import type { Chart } from '../report/document.ts';
 import { latestSuite } from './suite-store.ts';
 import { suiteExport } from './compare.ts';
 import type { SuiteView } from './suite-types.ts';
+import { formatGain } from '../text/format.ts';
 
 export function latestSuiteView(db: Database): SuiteView | null {
   try {
@@ -40,6 +41,6 @@ export function suiteChart(view: SuiteView | null | undefined): Chart | null {
       { label: p.shared, series: a, value: p.a.iops!, low: null, high: null },
       { label: p.shared, series: b, value: p.b.iops!, low: null, high: null },
     ]),
-    description: `Suite ${s.suite} (${s.status}, ${s.startedAt.slice(0, 10)}${s.demo ? ', demo data' : ''}): ${a} vs ${b} side by side — ${pairs.map((p) => `${p.shared}: ${a} ÷ ${b} = ${p.ratio ?? '?'}×`).join('; ')}. Every run of it is in the benchmark table.`,
+    description: `Suite ${s.suite} (${s.status}, ${s.startedAt.slice(0, 10)}${s.demo ? ', demo data' : ''}): ${a} vs ${b} side by side — ${pairs.map((p) => `${p.shared}: ${a} ÷ ${b} = ${formatGain(p.ratio)}`).join('; ')}. Every run of it is in the benchmark table.`,
   };
 }

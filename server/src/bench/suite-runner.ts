@@ -55,8 +55,10 @@ export async function planSuite(req: SuiteRequest, o: PlanOptions = {}): Promise
   const skipped: SkippedCell[] = [];
   const suiteWide = new Map<string, GuardVerdict>();
   const planning = { ...o, exec: askingOnce(o.exec ?? realExec) };
+  const cellNotes = new Set<string>();
   for (const cell of expandCells(req, s)) {
     const d = await dryRun(cell.request, planning);
+    for (const n of d.notes) cellNotes.add(n);
     const coords = { profile: cell.profile, sync: d.sync, io: d.io, iodepth: cell.iodepth, bs: cell.bs, targetKind: cell.targetKind };
     const label = cellLabel(coords);
     const cellRefusals = refusals(d.guards).filter((g) => CELL_GUARD_IDS.includes(g.id));
@@ -83,6 +85,7 @@ export async function planSuite(req: SuiteRequest, o: PlanOptions = {}): Promise
   if (runs.some(stallWatched)) {
     notes.push(`zvol with buffered async writes: after each such run the suite compares wall time with fio's runtime (limit ${req.maxWallRatio}×) and the 1-minute load (limit ${maxLoad1}), and stops early when either is passed — the 002 study saw this combination stall the host`);
   }
+  notes.push(...cellNotes);
   return {
     ok: true,
     plan: {

@@ -14,6 +14,7 @@ import { pidAlive } from './process-identity.ts';
 import { realExec, type BenchExec } from './exec.ts';
 import { createRunDirectory, removeRunDirectory } from './run-directory.ts';
 import { recordsizeFor, type Profile } from './profiles.ts';
+import { formatBytes } from '../text/format.ts';
 
 export const DATASET_PROPERTIES_KEPT = ['recordsize', 'compression', 'sync', 'primarycache', 'logbias', 'quota', 'atime', 'checksum', 'dedup', 'copies'];
 
@@ -52,6 +53,19 @@ const sizeWord = (bytes: number): string => (bytes % 1024 === 0 ? `${bytes / 102
  * stays as a backstop.
  */
 export const benchQuotaBytes = (sizeBytes: number): number => Math.max(2 * sizeBytes, 64 * 1024 * 1024) + 24 * 4 * 1024 ** 3;
+
+/**
+ * The quota in words, for people reading the dry run (issue 38: `quota=103213432832` on a 5.7 GiB
+ * pool, with no word of why). The command keeps the exact bytes; this sentence says what they are.
+ */
+export function benchQuotaText(sizeBytes: number, poolSizeBytes: number | null): string {
+  const quota = benchQuotaBytes(sizeBytes);
+  const beyond = poolSizeBytes !== null && quota > poolSizeBytes ? `; it is larger than the pool (${formatBytes(poolSizeBytes)}) on purpose, as a quota is a ceiling, not space taken` : '';
+  return `quota=${quota} on the temporary dataset is ${formatBytes(quota)} of headroom, not space the run takes: the test file is ${formatBytes(sizeBytes)} (fio's --size), `
+    + `and the pool-fill guard bounds what is written. ZFS counts writes still in RAM against a quota at 24× their size (its in-memory estimate, spa_asize_inflation) `
+    + `and forces a txg sync whenever that estimate would pass the quota, which would throttle the run; so the quota is 2 × the file (at least 64 MiB) plus 24 × 4 GiB `
+    + `(the most dirty data ZFS holds by default, zfs_dirty_data_max_max) and stays a backstop against a runaway write${beyond}.`;
+}
 
 /** `zfs create` arguments for the temporary dataset. */
 export function datasetCreateArgs(pool: string, runId: string, sizeBytes: number, sync: 'always' | 'standard' | 'disabled' | null, shape: DatasetShape): string[] {

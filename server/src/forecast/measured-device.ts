@@ -8,7 +8,7 @@
 import type { BenchmarkSummary } from '../model/workload.ts';
 import type { Drive, Host } from '../model/inventory.ts';
 import { drivePath } from '../../../rules/lib/slog-devices.ts';
-import { formatCount, formatLatencyUs } from '../text/format.ts';
+import { formatCount, formatLatencyUs, formatTime } from '../text/format.ts';
 import { profileForDrive, type DeviceProfile } from './catalog.ts';
 import { newestRun } from './newest-run.ts';
 
@@ -78,7 +78,7 @@ export function deviceMeasurement(runs: readonly BenchmarkSummary[] | undefined,
 /** The sentence a forecast cites: "measured on this host, run <id>, <date>: …". */
 export function measuredDeviceBasis(base: DeviceProfile, m: DeviceMeasurement): string {
   const replaced = base.matched === 'catalog' ? `the catalog figure for "${base.product}"` : `the "${base.classLabel}" class estimate`;
-  return `measured on this host, run ${m.runId}, ${m.startedAt}: ${formatLatencyUs(m.latencyUs)} per durable 4 KiB write at QD1 (${formatCount(m.iops)} IOPS, blank-device test of this drive), instead of ${replaced}`;
+  return `measured on this host, run ${m.runId}, ${formatTime(m.startedAt)}: ${formatLatencyUs(m.latencyUs)} per durable 4 KiB write at QD1 (${formatCount(m.iops)} IOPS, blank-device test of this drive), instead of ${replaced}`;
 }
 
 /**

@@ -27,6 +27,8 @@
  * range's upper end is below MIN_BUY_GAIN, never when the whole range stays under MIN_QD1_GAIN.
  */
 
+import { formatGain, formatGainRange } from '../text/format.ts';
+
 export type SyncDemandLevel = 'observed' | 'counters' | 'configured' | 'unknown' | 'none-observed';
 
 export interface DecisionEvidence {
@@ -85,11 +87,8 @@ export const MIN_BUY_GAIN = 1.3;
 
 const count = (n: number): string => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n >= 10 ? String(Math.round(n)) : n.toFixed(1));
 export const msText = (ms: number): string => (ms >= 10 ? `${Math.round(ms)} ms` : ms >= 1 ? `${ms.toFixed(1)} ms` : ms >= 0.1 ? `${ms.toFixed(2)} ms` : `${Math.round(ms * 1000)} µs`);
-const gainText = (g: number): string => `${g >= 10 ? Math.round(g) : g.toFixed(1)}×`;
-/** Two decimals under 2× so a figure near MIN_BUY_GAIN never rounds across it. */
-const gainNum = (g: number): string => (g >= 10 ? String(Math.round(g)) : g >= 2 ? g.toFixed(1) : g.toFixed(2));
-/** A gain range as every surface writes it: "1.0–1.2×", or one figure when both ends round alike. */
-export const rangeText = (r: { low: number; high: number }): string => (gainNum(r.low) === gainNum(r.high) ? `${gainNum(r.low)}×` : `${gainNum(r.low)}–${gainNum(r.high)}×`);
+/** A gain range as every surface writes it: "1.05–1.20×", or one figure when both ends read alike (formatGain's one rule). */
+export const rangeText = (r: { low: number; high: number }): string => formatGainRange(r.low, r.high);
 
 function syncDemanded(e: DecisionEvidence): boolean {
   return e.demand === 'observed' || e.demand === 'configured' || (e.demand === 'counters' && e.commitsMatter);
@@ -108,7 +107,7 @@ function decideRow(e: DecisionEvidence): Omit<Decision, 'buy'> {
   const rangeFact = `forecast gain ${rangeText(range)}`;
   // Even the best case of the forecast is below what is worth buying.
   const noGain = range.high < MIN_BUY_GAIN;
-  const noGainFact = (than: string) => `${e.candidate.label} would be at most ~${gainNum(range.high)}× faster per write${than} (${rangeFact}, below ${MIN_BUY_GAIN}×)`;
+  const noGainFact = (than: string) => `${e.candidate.label} would be at most ~${formatGain(range.high)} faster per write${than} (${rangeFact}, below ${MIN_BUY_GAIN}×)`;
   // The range reaches both sides of the threshold: the forecast alone cannot decide.
   const straddles = range.low < MIN_QD1_GAIN && range.high >= MIN_QD1_GAIN;
   const straddleFact = `${e.candidate.label}'s ${rangeFact} straddles the ${MIN_QD1_GAIN}× threshold`;
@@ -129,10 +128,10 @@ function decideRow(e: DecisionEvidence): Omit<Decision, 'buy'> {
     if (measured.ms * 1000 <= FAST_US) return { verdict: 'no', kind: 'measured-fast', fact: `${measured.text}: already fast`, gain: e.gain, measure: null };
     // Slow, yet no log device helps (the host, not the ZIL device, sets the time): never "no" beside a slow measurement, but nothing to buy.
     if (noGain) return { verdict: 'depends', kind: 'no-gain', fact: `${measured.text}, but ${noGainFact('')}`, gain: e.gain, measure: e.candidate.probe ?? null };
-    if (e.zilHome === 'log' && demand && e.gain >= REPLACE_GAIN) return { verdict: 'replace', kind: 'replace', fact: `${measured.text}; ${e.candidate.label} ~${gainText(e.gain)} faster`, gain: e.gain, measure: null };
+    if (e.zilHome === 'log' && demand && e.gain >= REPLACE_GAIN) return { verdict: 'replace', kind: 'replace', fact: `${measured.text}; ${e.candidate.label} ~${formatGain(e.gain)} faster`, gain: e.gain, measure: null };
     if (demand && e.gain >= MIN_QD1_GAIN && !straddles) return { verdict: 'yes', kind: 'measured-slow', fact: measured.text, gain: e.gain, measure: null };
     if (straddles) return { verdict: 'depends', kind: 'gain-uncertain', fact: `${measured.text}, but ${straddleFact}`, gain: e.gain, measure: e.candidate.probe ?? null };
-    if (e.gain < MIN_QD1_GAIN) return { verdict: 'depends', kind: 'slow-small-gain', fact: `${measured.text}, but ${e.candidate.label} is only ~${gainText(e.gain)} faster per write`, gain: e.gain, measure: null };
+    if (e.gain < MIN_QD1_GAIN) return { verdict: 'depends', kind: 'slow-small-gain', fact: `${measured.text}, but ${e.candidate.label} is only ~${formatGain(e.gain)} faster per write`, gain: e.gain, measure: null };
     return { verdict: 'depends', kind: 'no-sync-evidence', fact: `${measured.text}; whether ${e.pool} receives sync writes is not known`, gain: e.gain, measure: 'zfs-advisor observe --duration 10m' };
   }
   // 3. The ZIL device's known class latency.
@@ -141,9 +140,9 @@ function decideRow(e: DecisionEvidence): Omit<Decision, 'buy'> {
     if (e.zilOnOptane) return { verdict: 'no', kind: 'already-optane', fact: `the ZIL already lands on ${e.zilClass.label}`, gain: e.gain, measure: null };
     if (e.zilClass.typicalUs <= FAST_US) return { verdict: 'no', kind: 'class-fast', fact: `${cls}: already fast`, gain: e.gain, measure: null };
     if (noGain) return { verdict: 'no', kind: 'no-gain', fact: noGainFact(` than ${e.zilClass.label}`), gain: e.gain, measure: null };
-    if (e.zilHome === 'log' && demand && e.gain >= REPLACE_GAIN) return { verdict: 'replace', kind: 'replace', fact: `${cls}; ${e.candidate.label} ~${gainText(e.gain)} faster`, gain: e.gain, measure: null };
+    if (e.zilHome === 'log' && demand && e.gain >= REPLACE_GAIN) return { verdict: 'replace', kind: 'replace', fact: `${cls}; ${e.candidate.label} ~${formatGain(e.gain)} faster`, gain: e.gain, measure: null };
     if (straddles) return { verdict: 'depends', kind: 'gain-uncertain', fact: `${straddleFact} (${cls})`, gain: e.gain, measure: e.probe };
-    if (e.gain < MIN_QD1_GAIN) return { verdict: 'no', kind: 'small-gain', fact: `${e.candidate.label} would be only ~${gainText(e.gain)} faster per write than ${e.zilClass.label} (threshold ${MIN_QD1_GAIN}×)`, gain: e.gain, measure: null };
+    if (e.gain < MIN_QD1_GAIN) return { verdict: 'no', kind: 'small-gain', fact: `${e.candidate.label} would be only ~${formatGain(e.gain)} faster per write than ${e.zilClass.label} (threshold ${MIN_QD1_GAIN}×)`, gain: e.gain, measure: null };
     if (demand) return { verdict: 'yes', kind: 'class-slow', fact: cls, gain: e.gain, measure: null };
     return { verdict: 'depends', kind: 'no-sync-evidence', fact: `no sync-write evidence for ${e.pool} (${cls})`, gain: e.gain, measure: 'zfs-advisor observe --duration 10m' };
   }

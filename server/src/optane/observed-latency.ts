@@ -9,6 +9,7 @@
  */
 import type { VdevClass } from '../model/inventory.ts';
 import type { WorkloadFingerprint } from '../model/workload.ts';
+import { formatTime } from '../text/format.ts';
 
 /** A log device's 4 KiB sync write+flush latency in µs: typical and a range. */
 export interface DeviceLatency {
@@ -50,6 +51,6 @@ export function observedSyncLatency(w: WorkloadFingerprint | undefined, pool: st
     p99Ms: lat.p99,
     syncWriteIops: entry.syncWriteIops,
     windowSeconds: w.windowSeconds,
-    basis: `observed over ${Math.round(w.windowSeconds)} s (${w.startedAt}): write latency on the ${where} p50 ${fmtMs(lat.p50)}, p99 ${lat.p99 !== null ? fmtMs(lat.p99) : '?'}${rate} (zpool iostat -w syncq_wait + disk_wait)`,
+    basis: `observed over ${Math.round(w.windowSeconds)} s (${formatTime(w.startedAt)}): write latency on the ${where} p50 ${fmtMs(lat.p50)}, p99 ${lat.p99 !== null ? fmtMs(lat.p99) : '?'}${rate} (zpool iostat -w syncq_wait + disk_wait)`,
   };
 }

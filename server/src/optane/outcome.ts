@@ -16,7 +16,7 @@ import type { BenchmarkSummary } from '../model/workload.ts';
 import { leaves, vdevShortName } from '../../../rules/lib/topology.ts';
 import { newestQd1Probe } from '../forecast/measured-now.ts';
 import { headlineLatency } from '../bench/compare.ts';
-import { formatCount, formatGain, formatLatencyUs, formatRange } from '../text/format.ts';
+import { formatCount, formatGain, formatLatencyUs, formatRange, formatTime } from '../text/format.ts';
 
 const Range = z.object({ iops: z.number(), low: z.number(), high: z.number() });
 
@@ -289,11 +289,11 @@ export function outcomeRows(o: LoopOutcome): { what: string; forecast: string; m
   const lat = (m: MeasuredProbe | null) => (m?.latency ? `${formatLatencyUs(m.latency.p50Us)} / ${formatLatencyUs(m.latency.p99Us)}${sameOf ? '' : ` (${m.latency.of})`}` : '—');
   const latWhat = sameOf ? `${sameOf.charAt(0).toUpperCase()}${sameOf.slice(1)} p50 / p99, before → after` : 'Latency p50 / p99, before → after';
   return [
-    { what: 'QD1 4 KiB sync IOPS before', forecast: f ? `${formatCount(f.now.iops)} (${formatRange(f.now.low, f.now.high)})` : '—', measured: o.before ? `${formatCount(o.before.iops)} (run ${o.before.runId}, ${o.before.startedAt})` : 'no probe before the change' },
-    { what: 'QD1 4 KiB sync IOPS after', forecast: f ? `${formatCount(f.with.iops)} (${formatRange(f.with.low, f.with.high)})` : '—', measured: `${formatCount(o.after.iops)} (run ${o.after.runId}, ${o.after.startedAt})` },
+    { what: 'QD1 4 KiB sync IOPS before', forecast: f ? `${formatCount(f.now.iops)} (${formatRange(f.now.low, f.now.high)})` : '—', measured: o.before ? `${formatCount(o.before.iops)} (run ${o.before.runId}, ${formatTime(o.before.startedAt)})` : 'no probe before the change' },
+    { what: 'QD1 4 KiB sync IOPS after', forecast: f ? `${formatCount(f.with.iops)} (${formatRange(f.with.low, f.with.high)})` : '—', measured: `${formatCount(o.after.iops)} (run ${o.after.runId}, ${formatTime(o.after.startedAt)})` },
     { what: 'Gain', forecast: o.forecastGain !== null ? formatGain(o.forecastGain) : '—', measured: o.measuredGain !== null ? formatGain(o.measuredGain) : '—' },
     { what: latWhat, forecast: '—', measured: `${lat(o.before)} → ${lat(o.after)}` },
-    { what: 'What changed', forecast: f ? `verdict "${f.verdict}" given ${f.givenAt}${f.decisive ? ` (${f.decisive})` : ''}` : 'no forecast for this pool', measured: `${changeWords(o.change)}, seen ${o.change.seenAt}` },
+    { what: 'What changed', forecast: f ? `verdict "${f.verdict}" given ${formatTime(f.givenAt)}${f.decisive ? ` (${f.decisive})` : ''}` : 'no forecast for this pool', measured: `${changeWords(o.change)}, seen ${formatTime(o.change.seenAt)}` },
     { what: 'Forecast basis', forecast: f?.basis || '—', measured: '' },
   ];
 }
@@ -301,5 +301,5 @@ export function outcomeRows(o: LoopOutcome): { what: string; forecast: string; m
 /** The stored pairs as CLI text (`bench --before-after`), newest first; empty when there are none. */
 export function pairsText(pairs: readonly { recordedAt: string; outcome: LoopOutcome }[]): string {
   if (pairs.length === 0) return '';
-  return `forecast and measured (stored after a log or special vdev was added):\n${pairs.map((p) => `  ${p.outcome.sentence} [recorded ${p.recordedAt}]\n`).join('')}`;
+  return `forecast and measured (stored after a log or special vdev was added):\n${pairs.map((p) => `  ${p.outcome.sentence} [recorded ${formatTime(p.recordedAt)}]\n`).join('')}`;
 }

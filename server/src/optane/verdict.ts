@@ -456,7 +456,7 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   // 3. The ZIL already lands on something as fast as the candidate.
   if (d.verdict === 'no') {
     const headline = d.kind === 'already-optane' ? `${name} already writes its ZIL to Optane.`
-      : d.kind === 'small-gain' ? `No: ${t.candidate.label} would be only ~${v.gain.toFixed(1)}× faster per sync write on ${name}.`
+      : d.kind === 'small-gain' ? `No: ${t.candidate.label} would be only ~${formatGain(v.gain)} faster per sync write on ${name}.`
       : d.kind === 'no-gain' ? `No: ${d.fact}; nothing on ${name} is worth buying for its ZIL.`
       : `${name} already has low-latency sync writes (${d.fact.replace(/: already fast$/, '')}); a SLOG would add little.`;
     return {

@@ -49,6 +49,20 @@ export function bool(v: unknown): boolean | null {
 
 export const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
+/** A JSON string, or an integer literal of 16 digits or more outside one (not part of a fraction or exponent). */
+const BIG_INT_OR_STRING = /"(?:[^"\\]|\\.)*"|(?<![\w.+-])-?\d{16,}(?![\w.])/g;
+
+/**
+ * JSON.parse that keeps 64-bit integers exact: an integer literal beyond 2^53 (a vdev or pool
+ * guid in `zpool status -j --json-int`, a wrapped kstat counter) becomes its decimal string
+ * instead of the nearest double (16906062314088254246 would read 16906062314088253000). Every
+ * other value parses as JSON.parse parses it; no newline is added, so error lines stay right.
+ */
+export function parseJsonExact(text: string): unknown {
+  if (!/\d{16}/.test(text)) return JSON.parse(text);
+  return JSON.parse(text.replace(BIG_INT_OR_STRING, (m) => (m.startsWith('"') || Number.isSafeInteger(Number(m)) ? m : `"${m}"`)));
+}
+
 /**
  * JSON.parse as a value. The error names the line of the failure when the engine reports a
  * position, so the CLI can print "file:line".
@@ -56,7 +70,7 @@ export const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 export function parseJsonText(text: string): ParseOutcome<unknown> {
   if (text.trim() === '') return failed('empty input: expected JSON');
   try {
-    return parsed(JSON.parse(text) as unknown);
+    return parsed(parseJsonExact(text));
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     const pos = /position (\d+)/.exec(message);

@@ -12,7 +12,7 @@
 import { z } from 'zod';
 import { DatasetType, PropertyValue } from '../model/inventory.ts';
 import { failed, parsed, type ParseIssue, type ParseOutcome } from './common.ts';
-import { isObject } from './json-fields.ts';
+import { isObject, parseJsonExact } from './json-fields.ts';
 import { jsonPropertyValue, PropertyRowReader, SKIPPED } from './zfs-property-table.ts';
 
 export const ZfsGetDataset = z.object({
@@ -50,7 +50,7 @@ class Interner {
 
 function fromJson(text: string, keep: (property: string) => boolean): ParseOutcome<ZfsGetDataset[]> {
   let doc: unknown;
-  try { doc = JSON.parse(text); } catch (e) { return failed(`not JSON: ${(e as Error).message}`); }
+  try { doc = parseJsonExact(text); } catch (e) { return failed(`not JSON: ${(e as Error).message}`); }
   if (!isObject(doc) || !isObject(doc.datasets)) return failed('not zfs get -j output: no "datasets" object');
   const issues: ParseIssue[] = [];
   const out: ZfsGetDataset[] = [];

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { PropertyValue } from '../model/inventory.ts';
 import { failed, parsed, type ParseIssue, type ParseOutcome } from './common.ts';
-import { isObject } from './json-fields.ts';
+import { isObject, parseJsonExact } from './json-fields.ts';
 import { jsonPropertyValue, readPropertyRows } from './zfs-property-table.ts';
 
 export const ZpoolProperties = z.record(z.string(), z.record(z.string(), PropertyValue));
@@ -18,7 +18,7 @@ export function parseZpoolGet(text: string): ParseOutcome<ZpoolProperties> {
   const out: ZpoolProperties = {};
   if (text.trim().startsWith('{')) {
     let doc: unknown;
-    try { doc = JSON.parse(text); } catch (e) { return failed(`not JSON: ${(e as Error).message}`); }
+    try { doc = parseJsonExact(text); } catch (e) { return failed(`not JSON: ${(e as Error).message}`); }
     if (!isObject(doc) || !isObject(doc.pools)) return failed('not zpool get -j output: no "pools" object');
     for (const [key, pool] of Object.entries(doc.pools)) {
       if (!isObject(pool) || !isObject(pool.properties)) continue;

@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { VdevClass, VdevType } from '../model/inventory.ts';
 import { failed, parseHumanNumber, parsed, parsePercent, parseRatio, splitLines, type ParseIssue, type ParseOutcome } from './common.ts';
-import { isObject, type JsonObject } from './json-fields.ts';
+import { isObject, parseJsonExact, type JsonObject } from './json-fields.ts';
 import { interiorType, isFilePath, SECTION_CLASS } from './zpool-status-vdev.ts';
 
 export const ZpoolListVdev = z.object({
@@ -193,7 +193,9 @@ const jsonValues = (o: JsonObject): Record<string, string> => {
   const out: Record<string, string> = {};
   for (const [k, c] of Object.entries(JSON_PROPS)) { const v = jsonProp(o.properties, k); if (v !== undefined) out[c] = v; }
   if (typeof o.name === 'string') out.name = o.name;
-  if (typeof o.guid === 'string' || typeof o.guid === 'number') out.guid = String(o.guid);
+  // The pool's guid is `pool_guid` in `zpool list -j` (2.3); kept as its digits (parseJsonExact).
+  const guid = o.guid ?? o.pool_guid;
+  if (typeof guid === 'string' || typeof guid === 'number') out.guid = String(guid);
   return out;
 };
 
@@ -245,7 +247,7 @@ export function parseZpoolList(text: string, columns?: string[]): ParseOutcome<Z
   if (trimmed === '') return failed('empty zpool list output');
   if (trimmed.startsWith('{')) {
     try {
-      return parseJson(JSON.parse(trimmed));
+      return parseJson(parseJsonExact(trimmed));
     } catch (e) {
       return failed(`not JSON: ${(e as Error).message}`, null);
     }

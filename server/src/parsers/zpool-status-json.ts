@@ -13,7 +13,7 @@
 import { ParsedPoolStatus, type ScanInfo, type VdevClass, type VdevNode } from '../model/inventory.ts';
 import { failed, parseHumanNumber, parsed, type ParseIssue, type ParseOutcome } from './common.ts';
 import { parseDraidName } from './draid-name.ts';
-import { isObject, type JsonObject } from './json-fields.ts';
+import { isObject, parseJsonExact, type JsonObject } from './json-fields.ts';
 import { dedupFromJson, expandFromJson } from './zpool-status-expand-dedup.ts';
 import { epochToIso, parseCtimeDate } from './zpool-status-scan.ts';
 import { vdevType } from './zpool-status-vdev.ts';
@@ -181,7 +181,7 @@ function poolFromJson(key: string, p: JsonObject, issues: ParseIssue[]): ParsedP
 export function parseZpoolStatusJson(input: string): ParseOutcome<ParsedPoolStatus[]> {
   let doc: unknown;
   try {
-    doc = JSON.parse(input);
+    doc = parseJsonExact(input);
   } catch (e) {
     const m = /position (\d+)/.exec(String(e));
     const line = m ? input.slice(0, Number(m[1])).split('\n').length : null;

@@ -4,6 +4,7 @@
  */
 import type { Evidence, Finding, Severity } from '../model/finding.ts';
 import { publicKbUrl } from '../kb/catalog.ts';
+import { mergeCitations } from '../text/citations.ts';
 import type { ReportBenchmark, ReportDocument } from './document.ts';
 import { ABSENT, formatBytes, formatGain, formatCount, formatLatencyNs, formatPercent, formatValue, platformText, plural, severityCounts } from '../text/format.ts';
 
@@ -52,28 +53,12 @@ export function citationText(c: Finding['citations'][number]): string {
   return c.locator ? `${c.source}, ${c.locator}` : c.source;
 }
 
-/** The man page a citation names ("zpoolconcepts(7)"), whichever copy it links to (GitHub source or the docs site). */
-const manPage = (source: string): string | null => /\b([a-z][\w.-]*\(\d\))/.exec(source)?.[1] ?? null;
-
 /**
- * A finding's citations as a report shows them: one per link and one per man page (several facts
- * can rest on the same page, and a man page is cited from its source and from the docs site),
- * knowledge-page links turned into their public address (a report leaves the app).
+ * A finding's citations as a report shows them: each page once (text/citations.ts), knowledge-page
+ * links turned into their public address (a report leaves the app).
  */
 export function reportCitations(f: Finding): { text: string; url: string | null }[] {
-  const seen = new Map<string, { text: string; url: string | null; locators: string[] }>();
-  const out: { text: string; url: string | null; locators: string[] }[] = [];
-  for (const c of f.citations) {
-    const url = c.url ? publicKbUrl(c.url) : null;
-    const keys = [url ?? citationText(c), manPage(c.source)].filter((k): k is string => k !== null);
-    const first = keys.map((k) => seen.get(k)).find((e) => e !== undefined);
-    // The same page again: its section (locator) joins the first mention instead of a second line.
-    if (first) { if (c.locator && !first.locators.includes(c.locator)) first.locators.push(c.locator); continue; }
-    const entry = { text: c.source, url, locators: c.locator ? [c.locator] : [] };
-    for (const k of keys) seen.set(k, entry);
-    out.push(entry);
-  }
-  return out.map((e) => ({ text: e.locators.length ? `${e.text}, ${e.locators.join(', ')}` : e.text, url: e.url }));
+  return mergeCitations(f.citations, publicKbUrl).map((e) => ({ text: e.locators.length ? `${e.source}, ${e.locators.join(', ')}` : e.source, url: e.url }));
 }
 
 /** Knowledge-page links inside finding text point at the public copy too. */

@@ -10,7 +10,7 @@ import { nativeWayText } from '../planner/native-way-text.ts';
 import type { OptaneVerdict } from '../optane/verdict.ts';
 import { outcomeRows } from '../optane/outcome.ts';
 import type { ReportBenchmark, ReportDocument } from './document.ts';
-import { formatEstimate, formatSpeedup } from '../text/format.ts';
+import { formatEstimate, formatSpeedup, formatTime } from '../text/format.ts';
 import {
   ABSENT, REVERSIBLE_TEXT, gapLine, SEVERITY_LABEL, VERDICT_TEXT, bytes, gain, plural, countsLine, evidenceValue, findingsBySeverity, hostLine, int,
   benchmarkLatencyRows, orUnknown, pct, reportCitations, reportHref, subjectText,
@@ -68,7 +68,7 @@ const link = (url: string | null, text: string) => (url && /^https?:\/\/[^\s"'<>
 function outcomeSection(doc: ReportDocument): string {
   if (doc.outcomes.length === 0) return '';
   return `<section id="outcomes"><h3>Forecast and measured</h3>${doc.outcomes.map((p) =>
-    `<p><strong>${esc(p.outcome.sentence)}</strong></p>${table(['', 'Forecast', 'Measured'], outcomeRows(p.outcome).map((r) => [r.what, r.forecast, r.measured]))}<p>Recorded ${esc(p.recordedAt)}.</p>`).join('')}</section>`;
+    `<p><strong>${esc(p.outcome.sentence)}</strong></p>${table(['', 'Forecast', 'Measured'], outcomeRows(p.outcome).map((r) => [r.what, r.forecast, r.measured]))}<p>Recorded ${esc(formatTime(p.recordedAt))}.</p>`).join('')}</section>`;
 }
 
 function optaneSection(v: OptaneVerdict | null, doc: ReportDocument): string {
@@ -127,7 +127,7 @@ function findingHtml(f: Finding, n: number): string {
 function benchmarkHtml(b: ReportBenchmark, i: number): string {
   const s = b.summary;
   const m = b.methodology;
-  return `<article class="finding" id="bench-${i + 1}"><h3>${esc(m.profileTitle)} on ${esc(s.pool ?? s.target)} <span class="meta">(${esc(s.startedAt)})</span></h3>${
+  return `<article class="finding" id="bench-${i + 1}"><h3>${esc(m.profileTitle)} on ${esc(s.pool ?? s.target)} <span class="meta">(${esc(formatTime(s.startedAt))})</span></h3>${
     kv([
       ['status', s.status], ['write IOPS', int(s.writeIops)], ['read IOPS', int(s.readIops)],
       ['write throughput', `${bytes(s.writeBytesPerSec)}/s`], ['read throughput', `${bytes(s.readBytesPerSec)}/s`],
@@ -145,7 +145,7 @@ function benchmarkHtml(b: ReportBenchmark, i: number): string {
 export function renderHtml(doc: ReportDocument): string {
   const b: string[] = [];
   b.push(`<header><h1>${esc(doc.title)}</h1>`);
-  b.push(`<p class="meta">Generated ${esc(doc.generatedAt)} by ZFS Advisor ${esc(doc.appVersion)}, rule catalog ${esc(doc.ruleCatalogVersion)}. Data captured ${esc(doc.source.capturedAt)} (${esc(doc.source.kind)}).</p>`);
+  b.push(`<p class="meta">Generated ${esc(formatTime(doc.generatedAt))} by ZFS Advisor ${esc(doc.appVersion)}, rule catalog ${esc(doc.ruleCatalogVersion)}. Data captured ${esc(formatTime(doc.source.capturedAt))} (${esc(doc.source.kind)}).</p>`);
   if (doc.source.demo) b.push('<p class="banner"><strong>Demo data.</strong> This report describes the bundled demo snapshot, not a real machine of yours.</p>');
   if (doc.redaction.applied) b.push(`<p class="banner"><strong>Redacted.</strong> Serial numbers, WWNs, GUIDs, host names and IP addresses${doc.redaction.names ? ', pool and dataset names' : ''} are replaced by tokens (SERIAL-1, HOST-1…), the same value always by the same token.</p>`);
   b.push('</header>');
@@ -222,7 +222,7 @@ export function renderHtml(doc: ReportDocument): string {
   });
   b.push('</section>');
   b.push('</main>');
-  b.push(`<footer>ZFS Advisor ${esc(doc.appVersion)} · rule catalog ${esc(doc.ruleCatalogVersion)} · report schema ${doc.reportSchemaVersion} · generated ${esc(doc.generatedAt)}</footer>`);
+  b.push(`<footer>ZFS Advisor ${esc(doc.appVersion)} · rule catalog ${esc(doc.ruleCatalogVersion)} · report schema ${doc.reportSchemaVersion} · generated ${esc(formatTime(doc.generatedAt))}</footer>`);
 
   return `<!DOCTYPE html>
 <html lang="en">

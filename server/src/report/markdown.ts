@@ -11,7 +11,7 @@
 import type { Finding, NativeWay } from '../model/finding.ts';
 import { nativeWayText } from '../planner/native-way-text.ts';
 import { parseInline } from '../text/markdown.ts';
-import { formatEstimate, formatSpeedup } from '../text/format.ts';
+import { formatEstimate, formatSpeedup, formatTime } from '../text/format.ts';
 import type { OptaneVerdict } from '../optane/verdict.ts';
 import { outcomeRows } from '../optane/outcome.ts';
 import { chartText } from './charts.ts';
@@ -152,7 +152,7 @@ function outcomeSection(m: Markup, doc: ReportDocument): string[] {
   if (doc.outcomes.length === 0) return [];
   const out = [m.heading(3, 'Forecast and measured'), ''];
   for (const p of doc.outcomes) {
-    out.push(m.strong(m.text(p.outcome.sentence)), '', ...m.table(['', 'Forecast', 'Measured'], outcomeRows(p.outcome).map((r) => [r.what, r.forecast, r.measured])), '', `Recorded ${m.text(p.recordedAt)}.`, '');
+    out.push(m.strong(m.text(p.outcome.sentence)), '', ...m.table(['', 'Forecast', 'Measured'], outcomeRows(p.outcome).map((r) => [r.what, r.forecast, r.measured])), '', `Recorded ${m.text(formatTime(p.recordedAt))}.`, '');
   }
   return out;
 }
@@ -201,7 +201,7 @@ function benchmarkRow(b: ReportBenchmark): string[] {
   const s = b.summary;
   const mt = b.methodology;
   return [
-    `${mt.profileTitle} (${s.profile})`, s.pool ?? s.target, s.startedAt.slice(0, 16).replace('T', ' '), s.status,
+    `${mt.profileTitle} (${s.profile})`, s.pool ?? s.target, formatTime(s.startedAt), s.status,
     `${int(s.writeIops)} / ${int(s.readIops)}`, benchmarkLatencyCell(b),
     `${mt.rw ?? '?'} ${bytes(mt.blockSize)} QD${mt.iodepth}, ${mt.syncMode}`,
   ];
@@ -217,7 +217,7 @@ export interface MarkdownOptions {
 
 /** The raw outputs as their own Markdown file (`report --appendix FILE`). */
 export function renderMarkdownAppendix(doc: ReportDocument): string {
-  const out: string[] = [`# Raw command outputs: ${mdText(doc.title)}`, '', `Appendix to the report generated ${mdText(doc.generatedAt)} (data captured ${mdText(doc.source.capturedAt)}).`, ''];
+  const out: string[] = [`# Raw command outputs: ${mdText(doc.title)}`, '', `Appendix to the report generated ${mdText(formatTime(doc.generatedAt))} (data captured ${mdText(formatTime(doc.source.capturedAt))}).`, ''];
   if (doc.rawOutputs.length === 0) out.push('No raw outputs were kept with this inventory.', '');
   for (const r of doc.rawOutputs) {
     out.push(`## ${mdCode(r.file)}`, '');
@@ -253,7 +253,7 @@ export function reportSections(doc: ReportDocument, m: Markup, opts: MarkdownOpt
   if (doc.redaction.applied) {
     head.push(...m.quote(`${m.strong('Redacted.')} Serial numbers, WWNs, GUIDs, host names and IP addresses${doc.redaction.names ? ', pool and dataset names' : ''} are replaced by tokens (SERIAL-1, HOST-1…), the same value always by the same token.`), '');
   }
-  head.push(`Generated ${m.text(doc.generatedAt)} by ZFS Advisor ${m.text(doc.appVersion)}, rule catalog ${m.text(doc.ruleCatalogVersion)}. Data captured ${m.text(doc.source.capturedAt)} (${m.text(doc.source.kind)}).`, '');
+  head.push(`Generated ${m.text(formatTime(doc.generatedAt))} by ZFS Advisor ${m.text(doc.appVersion)}, rule catalog ${m.text(doc.ruleCatalogVersion)}. Data captured ${m.text(formatTime(doc.source.capturedAt))} (${m.text(doc.source.kind)}).`, '');
   add('head', null, head);
 
   add('summary', null, [m.heading(2, 'Summary'), '', ...m.list([
@@ -335,7 +335,7 @@ export function reportSections(doc: ReportDocument, m: Markup, opts: MarkdownOpt
 
 /** The closing line of every rendering. */
 export function footerLines(m: Markup, doc: ReportDocument): string[] {
-  return [...m.rule(), '', `ZFS Advisor ${m.text(doc.appVersion)} · rule catalog ${m.text(doc.ruleCatalogVersion)} · report schema ${doc.reportSchemaVersion} · generated ${m.text(doc.generatedAt)}`, ''];
+  return [...m.rule(), '', `ZFS Advisor ${m.text(doc.appVersion)} · rule catalog ${m.text(doc.ruleCatalogVersion)} · report schema ${doc.reportSchemaVersion} · generated ${m.text(formatTime(doc.generatedAt))}`, ''];
 }
 
 export function renderMarkdown(doc: ReportDocument, opts: MarkdownOptions = {}): string {

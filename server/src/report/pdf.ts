@@ -18,7 +18,7 @@ import {
   benchmarkLatencyRows, orUnknown, pct, reportCitations, reportHref, subjectText,
 } from './format.ts';
 import { inlinePlain, parseInline } from '../text/markdown.ts';
-import { formatEstimate, formatSpeedup } from '../text/format.ts';
+import { formatEstimate, formatSpeedup, formatTime } from '../text/format.ts';
 import { PDF_FONTS, pdfSafe } from './pdf-text.ts';
 import { outcomeRows } from '../optane/outcome.ts';
 import { SERIES_COLOURS } from './svg.ts';
@@ -184,7 +184,7 @@ function outcomeSection(w: W, d: ReportDocument): void {
   for (const p of d.outcomes) {
     w.para(p.outcome.sentence);
     w.pairs(outcomeRows(p.outcome).map((r) => [r.what, r.measured ? `forecast ${r.forecast}; measured ${r.measured}` : `forecast ${r.forecast}`]));
-    w.para(`Recorded ${p.recordedAt}.`, { size: 9 });
+    w.para(`Recorded ${formatTime(p.recordedAt)}.`, { size: 9 });
   }
 }
 
@@ -223,7 +223,7 @@ function finding(w: W, doc: Doc, f: Finding, n: number): void {
 function benchmark(w: W, b: ReportBenchmark): void {
   const s = b.summary;
   const m = b.methodology;
-  w.heading(3, `${m.profileTitle} on ${s.pool ?? s.target} (${s.startedAt})`);
+  w.heading(3, `${m.profileTitle} on ${s.pool ?? s.target} (${formatTime(s.startedAt)})`);
   w.pairs([
     ['status', s.status], ['write IOPS', int(s.writeIops)], ['read IOPS', int(s.readIops)],
     ['write throughput', `${bytes(s.writeBytesPerSec)}/s`], ['read throughput', `${bytes(s.readBytesPerSec)}/s`],
@@ -243,7 +243,7 @@ function benchmark(w: W, b: ReportBenchmark): void {
 function body(doc: Doc, d: ReportDocument, opts: PdfOptions): void {
   const w = writer(doc);
   w.heading(1, d.title);
-  w.para(`Generated ${d.generatedAt} by ZFS Advisor ${d.appVersion}, rule catalog ${d.ruleCatalogVersion}. Data captured ${d.source.capturedAt} (${d.source.kind}).`, { colour: '#555555', size: 9 });
+  w.para(`Generated ${formatTime(d.generatedAt)} by ZFS Advisor ${d.appVersion}, rule catalog ${d.ruleCatalogVersion}. Data captured ${formatTime(d.source.capturedAt)} (${d.source.kind}).`, { colour: '#555555', size: 9 });
   if (d.source.demo) w.para('This report describes the bundled demo snapshot, not a real machine of yours.', { bold: 'Demo data.', colour: '#8a5a00' });
   if (d.redaction.applied) w.para(`Serial numbers, WWNs, GUIDs, host names and IP addresses${d.redaction.names ? ', pool and dataset names' : ''} are replaced by tokens (SERIAL-1, HOST-1…), the same value always by the same token.`, { bold: 'Redacted.', colour: '#8a5a00' });
 
@@ -334,7 +334,7 @@ function footers(doc: Doc, d: ReportDocument): void {
     const bottom = doc.page.margins.bottom;
     doc.page.margins.bottom = 0; // writing inside the margin must not open a new page
     doc.font(SANS).fontSize(7.5).fillColor('#777777').text(
-      pdfSafe(`ZFS Advisor ${d.appVersion} · rule catalog ${d.ruleCatalogVersion} · generated ${d.generatedAt}${d.redaction.applied ? ' · redacted' : ''}${d.source.demo ? ' · demo data' : ''} · page ${i - range.start + 1} of ${range.count}`),
+      pdfSafe(`ZFS Advisor ${d.appVersion} · rule catalog ${d.ruleCatalogVersion} · generated ${formatTime(d.generatedAt)}${d.redaction.applied ? ' · redacted' : ''}${d.source.demo ? ' · demo data' : ''} · page ${i - range.start + 1} of ${range.count}`),
       MARGIN, doc.page.height - 30, { width: doc.page.width - MARGIN * 2, align: 'center', lineBreak: false },
     );
     doc.page.margins.bottom = bottom;

@@ -29,16 +29,30 @@ export class SizeAccumulator {
   dirs = 0;
   totalBytes = 0;
   indirectBytes = 0;
-  /** Files whose allocated blocks (st_blocks × 512) are fewer than their apparent size. */
+  /**
+   * Sparse files: some blocks allocated, fewer than their apparent size (0 < st_blocks × 512 < size).
+   * A file with data and no block at all is not counted here (see `unallocatedFiles`).
+   */
   sparseFiles = 0;
   sparseHoleBytes = 0;
+  /**
+   * Files with a size and no block allocated (st_blocks = 0): on ZFS a file written moments ago has
+   * none until the next txg sync writes it out (seconds later), so these are "not yet on disk", not
+   * holes — unless the file is all holes (e.g. made by truncate) or zeros compression stores as holes.
+   */
+  unallocatedFiles = 0;
+  unallocatedBytes = 0;
 
   constructor(readonly recordsize: number, readonly ashift: number) {}
 
   /** One regular file, counted once (hard links are de-duplicated by the caller). */
   addFile(size: number, allocatedBytes: number | null): void {
     this.addFiles(size, 1, allocatedBytes);
-    if (allocatedBytes !== null && allocatedBytes < size) {
+    if (allocatedBytes === null || allocatedBytes >= size) return;
+    if (allocatedBytes <= 0) {
+      this.unallocatedFiles++;
+      this.unallocatedBytes += size;
+    } else {
       this.sparseFiles++;
       this.sparseHoleBytes += size - allocatedBytes;
     }

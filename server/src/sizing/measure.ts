@@ -9,6 +9,7 @@ import { closeSync, constants, openSync } from 'node:fs';
 import { walkWithParallelFind, type WalkAnchor } from './parallel-find.ts';
 import { walkTree, type WalkOptions, type WalkResult, type WalkStats } from './walker.ts';
 import { factLinks } from '../../../rules/lib/citations.ts';
+import { formatBytes, plural } from '../text/format.ts';
 
 /**
  * 'parallel' runs several GNU find -printf streams over disjoint subtrees at once (parallel-find.ts,
@@ -71,12 +72,6 @@ async function walkBest(root: string, opts: MeasureOptions): Promise<WalkResult 
   return { ...(await walkTree(root, opts)), method: 'node', note: `walk: by the Node walker (${reason})` };
 }
 
-const human = (n: number): string => {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
-  let i = 0;
-  while (n >= 1024 && i < units.length - 1) { n /= 1024; i++; }
-  return `${n.toFixed(i === 0 ? 0 : 1)} ${units[i]}`;
-};
 
 /** A descriptor of another (or this) process as a path: `/proc/PID/fd/N` — what the API hands a low-priority child. */
 const FD_PATH = /^\/proc\/(?:self|\d+)\/fd\/\d+$/;
@@ -92,13 +87,17 @@ export async function measureSizes(root: string, opts: MeasureOptions): Promise<
   const blockBins = toBins(sizes.blockCount, sizes.blockBytes);
   const metadataBytes = sizes.metadataBytes();
   const notes = [
-    `file histogram: apparent size (st_size), ${stats.files} files; block histogram: data blocks as stored without compression (≤ recordsize ${human(opts.recordsize)} → one block rounded up to ${2 ** opts.ashift} B sectors, larger → recordsize blocks)`,
+    `file histogram: apparent size (st_size), ${stats.files} files; block histogram: data blocks as stored without compression (≤ recordsize ${formatBytes(opts.recordsize)} → one block rounded up to ${2 ** opts.ashift} B sectors, larger → recordsize blocks)`,
     'special_small_blocks is compared per block with the block\'s compressed physical size (' + factLinks('B3', 'B4', 'B5') + '): with compression more blocks qualify than projected here; a threshold ≥ recordsize sends every block of the dataset to special (' + factLinks('B10') + ')',
     'small blocks are accepted only until the special class is 75 % full (' + factLinks('B7') + '): provision projected usage ÷ 0.75 plus growth (' + factLinks('B26') + ')',
   ];
   notes.push(note);
   if (sizes.sparseFiles > 0) {
-    notes.push(`${sizes.sparseFiles} sparse files (${human(sizes.sparseHoleBytes)} of holes): the file histogram bins them by apparent size, the block histogram by what is allocated (st_blocks), as ZFS stores no block for a whole-record hole`);
+    notes.push(`${plural(sizes.sparseFiles, 'sparse file')} (${formatBytes(sizes.sparseHoleBytes)} of holes: some blocks allocated, fewer than the size): the file histogram bins them by apparent size, the block histogram by what is allocated (st_blocks), as ZFS stores no block for a whole-record hole`);
+  }
+  if (sizes.unallocatedFiles > 0) {
+    // Not called sparse: st_blocks = 0 with a size is what a file written moments ago shows until the txg that writes it syncs.
+    notes.push(`${plural(sizes.unallocatedFiles, 'file')} (${formatBytes(sizes.unallocatedBytes)}) not yet on disk: no blocks allocated yet (ZFS allocates them at the next txg sync, seconds after a write), so the block histogram has none for them; measure again in a few seconds to count them. Files that stay so are all holes (e.g. made by truncate) or zeros that compression stores as holes, and take no data blocks`);
   }
   if (stats.hardLinkDuplicates > 0) notes.push(`${stats.hardLinkDuplicates} extra hard-link names counted once (find -type f lists each name)`);
   if (stats.mountPointsSkipped > 0) notes.push(`${stats.mountPointsSkipped} mount points not entered (other filesystems): ${stats.mountPointExamples.join(', ')}`);

@@ -5,7 +5,8 @@
  * - ranges: "6,088–32,397" (en dash, no spaces);
  * - sizes: IEC units, as zpool, zfs and TrueNAS print them ("3.64 TiB", "54.9 GiB", "4 KiB");
  * - latencies: the largest unit that keeps a whole number in front ("73 µs", "17.7 ms");
- * - percentages: "73 %"; gains: "183×"; absent values: "—"; yes/no for flags;
+ * - percentages: "73 %"; gains: "183×", "6.4×", "1.25×" (formatGain's one rule); absent values: "—"; yes/no for flags;
+ * - times: local, with the zone ("2026-11-28 05:16 GMT+1"); JSON keeps ISO;
  * - plurals: "1 suggestion", "2 suggestions".
  * Pure and dependency-free: the UI bundles it too.
  */
@@ -58,6 +59,17 @@ export function formatBytes(n: Num): string {
   return `${i === 0 ? Math.round(v) : sig3(v)} ${IEC[i]}`;
 }
 
+/**
+ * The unit a chart's size axis is drawn in, chosen from the largest value so the ticks read as
+ * whole numbers of it: 10.5 MiB → MiB (not "0.009 GiB"), 54.9 GiB → GiB, 300 B → B.
+ */
+export function byteScale(maxBytes: Num): { unit: string; divisor: number } {
+  let i = 0;
+  let v = absent(maxBytes) ? 0 : Math.abs(maxBytes);
+  while (v >= 1024 && i < IEC.length - 1) { v /= 1024; i += 1; }
+  return { unit: IEC[i]!, divisor: 1024 ** i };
+}
+
 /** Bytes per second: "412 MiB/s". */
 export const formatRate = (bps: Num): string => (absent(bps) ? ABSENT : `${formatBytes(bps)}/s`);
 
@@ -82,8 +94,28 @@ export function formatPct(share: Num, digits = 0): string {
 /** A percentage already on the 0–100 scale: 67 → "67 %", 2.345 → "2.35 %". */
 export const formatPercent = (n: Num): string => (absent(n) ? ABSENT : `${formatCount(n)} %`);
 
-/** A speed-up or ratio: 182.67 → "183×", 6.4 → "6.4×", 1.05 → "1.05×". */
-export const formatGain = (x: Num): string => (absent(x) ? ABSENT : `${formatCount(x)}×`);
+/**
+ * The figure of a gain, by one rule for every gain the app prints: whole numbers from 10× up
+ * (110.4 → "110", 40.2 → "40", 99.6 → "100"), one decimal from 2× (6.43 → "6.4"), two below 2×
+ * (1.254 → "1.25"), so a gain near a 1.3× threshold never rounds across it.
+ */
+export function gainFigure(x: number): string {
+  const a = Math.abs(x);
+  if (a >= 9.95) return Math.round(x).toLocaleString('en-US');
+  if (a >= 1.995) return x.toFixed(1);
+  return x.toFixed(2);
+}
+
+/** A speed-up or ratio: 182.67 → "183×", 40.2 → "40×", 6.4 → "6.4×", 1.05 → "1.05×". */
+export const formatGain = (x: Num): string => (absent(x) ? ABSENT : `${gainFigure(x)}×`);
+
+/** A gain range: "1.05–1.20×", "40–110×", or one figure when both ends read alike. */
+export function formatGainRange(lo: Num, hi: Num): string {
+  if (absent(lo) || absent(hi)) return ABSENT;
+  const a = gainFigure(lo);
+  const b = gainFigure(hi);
+  return a === b ? `${a}×` : `${a}–${b}×`;
+}
 
 /** true → "yes", false → "no". */
 export const formatFlag = (b: boolean): string => (b ? 'yes' : 'no');
@@ -126,13 +158,21 @@ function singularUnit(unit: string): string {
   return one ? [one, ...rest].join(' ') : unit;
 }
 
-/** ISO time → "2026-11-22 07:31" in the viewer's zone; invalid → the input; absent → ABSENT. */
-export function formatTime(iso: string | null | undefined): string {
+/**
+ * ISO time → "2026-11-22 07:31 CET": the viewer's local time with its zone (the UI: the browser's;
+ * the CLI and reports: the host's), so no reader has to convert a "…Z" time. `timeZone` (an IANA
+ * name) is for tests and for a report written for another zone. Invalid → the input; absent → ABSENT.
+ * JSON keeps ISO: this is for text a person reads.
+ */
+export function formatTime(iso: string | null | undefined, timeZone?: string): string {
   if (!iso) return ABSENT;
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short',
+  }).formatToParts(d);
+  const part = (t: Intl.DateTimeFormatPartTypes): string => parts.find((x) => x.type === t)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')} ${part('timeZoneName')}`.trimEnd();
 }
 
 type SeverityName = 'critical' | 'warning' | 'suggestion' | 'info';

@@ -5,6 +5,7 @@
 import type { FindingView } from '../../../server/src/api/contract.ts';
 import type { Severity } from '../../../server/src/model/finding.ts';
 import { formatValue } from '../../../server/src/text/format.ts';
+import { mergeCitations, type CitationLike } from '../../../server/src/text/citations.ts';
 
 export const SEVERITIES: readonly Severity[] = ['critical', 'warning', 'suggestion', 'info'];
 
@@ -56,6 +57,11 @@ export const evidenceText = (value: string | number | boolean | null, unit: stri
 /** A citation as text: "zfs-facts.md § A3". */
 export function citationText(c: { source: string; locator: string | null }): string {
   return c.locator ? `${c.source} § ${c.locator}` : c.source;
+}
+
+/** A finding's sources, each page once (text/citations.ts, as the reports list them): "zfs-facts.md § A3, A13". */
+export function citationList(citations: readonly CitationLike[]): { text: string; url: string | null }[] {
+  return mergeCitations(citations).map((c) => ({ text: citationText({ source: c.source, locator: c.locators.length ? c.locators.join(', ') : null }), url: c.url }));
 }
 
 /** Only http(s) links are rendered as links (a citation URL is data from the server, not trusted markup). */

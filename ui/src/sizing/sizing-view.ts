@@ -6,6 +6,7 @@
  */
 import type { Pool } from '../../../server/src/model/inventory.ts';
 import type { SizeBin, SizeHistogram } from '../../../server/src/model/workload.ts';
+import { byteScale } from '../../../server/src/text/format.ts';
 
 const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
@@ -95,3 +96,15 @@ export function binLabel(bytes: number): string {
   }
   return `${v}${units[i]}`;
 }
+
+/**
+ * The block histogram as the chart draws it: the size axis in the unit the largest bin calls for
+ * (10.5 MiB → MiB, not "0.009 GiB"), the unit named in the axis title.
+ */
+export function binsChart(bins: readonly SizeBin[]): { labels: string[]; values: number[]; unit: string } {
+  const { unit, divisor } = byteScale(Math.max(0, ...bins.map((b) => b.bytes)));
+  return { labels: bins.map((b) => binLabel(b.upperBytes)), values: bins.map((b) => b.bytes / divisor), unit };
+}
+
+/** An ashift choice in words: 9 → "9 (512-byte sectors)", 12 → "12 (4096-byte sectors)". */
+export const ashiftLabel = (ashift: number): string => `${ashift} (${2 ** ashift}-byte sectors)`;

@@ -7,7 +7,7 @@ import { suitePairs, suiteTable, compareSuites } from '../../bench/compare.ts';
 import { runLatencyOf } from '../../bench/sync-latency.ts';
 import type { PairRow, SuitePlan, SuiteProgress, SuiteResult } from '../../bench/suite-types.ts';
 import { sizeLabel } from '../../bench/suites.ts';
-import { ABSENT, formatCount, formatGain, formatLatencyUs, formatPercent, plural } from '../../text/format.ts';
+import { ABSENT, formatCount, formatGain, formatLatencyUs, formatPercent, formatTime, plural } from '../../text/format.ts';
 import type { Recovered } from '../../bench/recover.ts';
 import type { GuardVerdict } from '../../bench/types.ts';
 
@@ -112,7 +112,7 @@ export function suiteText(r: SuiteResult): string {
 
 export function comparisonText(before: SuiteResult, after: SuiteResult): string {
   const c = compareSuites(before, after);
-  const out = [`before: ${before.suite} ${before.id} (${before.startedAt})`, `after:  ${after.suite} ${after.id} (${after.startedAt})`, ''];
+  const out = [`before: ${before.suite} ${before.id} (${formatTime(before.startedAt)})`, `after:  ${after.suite} ${after.id} (${formatTime(after.startedAt)})`, ''];
   out.push(table(['run', 'IOPS before', 'IOPS after', 'after ÷ before', 'p99 before', 'p99 after', 'p99 after ÷ before'],
     c.rows.map((x) => [x.label, count(x.before.iops), count(x.after.iops), ratio(x.iopsRatio), micros(x.before.p99Us), micros(x.after.p99Us), ratio(x.p99Ratio)])));
   for (const k of c.onlyBefore) out.push(`only before: ${k}`);

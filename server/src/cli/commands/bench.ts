@@ -29,7 +29,7 @@ import { beforeAfter, dryRun, history, listProfiles, recoverAbandoned, startBenc
 import { recoverForInvocation } from '../../bench/recover.ts';
 import { SUITES, sizeLabel } from '../../bench/suites.ts';
 import { guardLines, recoveredLine, runText, seconds, table } from './bench-format.ts';
-import { ABSENT, formatCount, formatLatencyNs, formatLatencyUs, plural } from '../../text/format.ts';
+import { ABSENT, formatCount, formatLatencyNs, formatLatencyUs, formatTime, plural } from '../../text/format.ts';
 import { runLatencyOf, type RunLatency } from '../../bench/sync-latency.ts';
 
 export { defaultDataDir } from '../../data-dir.ts';
@@ -47,7 +47,7 @@ function renderBeforeAfter(ba: BeforeAfter): string {
   // The latency is the run's own (sync-latency.ts): for a sync profile the time until a write was durable, named.
   const latOf = (l: RunLatency | null) => (l ? `${l.label} p99 ${l.p99Ns === null ? `${ABSENT} (${l.missing ?? 'not reported'})` : formatLatencyNs(l.p99Ns)}` : `latency ${ABSENT}`);
   const line = (label: string, x: BenchmarkSummary | null, l: RunLatency | null) => (x
-    ? `${label} ${x.startedAt}: write ${formatCount(x.writeIops)} IOPS, read ${formatCount(x.readIops)} IOPS, ${latOf(l)}\n`
+    ? `${label} ${formatTime(x.startedAt)}: write ${formatCount(x.writeIops)} IOPS, read ${formatCount(x.readIops)} IOPS, ${latOf(l)}\n`
     : `${label} none\n`);
   const pct = (r: number | null) => (r === null ? 'n/a' : `${r >= 1 ? '+' : ''}${((r - 1) * 100).toFixed(0)} %`);
   let out = `${ba.profile} on ${ba.pool}: ${plural(ba.groups.length, 'pool layout')} measured\n${line('before', ba.before, ba.latency.before)}${line('after ', ba.after, ba.latency.after)}`;
@@ -160,6 +160,7 @@ export const run: Handler<typeof options> = async ({ values: o, positionals }, i
         for (const g of result.guards) io.stdout(`${guardLines(g).join('\n')}\n`);
         io.stdout('\ncommands:\n');
         for (const c of result.commands) io.stdout(`  ${c.join(' ')}\n`);
+        for (const n of result.notes) io.stdout(`\nnote: ${n}\n`);
         io.stdout(`\n${result.wouldRun ? 'would run' : 'would be refused'}\n`);
       }
       return EXIT.ok;

@@ -8,14 +8,14 @@ import { firstLine, inputError, usageError } from '../framework/errors.ts';
 import { InventoryLoadError, loadInventory } from '../../gather/load.ts';
 import { layoutLines } from '../../gather/layout-words.ts';
 import { terminalText } from '../../text/markdown.ts';
-import { ABSENT, formatBytes, formatPercent, platformText } from '../../text/format.ts';
+import { ABSENT, formatBytes, formatPercent, formatTime, platformText } from '../../text/format.ts';
 import type { Inventory } from '../../model/inventory.ts';
 import { driveUsability } from '../../model/usable.ts';
 
 export function summarise(inv: Inventory): string {
   const lines: string[] = [];
   if (inv.source.demo) lines.push(`*** ${inv.source.label.startsWith("Demo data") ? "" : "Demo data: "}${inv.source.label} ***`);
-  else lines.push(`Source: ${inv.source.kind} ${inv.source.label} (captured ${inv.source.capturedAt})${inv.source.redacted ? ' [redacted]' : ''}`);
+  else lines.push(`Source: ${inv.source.kind} ${inv.source.label} (captured ${formatTime(inv.source.capturedAt)})${inv.source.redacted ? ' [redacted]' : ''}`);
   const h = inv.host;
   lines.push(`Host: ${h.hostname ?? ABSENT} | ${platformText(h)} | ZFS ${h.zfs.openzfs ?? h.zfs.userland ?? 'unknown'} (${h.zfs.flavour})`);
   lines.push('', `Pools (${inv.pools.length}):`);

@@ -8,6 +8,7 @@ import { request } from 'node:http';
 import { EXIT, type Handler } from '../command.ts';
 import { DEFAULT_SOCKET, type options } from '../defs/login-link.ts';
 import { refusal } from '../framework/errors.ts';
+import { formatTime } from '../../text/format.ts';
 
 /** One request over a Unix socket: status and parsed JSON body (or the error code of the connection). */
 export function overSocket(socketPath: string, method: string, path: string): Promise<{ status: number; body: unknown } | { error: string }> {
@@ -51,6 +52,6 @@ export const run: Handler<typeof options> = async ({ values: o }, io) => {
     return EXIT.ok;
   }
   if (end) io.stdout(`Signed out everywhere: ${body.sessionsEnded} session(s) ended, ${body.linksVoided} unused login link(s) voided. The API token is unchanged.\n`);
-  else io.stdout(`${body.url}\n(one-time, valid until ${body.expiresAt}; it signs in the first browser that opens it)\n`);
+  else io.stdout(`${body.url}\n(one-time, valid until ${formatTime(body.expiresAt)}; it signs in the first browser that opens it)\n`);
   return EXIT.ok;
 };
