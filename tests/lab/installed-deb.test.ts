@@ -29,6 +29,8 @@ import { screenshot, settle } from '../e2e/support/ui-checks.ts';
 const DISKS = [hdd('DEB0001', '4G', 25), hdd('DEB0002', '4G', 25)];
 const CANDIDATE = nvme('DEBNV01', '2G');
 const GUEST_PORT = 8077;
+/** How every screen words the guest's boot disk (model/usable.ts). */
+const IN_USE = /in use: system disk \(.*mounted at \/\)/;
 const run = labAvailable() && chromiumAvailable();
 
 describe.runIf(run)('the installed .deb on a real OpenZFS 2.4 host, from the host\'s Chromium', () => {
@@ -132,7 +134,6 @@ systemctl is-active zfs-advisor`, { timeoutMs: 300_000 });
     expect(card).toContain('1 × MIRROR | 2 wide');
     expect(await page.locator('main').textContent()).not.toContain('DEMO');
     // The guest's boot disk (mounted at /) is in use on the drives table and in the Planner, never a choice (issue 38 §1).
-    const IN_USE = /in use: system disk \(.*mounted at \/\)/;
     expect((await page.locator('[data-testid="drive-roles"]').allTextContents()).filter((t) => IN_USE.test(t))).toHaveLength(1);
     await screenshot(page, 'lab-deb-overview-desktop');
     await page.goto(`${url}planner`);
@@ -176,6 +177,9 @@ systemctl is-active zfs-advisor`, { timeoutMs: 300_000 });
     const offer = page.locator('[data-testid="device-probe-offer"]', { hasText: /nvme0n1|DEBNV01/ });
     await expect.poll(() => offer.count(), { timeout: 60_000 }).toBe(1);
     expect(await offer.textContent()).toContain('not measured on this host');
+    // The boot disk is not offered for the destructive test: it is listed as in use, with the reason.
+    expect((await page.locator('[data-testid="device-probe-offer"]').allTextContents()).filter((t) => t.includes('LABROOT'))).toEqual([]);
+    expect((await page.locator('[data-testid="held-device"]').allTextContents()).filter((t) => t.includes('LABROOT')).join('\n')).toMatch(IN_USE);
     await offer.locator('[data-testid="measure-device"]').click();
     // Its serial, typed by the owner, confirms which device is erased.
     await offer.locator('[data-testid="confirm-serial"]').fill(CANDIDATE.serial);
