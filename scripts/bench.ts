@@ -2,7 +2,7 @@
  * `npm run bench`: runs every benchmark module in scripts/bench/*.ts and writes BENCHMARKS.md
  * with the machine and the command. Speed and memory targets live here, never in tests.
  * Each module default-exports `async () => string` returning one Markdown section.
- * `npm run bench -- sizing server` runs only the named modules.
+ * `npm run bench -- sizing server` runs only the named modules; the lab's (lab-*) run only when named.
  */
 import { readdirSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { cpus, totalmem, release, platform } from 'node:os';
@@ -12,8 +12,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dir = join(root, 'scripts', 'bench');
 const only = process.argv.slice(2);
+// The lab's benchmarks (lab-*: a QEMU guest with real OpenZFS, root, about 15 minutes and more)
+// run only when named: `npm run bench -- lab-advice-followed`.
 const modules = readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => f.replace(/\.ts$/, ''))
-  .filter((m) => only.length === 0 || only.includes(m)).sort();
+  .filter((m) => (only.length === 0 ? !m.startsWith('lab-') : only.includes(m))).sort();
 
 function machine(): string {
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
