@@ -8,18 +8,17 @@
  */
 import { z } from 'zod';
 import type { VdevNode } from '../model/inventory.ts';
+import { baseName } from '../gather/device-names.ts';
 
 interface PoolLike { name: string; vdevs: readonly VdevNode[] }
 
 /** A host's pools as read now (gather/live-pools.ts), or why they could not be read. */
 export type PoolsReading = { ok: true; pools: { name: string; vdevs: VdevNode[] }[] } | { ok: false; reason: string };
 
-const leafName = (name: string): string => name.replace(/\/+$/, '').split('/').pop() ?? name;
-
 /** One top-level vdev in words: "log mirror (nvme0n1, nvme1n1)", "data raidz2 (sda, sdb, sdc, sdd)", "cache sde". */
 export function vdevWords(v: VdevNode): string {
-  const kids = v.children.map((c) => (c.children.length ? `${c.type} (${c.children.map((g) => leafName(g.name)).join(', ')})` : leafName(c.name)));
-  const what = v.children.length ? `${v.type} (${kids.join(', ')})` : leafName(v.name);
+  const kids = v.children.map((c) => (c.children.length ? `${c.type} (${c.children.map((g) => baseName(g.name)).join(', ')})` : baseName(c.name)));
+  const what = v.children.length ? `${v.type} (${kids.join(', ')})` : baseName(v.name);
   return `${v.class} ${what}`;
 }
 

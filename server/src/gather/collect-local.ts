@@ -14,7 +14,8 @@ export interface CollectOptions {
   timeoutMs?: number;
 }
 
-async function fulfil(req: RawRequest, opts: CollectOptions): Promise<RawOutput> {
+/** Runs one request on this host: its file, or its commands in order until one succeeds. */
+export async function fulfil(req: RawRequest, opts: CollectOptions): Promise<RawOutput> {
   if ('readPath' in req) {
     try {
       return { text: await readFile(req.readPath, 'utf8'), command: ['read', req.readPath], exitCode: 0, stderr: '', error: null };
