@@ -70,6 +70,7 @@ describe('the freshness watch', () => {
     let current: PoolsReading = { ok: true, pools: pools(initial) };
     let snapshot = { id: 1, pools: pools(initial) as { name: string; vdevs: VdevNode[] }[] };
     let assessmentId = 10;
+    let running = false;
     const runs: string[] = [];
     const watch = createFreshness({
       history: {
@@ -77,12 +78,16 @@ describe('the freshness watch', () => {
         latestSnapshot: () => ({ id: snapshot.id, hostId: 'local', capturedAt: '2026-11-28T10:00:00Z', inventory: { pools: snapshot.pools } as never }),
         latestAssessmentRef: () => ({ id: assessmentId, generatedAt: '2026-11-28T10:00:00Z' }),
       },
+      // Like the real job: running from the call until its result is stored.
       job: {
-        isRunning: () => false,
+        isRunning: () => running,
         run: async (_h, trigger) => {
+          running = true;
           runs.push(trigger);
+          await new Promise((r) => setTimeout(r, 5));
           if (current.ok) snapshot = { id: snapshot.id + 1, pools: current.pools };
           assessmentId += 1;
+          running = false;
           return { record: { id: assessmentId } } as never;
         },
       },

@@ -44,7 +44,6 @@ export interface AssessmentOutcome {
 }
 
 export function createAssessmentJob(deps: AssessmentJobDeps) {
-  const running = new Set<string>();
 
   /** Collect, assess and store on this thread (injected services, tests). */
   const runHere = async (host: HostRow, trigger: AssessmentTrigger, assess: NonNullable<AssessmentJobDeps['services']['assess']>) => {
@@ -71,7 +70,7 @@ export function createAssessmentJob(deps: AssessmentJobDeps) {
   const inflight = new Map<string, { trigger: AssessmentTrigger; promise: Promise<AssessmentOutcome> }>();
 
   const job = {
-    isRunning: (hostId: string) => running.has(hostId),
+    isRunning: (hostId: string) => inflight.has(hostId),
     /**
      * One assessment per host at a time. A person's "run now" while the app is re-assessing by
      * itself (the schedule, a pool change: jobs/freshness.ts) gets that assessment's result — it
@@ -80,12 +79,12 @@ export function createAssessmentJob(deps: AssessmentJobDeps) {
      */
     run(host: HostRow, trigger: AssessmentTrigger): Promise<AssessmentOutcome> {
       const current = inflight.get(host.id);
-      if (current && trigger === 'manual' && current.trigger === 'scheduled') return current.promise;
-      const promise = runOnce(host, trigger);
-      if (!current) {
-        inflight.set(host.id, { trigger, promise });
-        void promise.catch(() => undefined).finally(() => { if (inflight.get(host.id)?.promise === promise) inflight.delete(host.id); });
+      if (current) {
+        if (trigger === 'manual' && current.trigger === 'scheduled') return current.promise;
+        return Promise.reject(new JobError('busy', `an assessment of host "${host.id}" is already running`, 'Its result appears on the Overview when it ends; run again after that.'));
       }
+      const promise = runOnce(host, trigger).finally(() => { inflight.delete(host.id); });
+      inflight.set(host.id, { trigger, promise });
       return promise;
     },
   };
@@ -96,35 +95,29 @@ export function createAssessmentJob(deps: AssessmentJobDeps) {
       throw new JobError('unavailable', `assessments are not available in this build (${deps.services.missing.assess ?? 'assess() missing'})`,
         'Reinstall the app from a complete package (the server log at start names the missing file).');
     }
-    if (running.has(host.id)) throw new JobError('busy', `an assessment of host "${host.id}" is already running`, 'Its result appears on the Overview when it ends; run again after that.');
-    running.add(host.id);
-    try {
-      // Only the fingerprints of the previous assessment are needed: not its parsed whole
-      // (on a large host that is a parse of megabytes on the server's thread).
-      const previous = deps.history.latestAssessmentRef(host.id);
-      const before = new Set(previous ? deps.history.fingerprintsOf(previous.id) : []);
-      const stored = deps.inThread
-        ? await runInThread(host, trigger, deps.inThread).catch((err: unknown) => {
-          // A worker that cannot start (a build without its file, a thread limit) must not
-          // stop assessments: they run on this thread then, as before workers existed.
-          if (!(err instanceof WorkerUnavailable)) throw err;
-          deps.onThreadFailure?.(err);
-          return runHere(host, trigger, assess);
-        })
-        : await runHere(host, trigger, assess);
-      deps.history.prune(host.id, deps.retention());
-      deps.afterStore?.(host.id);
-      const record = deps.history.getAssessment(stored.id);
-      if (!record) throw new Error(`assessment ${stored.id} vanished right after it was stored`);
-      const after = new Set(stored.assessment.findings.map((f) => f.fingerprint));
-      return {
-        record,
-        newFingerprints: [...after].filter((f) => !before.has(f)),
-        resolvedFingerprints: [...before].filter((f) => !after.has(f)),
-      };
-    } finally {
-      running.delete(host.id);
-    }
+    // Only the fingerprints of the previous assessment are needed: not its parsed whole
+    // (on a large host that is a parse of megabytes on the server's thread).
+    const previous = deps.history.latestAssessmentRef(host.id);
+    const before = new Set(previous ? deps.history.fingerprintsOf(previous.id) : []);
+    const stored = deps.inThread
+      ? await runInThread(host, trigger, deps.inThread).catch((err: unknown) => {
+        // A worker that cannot start (a build without its file, a thread limit) must not
+        // stop assessments: they run on this thread then, as before workers existed.
+        if (!(err instanceof WorkerUnavailable)) throw err;
+        deps.onThreadFailure?.(err);
+        return runHere(host, trigger, assess);
+      })
+      : await runHere(host, trigger, assess);
+    deps.history.prune(host.id, deps.retention());
+    deps.afterStore?.(host.id);
+    const record = deps.history.getAssessment(stored.id);
+    if (!record) throw new Error(`assessment ${stored.id} vanished right after it was stored`);
+    const after = new Set(stored.assessment.findings.map((f) => f.fingerprint));
+    return {
+      record,
+      newFingerprints: [...after].filter((f) => !before.has(f)),
+      resolvedFingerprints: [...before].filter((f) => !after.has(f)),
+    };
   }
   return job;
 }

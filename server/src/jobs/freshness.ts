@@ -35,7 +35,8 @@ export function createFreshness(deps: FreshnessDeps) {
   const pending = new Map<string, Promise<PoolsReading>>();
   /** The stored snapshot's layout, by snapshot id (a snapshot never changes; reading one costs a decompression). */
   const stored = new Map<number, Record<string, string[]>>();
-  const refreshing = new Set<string>();
+  /** The re-assessments a change started, until they end (settled() waits for them). */
+  const started = new Set<Promise<unknown>>();
   const lastRefresh = new Map<string, LastRefresh>();
 
   const unknown = (reason: string, assessmentId: number | null = null): Freshness => ({
@@ -67,16 +68,16 @@ export function createFreshness(deps: FreshnessDeps) {
   };
 
   const startRefresh = (host: HostRow, changes: string[]): void => {
-    refreshing.add(host.id);
     deps.logger.info('pool layout changed: re-assessing', { host: host.id, changes });
-    void deps.job.run(host, 'scheduled')
+    const run = deps.job.run(host, 'scheduled')
       .then((out) => { lastRefresh.set(host.id, { at: new Date(now()).toISOString(), changes, assessmentId: out.record.id, error: null }); })
       .catch((err: unknown) => {
         const error = err instanceof Error ? err.message.split('\n')[0]! : String(err);
         lastRefresh.set(host.id, { at: new Date(now()).toISOString(), changes, assessmentId: null, error });
         deps.logger.warn('re-assessment after a pool change failed', { host: host.id, error });
       })
-      .finally(() => { refreshing.delete(host.id); });
+      .finally(() => { started.delete(run); });
+    started.add(run);
   };
 
   /**
@@ -91,12 +92,12 @@ export function createFreshness(deps: FreshnessDeps) {
     if (!ref || !assessment) return unknown('no assessment yet');
     const reading = await read(host.id, deps.readPools);
     const base = { checkedAt: new Date(reading.at).toISOString(), assessmentId: assessment.id, lastRefresh: lastRefresh.get(host.id) ?? null };
-    if (!reading.result.ok) return { ...unknown(reading.result.reason, assessment.id), ...base, refreshing: refreshing.has(host.id) };
+    if (!reading.result.ok) return { ...unknown(reading.result.reason, assessment.id), ...base, refreshing: deps.job.isRunning(host.id) };
     const before = storedLayout(host.id, ref.id);
     if (!before) return unknown('no stored inventory', assessment.id);
     const changes = layoutChanges(before, layoutOf(reading.result.pools));
-    if (changes.length > 0 && opts.refresh && !refreshing.has(host.id) && !deps.job.isRunning(host.id)) startRefresh(host, changes);
-    return { ...base, state: changes.length > 0 ? 'changed' : 'current', changes, refreshing: refreshing.has(host.id) || deps.job.isRunning(host.id), reason: null };
+    if (changes.length > 0 && opts.refresh && !deps.job.isRunning(host.id)) startRefresh(host, changes);
+    return { ...base, state: changes.length > 0 ? 'changed' : 'current', changes, refreshing: deps.job.isRunning(host.id), reason: null };
   }
 
   return {
@@ -107,7 +108,7 @@ export function createFreshness(deps: FreshnessDeps) {
     },
     /** Resolves when no re-assessment started here is running (tests). */
     async settled(): Promise<void> {
-      while (refreshing.size > 0) await new Promise((r) => setTimeout(r, 20));
+      await Promise.all([...started]);
     },
   };
 }
