@@ -194,7 +194,8 @@ describe.runIf(live)('UI on a live zfs-fuse pool (Chromium)', () => {
     await page.waitForFunction(() => !document.querySelector('[data-testid="observe-start"]')?.hasAttribute('disabled'), undefined, { timeout: 90_000 });
     await settle(page);
     expect(await card.locator('.state.error').allTextContents()).toEqual([]);
-    expect(await card.locator('header').textContent()).toContain('for 10 s');
+    // The stored fingerprint is read back once the job ends: the header names it a moment later.
+    await expect.poll(async () => (await card.locator('header').textContent()) ?? '', { timeout: 30_000 }).toContain('for 10 s');
     expect(await card.locator('table tbody tr').first().textContent()).toContain(POOL);
     await screenshot(page, 'live-optane-observed-desktop');
   }, 150_000);

@@ -141,7 +141,7 @@ zfs set compression=off checksum=off recordsize=1M copies=3 full
 dd if=/dev/zero of=/lab/pools/full/fill bs=1M count=265 status=none; zpool sync full
 test "$(zpool list -H -o capacity full | tr -d %)" -ge 80`, { timeoutMs: 3 * MIN });
     try {
-      expect(await refusedBy('full', 'pool-fill')).toMatch(/^refused: pool full would be (8\d|9\d)\.\d % full during the test; it must stay below 80 %$/);
+      expect(await refusedBy('full', 'pool-fill')).toMatch(/^refused: pool full would be (8\d|9\d)\.\d % full during the test; it must stay below 80 %\. Give a smaller test size \(--size\), or free space on full/);
     } finally { await vm.run('zpool destroy -f full'); }
     // Degraded: one side of the mirror offline.
     await vm.must(`zpool offline tank ${byId(D.b)}-part1 && zpool status tank | grep -q DEGRADED`);
