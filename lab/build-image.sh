@@ -42,15 +42,16 @@ log() { printf '[lab build %s] %s\n' "$(date +%T)" "$*" >&2; }
 if [ -f "$OUT/ok" ]; then echo "$OUT"; exit 0; fi
 [ "$(id -u)" = 0 ] || { echo "build-image: must run as root (debootstrap, chroot)" >&2; exit 77; }
 mkdir -p "$CACHE"
+# Two locks: the base (shared by both lines) is built by one caller while the others wait; each
+# line's own layer has its own lock, so the two lines' DKMS builds run side by side (CI starts both
+# at once: the second line's image is no longer queued behind the first's). While waiting, look every
+# few seconds whether this image is done meanwhile (another caller built it).
+BUILD_START=$(date +%s)
 exec 9>"$CACHE/.build.lock"
-# One builder at a time (both versions share the base). While another line's image is being built,
-# look every few seconds whether this one is done meanwhile (another caller built it): a caller that
-# needs a built image must not queue behind a build of the other line.
 until flock -w 5 9; do
   if [ -f "$OUT/ok" ]; then echo "$OUT"; exit 0; fi
 done
 if [ -f "$OUT/ok" ]; then echo "$OUT"; exit 0; fi
-BUILD_START=$(date +%s)
 
 in_root() { chroot "$1" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive LC_ALL=C "${@:2}"; }
 mount_api() { for d in proc sys dev dev/pts; do mount --bind "/$d" "$1/$d"; done; }
@@ -76,6 +77,12 @@ SRC
   umount_api "$R"; trap - EXIT
   touch "$BASE.tmp/ok"; mv "$BASE.tmp" "$BASE"
 fi
+exec 9>&-
+exec 8>"$CACHE/.build-$VERSION.lock"
+until flock -w 5 8; do
+  if [ -f "$OUT/ok" ]; then echo "$OUT"; exit 0; fi
+done
+if [ -f "$OUT/ok" ]; then echo "$OUT"; exit 0; fi
 
 rm -rf "$OUT.tmp"; mkdir -p "$OUT.tmp"
 R="$OUT.tmp/root"

@@ -17,7 +17,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createConnection, type Socket } from 'node:net';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, renameSync, openSync, closeSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, renameSync, openSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +40,8 @@ export interface LabOptions {
   zfs: ZfsLine;
   drives: LabDrive[];
   memMiB?: number;
+  /** What the guest is for (the test file), in the run's timing table. */
+  label?: string;
   /** Forward 127.0.0.1:<port> on the host to the guest's port (user-mode networking, restrict=on). */
   forward?: { hostPort: number; guestPort: number };
   /**
@@ -117,6 +119,9 @@ function accel(): string[] {
  */
 const SLOTS = Math.max(1, Number(process.env.ZFS_ADVISOR_LAB_SLOTS) || 3);
 
+/** vCPUs per guest (ZFS_ADVISOR_LAB_SMP, default 2). */
+const SMP = Math.max(1, Number(process.env.ZFS_ADVISOR_LAB_SMP) || 2);
+
 /** Callers waiting for a slot, one file each: `<pid>-<nonce>-<priority>`. */
 const WAITING = `${LOCK}.waiting`;
 
@@ -168,8 +173,9 @@ export class LabVm {
   /** The agent's port (virtio-serial, lab/guest/lab-agent): the host writes a command's number, the guest writes it back when done. */
   private port: Socket | null = null;
   private readonly done = new Map<string, () => void>();
+  private readonly started = Date.now();
   constructor(readonly opts: LabOptions, readonly dir: string, readonly jobDir: string, private readonly qemu: ChildProcess,
-              private readonly release: () => void, readonly zfsVersionText: string) {}
+              private readonly release: () => void, readonly zfsVersionText: string, private readonly image = '') {}
 
   /** Connects to the agent's port; without it (an old agent, a refused connection) commands are still found by polling. */
   async connect(): Promise<void> {
@@ -227,6 +233,24 @@ export class LabVm {
     return this.run(`${GUEST_CLI} ${args}`, { timeoutMs: 600_000, ...opts });
   }
 
+  /**
+   * For the test run's timing table (tests/support/timing-table.ts): how long this guest ran and how
+   * much CPU QEMU used meanwhile (user + system, all its threads), appended to the lab cache's
+   * `guest-times` beside the image builds' `build-times`. What a guest costs the machine, not only its wall time.
+   */
+  private recordCpu(): void {
+    const stat = readFileSafe(`/proc/${this.qemu.pid}/stat`);
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(f[11]) + Number(f[12]);
+    if (!this.image || !Number.isFinite(ticks)) return;
+    const hz = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+    const label = (this.opts.label ?? 'lab/run.ts').replace(/\s+/g, '_');
+    try {
+      appendFileSync(join(dirname(this.image), 'guest-times'), `${label} ${this.opts.zfs} ${Math.floor(this.started / 1000)} ${Math.floor(Date.now() / 1000)} ${Math.round(ticks / hz)}\n`);
+    } catch { /* a read-only cache: the table goes without the row */ }
+  }
+
   consoleTail(lines = 30): string {
     return readFileSafe(join(this.dir, 'console.log')).split('\n').slice(-lines).join('\n');
   }
@@ -234,6 +258,7 @@ export class LabVm {
   async stop(): Promise<void> {
     this.port?.destroy();
     if (this.qemu.exitCode === null && !this.qemu.signalCode) {
+      this.recordCpu();
       this.qemu.kill('SIGKILL');
       await new Promise((r) => this.qemu.once('exit', r));
     }
@@ -277,7 +302,7 @@ async function bootOnce(opts: LabOptions, image: string, release: () => void): P
   mkdirSync(join(jobDir, 'cmd'), { recursive: true });
   const img = (args: string[]) => { const r = spawnSync('qemu-img', args, { encoding: 'utf8' }); if (r.status !== 0) throw new Error(`qemu-img ${args.join(' ')}: ${r.stderr}`); };
   img(['create', '-q', '-f', 'qcow2', '-b', join(image, 'root.img'), '-F', 'raw', join(dir, 'root.qcow2')]);
-  const args = [...accel(), '-nodefaults', '-smp', '2', '-m', String(opts.memMiB ?? 2048), '-display', 'none', '-monitor', 'none', '-no-reboot',
+  const args = [...accel(), '-nodefaults', '-smp', String(SMP), '-m', String(opts.memMiB ?? 2048), '-display', 'none', '-monitor', 'none', '-no-reboot',
     '-serial', `file:${join(dir, 'console.log')}`,
     '-kernel', join(image, 'vmlinuz'), '-initrd', join(image, 'initrd.img'),
     '-append', `root=/dev/vda rw console=ttyS0 panic=1 mitigations=off systemd.mask=systemd-udev-settle.service systemd.mask=serial-getty@ttyS0.service lab.src=${REPO_ROOT} lab.nodedir=${dirname(process.execPath)}`,
@@ -324,7 +349,7 @@ async function bootOnce(opts: LabOptions, image: string, release: () => void): P
     if (Date.now() - start > 600_000) fail(`lab guest not ready after 600 s:\n${readFileSafe(join(dir, 'console.log')).split('\n').slice(-40).join('\n')}`);
     await sleep(250);
   }
-  const vm = new LabVm(opts, dir, jobDir, qemu, release, readFileSafe(join(jobDir, 'ready')));
+  const vm = new LabVm(opts, dir, jobDir, qemu, release, readFileSafe(join(jobDir, 'ready')), image);
   await vm.connect();
   return vm;
 }

@@ -51,7 +51,7 @@ const hostCli = (args: string[]): string => execFileSync(process.execPath, [join
 
 describe('advice followed: the SLOG forecast against what adding the SLOG measures (OpenZFS 2.3)', () => {
   let vm: LabVm;
-  beforeAll(async () => { if (live) vm = await bootLab({ zfs: '2.3', drives: [...DATA, ...CANDIDATES.map((c) => c.drive)], memMiB: LAB_MEM_MIB }); }, 60 * MIN);
+  beforeAll(async () => { if (live) vm = await bootLab({ zfs: '2.3', drives: [...DATA, ...CANDIDATES.map((c) => c.drive)], memMiB: LAB_MEM_MIB, label: 'tests/lab/advice-followed.lab-bench.ts' }); }, 60 * MIN);
   afterAll(async () => { await vm?.stop(); }, MIN);
 
   it.runIf(live)('forecast gain within ±35 % of the measured gain, per workload and candidate', async () => {

@@ -28,18 +28,31 @@ export function imageRows(text: string, t0: number): Row[] {
   });
 }
 
+/**
+ * The guest-times lines (lab/vm.ts LabVm.recordCpu): label, line, start, end (epoch seconds) and the
+ * CPU seconds QEMU used, as rows (ms since t0). Labels have no spaces (underscores stand for them).
+ */
+export function guestRows(text: string, t0: number): Row[] {
+  return text.split('\n').flatMap((line) => {
+    const m = /^(\S+) (\S+) (\d+) (\d+) (\d+)$/.exec(line.trim());
+    return m ? [{ what: `lab guest, ${m[1]!.replace(/_/g, ' ')} (OpenZFS ${m[2]}): ${m[5]} s of CPU`, start: Number(m[3]) * 1000 - t0, end: Number(m[4]) * 1000 - t0 }] : [];
+  });
+}
+
 export function timingTable(o: TimingInput): string {
   const minMs = o.minMs ?? 60_000;
   const files: Row[] = [...o.spans.entries()]
     .map(([id, s]) => ({ what: relative(o.root, id), start: s.start - o.t0, end: (s.end ?? o.now) - o.t0 }))
     .filter((r) => r.end - r.start >= minMs);
-  const builds = o.labCache && existsSync(join(o.labCache, 'build-times')) ? imageRows(readFileSync(join(o.labCache, 'build-times'), 'utf8'), o.t0) : [];
-  const rows = [...builds, ...files].sort((a, b) => a.start - b.start || a.end - b.end);
+  const read = (name: string) => (o.labCache && existsSync(join(o.labCache, name)) ? readFileSync(join(o.labCache, name), 'utf8') : '');
+  // A cache kept between runs holds earlier runs' lines: only what ended during this one counts.
+  const lab = [...imageRows(read('build-times'), o.t0), ...guestRows(read('guest-times'), o.t0)].filter((r) => r.end >= 0);
+  const rows = [...lab, ...files].sort((a, b) => a.start - b.start || a.end - b.end);
   const s = (ms: number) => `${Math.round(ms / 1000)} s`;
   const pad = (x: string, n: number) => x.padStart(n);
   const lines = rows.map((r) => `${pad(s(r.start), 8)} ${pad(s(r.end), 8)} ${pad(s(r.end - r.start), 8)}  ${r.what}`);
   return [
-    `where the time went (seconds from the start of the test run; files of ${Math.round(minMs / 1000)} s or more${o.labCache ? ', and the lab images built for it' : ''}):`,
+    `where the time went (seconds from the start of the test run; files of ${Math.round(minMs / 1000)} s or more${o.labCache ? ', the lab images built for it and its guests' : ''}):`,
     `${pad('start', 8)} ${pad('end', 8)} ${pad('took', 8)}  what`,
     ...lines,
     `${pad('', 8)} ${pad(s(o.now - o.t0), 8)} ${pad('', 8)}  the whole test run`,
