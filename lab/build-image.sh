@@ -147,4 +147,4 @@ printf '%s %s %s %s\n' "$VERSION" "$BUILD_START" "$(date +%s)" "$DKMS_S" >>"$CAC
 log "done: $OUT"
 echo "$OUT"
 }
-main "$@"
+main "$@"; exit $?  # on one line: bash has read it before main runs, so an edit of this file during a build cannot be read as its tail

@@ -28,13 +28,13 @@ export default defineRule({
     category: 'slog',
     defaultSeverity: 'suggestion',
     requiredArtifacts: ['Pools', 'Drives'],
-    optionalArtifacts: ['Datasets', 'Workload', 'ZilStats', 'Host', 'Benchmarks'],
+    optionalArtifacts: ['Datasets', 'Workload', 'ZilStats', 'Host', 'Benchmarks', 'Capture'],
     description:
       'Synchronous writes (NFS, databases, VM disks, sync=always) wait for the ZIL to reach stable storage. Without a log vdev the ZIL lives on the data disks, so on hard disks every sync write costs milliseconds; a low-latency SLOG (Optane, PLP NVMe) cuts that to tens of microseconds. Async writes never touch the ZIL, so this only applies with sync demand. Learn more: [SLOG and the ZFS intent log: When a SLOG helps](docs/kb/slog.md#when-a-slog-helps).',
     citations: [kb('slog', 'When a SLOG helps'), fact('A1'), fact('A26'), doc(DOC_000, 'QD16 and QD1 results'), OPENZFS_CACHING_DOC],
     appliesTo: { minVersion: null, maxVersion: null },
   },
-  check({ Pools, Drives, Datasets, Workload, ZilStats, Host, Benchmarks }) {
+  check({ Pools, Drives, Datasets, Workload, ZilStats, Host, Benchmarks, Capture }) {
     const findings: FindingDraft[] = [];
     const openzfs = Host?.zfs.openzfs ?? null;
     let considered = 0;
@@ -44,7 +44,7 @@ export default defineRule({
       if (hasSpecial(pool) && atLeast(openzfs, '2.4')) continue;
       if (!isSlowDataPool(pool, Drives)) continue;
       considered++;
-      const ev = syncEvidence(pool, { Datasets, Workload, ZilStats, poolCount: Pools.length });
+      const ev = syncEvidence(pool, { Datasets, Workload, ZilStats, poolCount: Pools.length, Benchmarks, capturedAt: Capture?.capturedAt });
       if (ev.level === 'none-observed' || ev.level === 'unknown') continue;
       const now = dataLatency(pool, Drives)!;
       const cands = slogCandidates(Pools, Drives);

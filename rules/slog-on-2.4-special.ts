@@ -19,13 +19,13 @@ export default defineRule({
     category: 'slog',
     defaultSeverity: 'info',
     requiredArtifacts: ['Pools', 'Host'],
-    optionalArtifacts: ['Drives', 'Datasets', 'Workload', 'ZilStats'],
+    optionalArtifacts: ['Drives', 'Datasets', 'Workload', 'ZilStats', 'Benchmarks', 'Capture'],
     description:
       'Since OpenZFS 2.4, zil_special_is_slog (default 1) makes a pool without a log vdev write its ZIL to the special vdev, so the special SSDs behave like a SLOG: sync writes get flash latency without a separate device, and the special vdev takes that write traffic and wear. Learn more: [SLOG and the ZFS intent log: OpenZFS 2.4: the special vdev as log](docs/kb/slog.md#openzfs-24-the-special-vdev-as-log).',
     citations: [kb('slog', 'OpenZFS 2.4: the special vdev as log'), fact('A4'), fact('A5'), man('zfs', 4, 'zil_special_is_slog')],
     appliesTo: { minVersion: '2.4', maxVersion: null },
   },
-  check({ Pools, Host, Drives, Datasets, Workload, ZilStats }) {
+  check({ Pools, Host, Drives, Datasets, Workload, ZilStats, Benchmarks, Capture }) {
     const v = Host.zfs.openzfs;
     if (!atLeast(v, '2.4')) return notApplicable(`Needs OpenZFS ≥ 2.4; this host runs ${v ?? 'an unknown version'}.`);
     const findings: FindingDraft[] = [];
@@ -38,7 +38,7 @@ export default defineRule({
       // A virtual disk or LUN is neither weak nor strong: its latency is unknown until measured.
       const virtual = classes.filter((c) => c.virtual);
       const weak = classes.filter((c) => !c.virtual && (c.cheapFlash || (!c.optane && c.plp.plp !== 'yes')));
-      const ev = syncEvidence(pool, { Datasets, Workload, ZilStats, poolCount: Pools.length });
+      const ev = syncEvidence(pool, { Datasets, Workload, ZilStats, poolCount: Pools.length, Benchmarks, capturedAt: Capture?.capturedAt });
       findings.push({
         severity: weak.length > 0 && (ev.level === 'observed' || ev.level === 'configured' || ev.level === 'counters') ? 'suggestion' : 'info',
         title: `${pool.name}: the special vdev is also the ZIL (OpenZFS ${v})`,

@@ -6,13 +6,16 @@
  *   observed       a workload observation saw ZIL commits for this pool (Δzil_commit_count, F10)
  *   none-observed  a workload observation saw no sync writes on this pool
  *   counters       cumulative ZIL counters since boot show commits (rate = commits ÷ the kstat's
- *                  crtime→snaptime window when the header gives it, else unknown)
+ *                  crtime→snaptime window when the header gives it, else unknown) — less what this
+ *                  app's own probes may have committed in that window (ownProbeWrites): host-wide
+ *                  counters count the probes' sync writes too, and a count the probes can explain
+ *                  says nothing about the pool's own demand, either way
  *   configured     datasets with sync=always, or zvols (VM disks / iSCSI LUNs send flushes, D1, D2)
  *   unknown        nothing says either way
  * Datasets with sync=disabled never show up in ZIL counters (A21) and are listed separately.
  */
 import type { Dataset, Pool, ZilStats } from '../../server/src/model/inventory.ts';
-import type { WorkloadFingerprint } from '../../server/src/model/workload.ts';
+import type { BenchmarkSummary, WorkloadFingerprint } from '../../server/src/model/workload.ts';
 import { datasetsOfPool } from './inventory-index.ts';
 
 /** Below this many commits per second we call a pool's sync demand "none" [heuristic: noise floor]. */
@@ -30,15 +33,41 @@ export interface SyncEvidence {
   syncAlwaysDatasets: string[];
   zvols: string[];
   syncDisabledDatasets: string[];
+  /** Sync writes this app's own probes made inside the counters' window (an upper bound on their commits); null without counters. */
+  ownProbeWrites: number | null;
   /** Sentences naming what we looked at. */
   reasons: string[];
+}
+
+/**
+ * The sync writes the app's own benchmark runs made on ZFS inside the counters' window: each one
+ * costs at most one ZIL commit (several writers' writes share commits), so commits − this is a
+ * lower bound on everyone else's. Async runs and raw-device runs never reach the ZIL; refused runs
+ * wrote nothing. Without a known window every run before the capture counts (the bound stays safe).
+ */
+export function ownProbeSyncWrites(runs: readonly BenchmarkSummary[], window: { from: number | null; to: number }): { writes: number; runs: number } {
+  let writes = 0;
+  let n = 0;
+  for (const r of runs) {
+    if (r.status === 'refused' || r.syncMode === 'async' || r.targetKind === 'device' || r.zfsTarget === false) continue;
+    const at = Date.parse(r.startedAt);
+    if (!Number.isFinite(at) || at > window.to || (window.from !== null && at < window.from)) continue;
+    const seconds = r.fioRuntimeSeconds ?? r.wallSeconds ?? 0;
+    writes += Math.round(r.writeIops * seconds);
+    n++;
+  }
+  return { writes, runs: n };
 }
 
 const inPool = (pool: string, name: string) => name === pool || name.startsWith(`${pool}/`);
 
 export function syncEvidence(
   pool: Pool,
-  a: { Datasets?: readonly Dataset[]; Workload?: WorkloadFingerprint; ZilStats?: ZilStats; poolCount?: number },
+  a: {
+    Datasets?: readonly Dataset[]; Workload?: WorkloadFingerprint; ZilStats?: ZilStats; poolCount?: number;
+    /** The app's stored runs and when the counters were read: to take the app's own probes out of host-wide counters. */
+    Benchmarks?: readonly BenchmarkSummary[]; capturedAt?: string;
+  },
 ): SyncEvidence {
   const ds = datasetsOfPool(a.Datasets ?? [], pool.name).filter((d) => d.type !== 'snapshot' && d.type !== 'bookmark');
   const syncAlwaysDatasets = ds.filter((d) => d.sync === 'always').map((d) => d.name);
@@ -63,7 +92,7 @@ export function syncEvidence(
           : `Observed over ${Math.round(w.windowSeconds)} s: no sync writes on ${pool.name} (${fmt(commits ?? syncIops ?? 0)}/s).`,
       );
       return {
-        level: seen ? 'observed' : 'none-observed', commitsPerSec: commits, syncWriteIops: syncIops, commitsSinceBoot: null,
+        level: seen ? 'observed' : 'none-observed', commitsPerSec: commits, syncWriteIops: syncIops, commitsSinceBoot: null, ownProbeWrites: null,
         syncAlwaysDatasets, zvols, syncDisabledDatasets, reasons: withConfig(reasons, syncAlwaysDatasets, zvols, syncDisabledDatasets),
       };
     }
@@ -72,25 +101,39 @@ export function syncEvidence(
   // 2. Cumulative counters since boot.
   let sinceBoot: number | null = null;
   let window: number | null = null;
+  let own: { writes: number; runs: number } | null = null;
   if (a.ZilStats) {
     const per = Object.entries(a.ZilStats.perDataset).filter(([name]) => inPool(pool.name, name));
     if (per.length > 0) sinceBoot = per.reduce((s, [, c]) => s + (c['zil_commit_count'] ?? 0), 0);
     else if (single) sinceBoot = a.ZilStats.counters['zil_commit_count'] ?? null;
     window = a.ZilStats.windowSeconds ?? null;
+    // Host-wide counters count every commit since the module loaded, the app's probes included
+    // (their throw-away datasets are gone, so per-dataset counters of the pool's datasets do not).
+    const to = a.capturedAt ? Date.parse(a.capturedAt) : NaN;
+    if (sinceBoot !== null && per.length === 0 && a.Benchmarks && Number.isFinite(to)) {
+      own = ownProbeSyncWrites(a.Benchmarks, { from: window && window > 0 ? to - window * 1000 : null, to });
+    }
     if (sinceBoot !== null) {
       reasons.push(window && window > 0
         ? `ZIL counters: ${sinceBoot} commits in the ${fmtDuration(window)} since the counters started (kstat crtime→snaptime)${per.length === 0 ? ', host-wide' : ''}: ${fmt(sinceBoot / window)} commits/s on average.`
         : `ZIL counters: ${sinceBoot} commits since boot${per.length === 0 ? ' (host-wide)' : ''}; the rate is unknown without an observation window.`);
     }
   }
-  if (sinceBoot !== null && sinceBoot > 0) {
-    return { level: 'counters', commitsPerSec: window && window > 0 ? sinceBoot / window : null, syncWriteIops: null, commitsSinceBoot: sinceBoot, syncAlwaysDatasets, zvols, syncDisabledDatasets, reasons: withConfig(reasons, syncAlwaysDatasets, zvols, syncDisabledDatasets) };
+  const ownWrites = own && own.runs > 0 ? own.writes : 0;
+  const others = sinceBoot === null ? null : Math.max(0, sinceBoot - ownWrites);
+  const othersRate = others !== null && window && window > 0 ? others / window : null;
+  if (sinceBoot !== null && sinceBoot > 0 && ownWrites > 0 && (othersRate === null ? others === 0 : othersRate < MIN_SYNC_COMMITS_PER_SEC)) {
+    // The app's own probes may account for the count: it shows neither demand nor its absence.
+    reasons.push(`Up to ${ownWrites} of those commits were this app's own probes (${own!.runs} sync-write run${own!.runs === 1 ? '' : 's'} in that time), so the counters cannot tell ${pool.name}'s own sync writes apart: observe the workload (zfs-advisor observe --duration 10m) for a clean figure.`);
+  } else if (sinceBoot !== null && sinceBoot > 0) {
+    if (ownWrites > 0) reasons.push(`Less the at most ${ownWrites} commits of this app's own probes (${own!.runs} run${own!.runs === 1 ? '' : 's'}): at least ${others}${othersRate !== null ? `, ${fmt(othersRate)}/s` : ''}.`);
+    return { level: 'counters', commitsPerSec: ownWrites > 0 ? othersRate : window && window > 0 ? sinceBoot / window : null, syncWriteIops: null, commitsSinceBoot: sinceBoot, ownProbeWrites: own ? ownWrites : null, syncAlwaysDatasets, zvols, syncDisabledDatasets, reasons: withConfig(reasons, syncAlwaysDatasets, zvols, syncDisabledDatasets) };
   }
   if (syncAlwaysDatasets.length > 0 || zvols.length > 0) {
-    return { level: 'configured', commitsPerSec: null, syncWriteIops: null, commitsSinceBoot: sinceBoot, syncAlwaysDatasets, zvols, syncDisabledDatasets, reasons: withConfig(reasons, syncAlwaysDatasets, zvols, syncDisabledDatasets) };
+    return { level: 'configured', commitsPerSec: null, syncWriteIops: null, commitsSinceBoot: sinceBoot, ownProbeWrites: own ? ownWrites : null, syncAlwaysDatasets, zvols, syncDisabledDatasets, reasons: withConfig(reasons, syncAlwaysDatasets, zvols, syncDisabledDatasets) };
   }
   return {
-    level: 'unknown', commitsPerSec: null, syncWriteIops: null, commitsSinceBoot: sinceBoot, syncAlwaysDatasets, zvols, syncDisabledDatasets,
+    level: 'unknown', commitsPerSec: null, syncWriteIops: null, commitsSinceBoot: sinceBoot, ownProbeWrites: own ? ownWrites : null, syncAlwaysDatasets, zvols, syncDisabledDatasets,
     reasons: withConfig(reasons.length > 0 ? reasons : [a.Workload ? `The workload observation (${a.Workload.startedAt}) has no sync-write figures for ${pool.name}, and no sync=always datasets or zvols.` : 'No workload observation and no sync=always datasets or zvols.'], syncAlwaysDatasets, zvols, syncDisabledDatasets),
   };
 }

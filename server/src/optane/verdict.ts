@@ -127,7 +127,7 @@ const range = (x: { iops: number; low: number; high: number }): IopsRange => ({ 
 
 function viewPool(pool: Pool, a: Artifacts): PoolView {
   const drives = a.Drives ?? [];
-  const ev = syncEvidence(pool, { Datasets: a.Datasets, Workload: a.Workload, ZilStats: a.ZilStats, poolCount: a.Pools?.length ?? 1 });
+  const ev = syncEvidence(pool, { Datasets: a.Datasets, Workload: a.Workload, ZilStats: a.ZilStats, poolCount: a.Pools?.length ?? 1, Benchmarks: a.Benchmarks, capturedAt: a.Capture?.capturedAt });
   const path = zilPath(pool, drives, a.Host?.zfs.openzfs);
   const now = measuredNow(a, pool);
   const m = now.measuredQd1;
