@@ -9,7 +9,7 @@
 import type { Artifacts } from '../model/artifacts.ts';
 import type { Drive, Pool } from '../model/inventory.ts';
 import { productName } from '../../../rules/lib/device-class.ts';
-import { drivePath, slogCandidates, unusedDrives } from '../../../rules/lib/slog-devices.ts';
+import { drivePath, fitForSlog, unusedDrives } from '../../../rules/lib/slog-devices.ts';
 import { currentPlpNvme, findEntry, profileForEntry, profileForText, type CatalogEntry, type SlogMeasurement } from './catalog.ts';
 import { currentLog } from './pool-shape.ts';
 import { candidateProfile, deviceMeasurement, deviceProbeHint } from './measured-device.ts';
@@ -31,6 +31,8 @@ export interface SlogChoice {
   gain: number;
   /** The range of `gain`: the same ratio at the ends of the "with" range (forecast.ts gainRange's convention: "now" is what the probe measures). */
   gainRange: { low: number; high: number };
+  /** With no candidate in the box: the devices to buy, ranked (purchaseOptions), the first being `target`; else null. */
+  purchase: PurchaseOption[] | null;
 }
 
 /** A device to buy, forecast on the pool at QD1 and QD16, in the order purchaseOptions ranks them. */
@@ -127,12 +129,14 @@ export function measuredPair(a: Artifacts, pool: Pool, f: ForecastResult, target
 
 export const purchaseTarget = (): SlogTarget => ({ drive: null, candidate: { label: 'Intel Optane SSD P1600X 118GB (to buy)', profile: profileForText(P1600X_MODEL), mirrored: false } });
 
-/** `opts`: what was measured on this pool (measured-now.ts forecastOptionsOf). */
-export function chooseSlog(a: Artifacts, pool: Pool, opts: ForecastOptions = {}): SlogChoice {
-  const drives = a.Drives ?? [];
-  const listed = slogCandidates(a.Pools ?? [], drives);
+/**
+ * `opts`: what was measured on this pool (measured-now.ts forecastOptionsOf); `unused`: the box's
+ * unused drives when the caller already holds them (unusedDrives).
+ */
+export function chooseSlog(a: Artifacts, pool: Pool, opts: ForecastOptions = {}, unused: readonly Drive[] = unusedDrives(a.Pools ?? [], a.Drives ?? [])): SlogChoice {
+  const listed = fitForSlog(unused);
   // A drive its model does not mark as a log candidate still is one once this host measured it.
-  const measured = unusedDrives(a.Pools ?? [], drives).filter((d) => !listed.includes(d) && deviceMeasurement(a.Benchmarks, d) !== null);
+  const measured = unused.filter((d) => !listed.includes(d) && deviceMeasurement(a.Benchmarks, d) !== null);
   const scored = [...listed, ...measured]
     .map((d): SlogTarget => {
       // Measure before forecasting: a blank-device test of the drive replaces its catalog figure.
@@ -141,10 +145,11 @@ export function chooseSlog(a: Artifacts, pool: Pool, opts: ForecastOptions = {})
     })
     .map((t) => ({ t, f: forecastPool(a, pool, QD1, t.candidate, opts) }))
     .sort((x, y) => y.f.with!.latencyIops - x.f.with!.latencyIops);
-  const buy = scored.length === 0 ? purchaseOptions(a, pool, opts)[0]! : null;
+  const purchase = scored.length === 0 ? purchaseOptions(a, pool, opts) : null;
+  const buy = purchase ? purchase[0]! : null;
   const target = scored[0]?.t ?? buy!.target;
   const qd1 = scored[0]?.f ?? buy!.qd1;
   const qd16 = buy?.qd16 ?? forecastPool(a, pool, QD16, target.candidate, opts);
   const gain = qd1.with!.latencyIops / qd1.now.latencyIops;
-  return { target, inBox: scored.map((s) => s.t), qd1, qd16, gain, gainRange: gainRangeOf(gain, qd1) };
+  return { target, inBox: scored.map((s) => s.t), qd1, qd16, gain, gainRange: gainRangeOf(gain, qd1), purchase };
 }
