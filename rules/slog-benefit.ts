@@ -4,12 +4,11 @@
  */
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
-import { chooseSlog } from '../server/src/forecast/slog-choice.ts';
-import { forecastOptionsOf, measuredNow } from '../server/src/forecast/measured-now.ts';
+import { poolSyncEvidence } from '../server/src/forecast/sync-evidence.ts';
 import { confidenceReason, forecastConfidence, withSourceOf } from '../server/src/forecast/confidence.ts';
 import { DOC_000, DOC_003, OPENZFS_CACHING_DOC, doc, fact, kb, man } from './lib/slog-citations.ts';
-import { NEEDS_OBSERVATION, syncEvidence } from './lib/slog-evidence.ts';
-import { NEW_DEVICE, dataLatency, drivePath, hasLog, hasSpecial, isSlowDataPool, slogCandidates } from './lib/slog-devices.ts';
+import { NEEDS_OBSERVATION } from './lib/slog-evidence.ts';
+import { NEW_DEVICE, drivePath, hasLog, hasSpecial, isSlowDataPool } from './lib/slog-devices.ts';
 import { productName } from './lib/device-class.ts';
 import { formatCount, formatGain } from '../server/src/text/format.ts';
 import { atLeast } from './engine/version.ts';
@@ -28,6 +27,7 @@ export default defineRule({
     category: 'slog',
     defaultSeverity: 'suggestion',
     requiredArtifacts: ['Pools', 'Drives'],
+    // Every input of the pool's sync-write evidence (forecast/sync-evidence.ts), so the rule reads the verdict's record.
     optionalArtifacts: ['Datasets', 'Workload', 'ZilStats', 'Host', 'Benchmarks'],
     description:
       'Synchronous writes (NFS, databases, VM disks, sync=always) wait for the ZIL to reach stable storage. Without a log vdev the ZIL lives on the data disks, so on hard disks every sync write costs milliseconds; a low-latency SLOG (Optane, PLP NVMe) cuts that to tens of microseconds. Async writes never touch the ZIL, so this only applies with sync demand. Learn more: [SLOG and the ZFS intent log: When a SLOG helps](docs/kb/slog.md#when-a-slog-helps).',
@@ -44,20 +44,19 @@ export default defineRule({
       if (hasSpecial(pool) && atLeast(openzfs, '2.4')) continue;
       if (!isSlowDataPool(pool, Drives)) continue;
       considered++;
-      const ev = syncEvidence(pool, { Datasets, Workload, ZilStats, poolCount: Pools.length });
+      // The pool's sync-write evidence as the Optane verdict reads it, the same record (forecast/sync-evidence.ts):
+      // demand, "now" (the app's own probe, else the observed sync-write latency, else the model), the
+      // candidate (the Optane in the box — 000 measured the P1600X at 13.7k — else the one to buy) and its forecast.
+      const e = poolSyncEvidence({ Pools, Drives, Datasets, Workload, ZilStats, Host, Benchmarks }, pool);
+      const ev = e.demand;
       if (ev.level === 'none-observed' || ev.level === 'unknown') continue;
-      const now = dataLatency(pool, Drives)!;
-      const cands = slogCandidates(Pools, Drives);
-      // Forecast for the Optane in the box (000 measured the P1600X at 13.7k), else the one to buy.
-      // "Now" as the Optane verdict has it (forecast/measured-now.ts): the app's own probe, else the
-      // observed sync-write latency, else the model.
-      const measured = measuredNow({ Benchmarks, Workload, Drives, Datasets, Host }, pool);
+      const now = e.dataLatency!;
+      const cands = e.logCandidates;
+      const measured = e.measured;
       const observed = measured.observed;
-      // The same forecast as the Optane verdict (server/src/forecast/slog-choice.ts).
-      const c = chooseSlog({ Pools, Drives, Datasets, Host, Benchmarks }, pool, forecastOptionsOf(measured));
-      const nowQd1 = measured.measuredQd1 !== null ? { ...c.qd1.now, iops: Math.round(measured.measuredQd1) } : c.qd1.now;
-      const f = { qd1: { now: nowQd1, withOptane: c.qd1.with! }, qd16: { now: c.qd16.now, withOptane: c.qd16.with! } };
-      const gain = measured.measuredQd1 !== null ? c.qd1.with!.latencyIops / measured.measuredQd1 : c.gain;
+      const c = { target: e.target, qd1: e.qd1, qd16: e.qd16 };
+      const f = { qd1: { now: e.nowQd1, withOptane: c.qd1.with! }, qd16: { now: c.qd16.now, withOptane: c.qd16.with! } };
+      const gain = e.gain;
       if (gain < MIN_LATENCY_GAIN) continue;
       // One confidence with the Optane verdict (forecast/confidence.ts).
       const withSource = withSourceOf(c.target.candidate.profile);
