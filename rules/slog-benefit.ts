@@ -51,7 +51,10 @@ export default defineRule({
       const ev = e.demand;
       if (ev.level === 'none-observed' || ev.level === 'unknown') continue;
       const now = e.dataLatency!;
-      const cands = e.logCandidates;
+      // The box's candidates the forecast weighed, and the drives the log would be made of: a mirror
+      // only where the pool asks for one (zvols), as the Optane verdict proposes it.
+      const cands = e.inBox.flatMap((t) => (t.drive ? [t.drive] : []));
+      const picked = e.logDrives;
       const measured = e.measured;
       const observed = measured.observed;
       const c = { target: e.target, qd1: e.qd1, qd16: e.qd16 };
@@ -62,7 +65,7 @@ export default defineRule({
       const withSource = withSourceOf(c.target.candidate.profile);
       const confidence = forecastConfidence(measured.source, ev.level, withSource);
       const confText = confidenceReason(measured.source, ev.level, withSource);
-      const devs = cands.length >= 2 ? [drivePath(cands[0]!, Host), drivePath(cands[1]!, Host)] : cands.length === 1 ? [drivePath(cands[0]!, Host)] : [NEW_DEVICE(1, Host), NEW_DEVICE(2, Host)];
+      const devs = picked.length > 0 ? picked.map((d) => drivePath(d, Host)) : e.mirrorLog ? [NEW_DEVICE(1, Host), NEW_DEVICE(2, Host)] : [NEW_DEVICE(1, Host)];
       const layout = devs.length === 2 ? `mirror ${devs.join(' ')}` : devs[0]!;
       findings.push({
         title: `${pool.name}: a SLOG would make sync writes ~${formatGain(gain)} faster`,
@@ -97,11 +100,12 @@ export default defineRule({
           `A SLOG lowers latency; it does not raise sustained throughput above what the disks absorb at txg sync, and it does nothing for async writes. ` +
           `${confText[0]!.toUpperCase()}${confText.slice(1)}. ` +
           (ev.level === 'observed' ? '' : NEEDS_OBSERVATION) +
-          (cands.length > 0 ? ` This host already has an unused ${productName(cands[0]!)} that would serve.` : ''),
+          (picked.length > 0 ? ` This host already has an unused ${productName(picked[0]!)} that would serve.` : '') +
+          (e.mirrorLog ? ` Mirror the log: ${pool.name} holds zvols (VM disks or iSCSI LUNs), whose last seconds of acknowledged sync writes a lone SLOG dying together with a crash would lose.` : ' One device is enough unless the last seconds of acknowledged sync writes matter (databases, VM storage, business NFS): a lone SLOG that fails only sends the ZIL back to the pool.'),
         action: {
-          summary: cands.length > 0
-            ? `Add the unused ${productName(cands[0]!)}${devs.length === 2 ? ' pair' : ''} as a log vdev (dry run first with -n).`
-            : 'Add a small mirrored Optane (e.g. 2 × P1600X 118 GB) or PLP NVMe as a log vdev (dry run first with -n).',
+          summary: picked.length > 0
+            ? `Add the unused ${productName(picked[0]!)}${devs.length === 2 ? ' pair' : ''} as a log vdev (dry run first with -n).`
+            : `Add a small ${e.mirrorLog ? 'mirrored Optane (e.g. 2 × P1600X 118 GB)' : 'Optane (e.g. a P1600X 118 GB)'} or PLP NVMe as a log vdev (dry run first with -n).`,
           commands: [`zpool add -n ${pool.name} log ${layout}`, `zpool add ${pool.name} log ${layout}`],
           reversible: 'yes',
           reversibleWhy: 'Log vdevs can always be removed again with `zpool remove`, even from raidz pools.',

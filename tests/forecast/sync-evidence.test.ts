@@ -21,8 +21,10 @@ import { chooseSlog } from '../../server/src/forecast/slog-choice.ts';
 import { measuredNow } from '../../server/src/forecast/measured-now.ts';
 import { syncEvidence } from '../../rules/lib/slog-evidence.ts';
 import { unusedDrives, zilPath } from '../../rules/lib/slog-devices.ts';
-import { benchPool, da1, da3, host000, testPool, testPoolDrivesAll } from '../fixtures/rules/slog-fixtures.ts';
-import { dataset } from '../support/builders.ts';
+import { artifacts000, benchPool, da1, da3, host000, p1600x, testPool, testPoolDrivesAll, workload } from '../fixtures/rules/slog-fixtures.ts';
+import { dataset, host } from '../support/builders.ts';
+import { buildOptaneVerdict } from '../../server/src/optane/verdict.ts';
+import { runRules } from '../../rules/engine/engine.ts';
 
 // Spies around the real helpers: every module that imports them calls through the spy.
 vi.mock('../../server/src/forecast/slog-choice.ts', async (importOriginal) => {
@@ -133,7 +135,7 @@ describe('the record says what the fixtures hold', () => {
       expected: {
         demand: 'configured', commitsPerSec: null, syncAlways: ['bench-pool'], zvols: [], demanded: true,
         zilHome: 'data', zilClass: 'hdd', zilDrives: 2, zilTarget: 'data', measured: 'model', measuredQd1: null, runs: [null, null, null],
-        unused: ['INTEL SSDPEK1A058GA'], logCandidates: ['INTEL SSDPEK1A058GA'], target: '/dev/nvd1 (Intel Optane SSD P1600X 58GB)', targetLatency: 'catalog',
+        unused: ['INTEL SSDPEK1A058GA'], logDrives: ['INTEL SSDPEK1A058GA'], mirrorLog: false, target: '/dev/nvd1 (Intel Optane SSD P1600X 58GB)', targetLatency: 'catalog',
         inBox: 1, purchase: null,
         // The P1600X's published QD1 SLOG measurement on this very pool shape (000: 13.7k).
         withQd1: 13_700,
@@ -145,7 +147,7 @@ describe('the record says what the fixtures hold', () => {
       expected: {
         demand: 'unknown', commitsPerSec: null, syncAlways: [], zvols: [], demanded: false,
         zilHome: 'data', zilClass: 'hdd', zilDrives: 12, zilTarget: 'data', measured: 'model', measuredQd1: null, runs: [null, null, null],
-        unused: [], logCandidates: [], target: 'Intel Optane SSD P1600X 118GB (to buy)', targetLatency: 'catalog',
+        unused: [], logDrives: [], mirrorLog: false, target: 'Intel Optane SSD P1600X 118GB (to buy)', targetLatency: 'catalog',
         inBox: 0, purchase: 'optane-p1600x',
       },
     },
@@ -155,7 +157,7 @@ describe('the record says what the fixtures hold', () => {
       expected: {
         demand: 'configured', commitsPerSec: null, syncAlways: [], zvols: ['fiotestpool/testenc/zvol1M'], demanded: true,
         zilHome: 'log', zilClass: 'consumer-flash', zilDrives: 1, zilTarget: 'slog', measured: 'model', measuredQd1: null, runs: [null, null, null],
-        unused: [], logCandidates: [], target: 'Intel Optane SSD P1600X 118GB (to buy)', targetLatency: 'catalog',
+        unused: [], logDrives: [], mirrorLog: true, target: 'Intel Optane SSD P1600X 118GB (to buy)', targetLatency: 'catalog',
         inBox: 0, purchase: 'optane-p1600x',
       },
     },
@@ -166,7 +168,7 @@ describe('the record says what the fixtures hold', () => {
       expected: {
         demand: 'counters', commitsPerSec: 2.56, syncAlways: ['tank/db'], zvols: [], demanded: true,
         zilHome: 'special', zilClass: 'virtual', zilDrives: 2, zilTarget: 'special', measured: 'model', measuredQd1: null, runs: [null, null, null],
-        logCandidates: [], target: 'Intel Optane SSD P1600X 118GB (to buy)', targetLatency: 'catalog',
+        logDrives: [], mirrorLog: false, target: 'Intel Optane SSD P1600X 118GB (to buy)', targetLatency: 'catalog',
         inBox: 0, purchase: 'optane-p1600x',
       },
     },
@@ -192,7 +194,7 @@ describe('the record says what the fixtures hold', () => {
         syncAlways: e.demand.syncAlwaysDatasets, zvols: e.demand.zvols, demanded: e.demanded,
         zilHome: e.zil.home, zilClass: e.zil.latency?.cls ?? null, zilDrives: e.zil.drives.length, zilTarget: e.zilTarget.kind,
         measured: e.measured.source, measuredQd1: e.measured.measuredQd1, runs: [e.measured.runs.qd1?.id ?? null, e.measured.runs.manyWriters?.id ?? null, e.measured.runs.bandwidth?.id ?? null],
-        unused: e.unused.map((d) => d.model), logCandidates: e.logCandidates.map((d) => d.model), target: e.target.candidate.label, targetLatency: e.targetLatency,
+        unused: e.unused.map((d) => d.model), logDrives: e.logDrives.map((d) => d.model), mirrorLog: e.mirrorLog, target: e.target.candidate.label, targetLatency: e.targetLatency,
         inBox: e.inBox.length, purchase: e.purchase ? e.purchase[0]!.entry.id : null, withQd1: e.qd1.with?.iops, nowQd1: e.nowQd1,
       };
       expect(Object.fromEntries(Object.keys(row.expected).map((k) => [k, got[k]]))).toEqual(row.expected);
@@ -249,6 +251,27 @@ describe('the verdict, slog-benefit, the report and forecast state the same numb
     // The same "now" as the verdict's: the probe's measurement, named.
     expect(f.ok && f.result.now.basis).toContain('benchmark p125');
   });
+});
+
+describe('the slog-benefit finding proposes the log the verdict proposes (they disagreed: the rule always proposed a mirror)', () => {
+  const zvol = dataset('bench-pool/vm-100-disk-0', { type: 'volume' });
+  const p1600xB = { ...p1600x, id: 'nvme-INTEL_SSDPEK1A058GA_PHOC209200KC058B', serial: 'PHOC209200KC058B', devPath: '/dev/nvd2', byIdPath: null, aliases: [] };
+  const cases: [string, Artifacts, string][] = [
+    ['nothing in the box, no zvols: one device to buy', { ...artifacts000({ Workload: workload('bench-pool', 300) }), Drives: [da1, da3], Host: host('2.2.6') }, 'log /dev/disk/by-id/<new-optane-1>'],
+    ['nothing in the box, zvols: a mirror of two to buy', { ...artifacts000({ Workload: workload('bench-pool', 300) }), Drives: [da1, da3], Host: host('2.2.6'), Datasets: [dataset('bench-pool'), zvol] }, 'log mirror /dev/disk/by-id/<new-optane-1> /dev/disk/by-id/<new-optane-2>'],
+    ['two P1600X in the box, no zvols: the first alone', artifacts000({ Workload: workload('bench-pool', 300), Drives: [da1, da3, p1600x, p1600xB] }), 'log /dev/nvd1'],
+    ['two P1600X in the box, zvols: both, mirrored', artifacts000({ Workload: workload('bench-pool', 300), Drives: [da1, da3, p1600x, p1600xB], Datasets: [dataset('bench-pool'), zvol] }), 'log mirror /dev/nvd1 /dev/nvd2'],
+  ];
+  for (const [name, a, spec] of cases) {
+    it(name, () => {
+      const assessment = runRules(ALL_RULES, a, AT);
+      const v = buildOptaneVerdict(a, assessment);
+      const f = assessment.findings.find((x) => x.ruleId === 'slog-benefit');
+      expect(v.verdict).toBe('yes');
+      expect(v.layout.commands).toEqual([`zpool add -n bench-pool ${spec}`, `zpool add bench-pool ${spec}`]);
+      expect(f?.action?.commands).toEqual(v.layout.commands);
+    });
+  }
 });
 
 describe('computed artifacts (rules/engine/computed.ts)', () => {

@@ -19,9 +19,9 @@
  */
 import type { Drive, Pool } from '../model/inventory.ts';
 import { computedArtifact, type ComputedInputs } from '../../../rules/engine/computed.ts';
-import type { SyncLatencyAssessment } from '../../../rules/lib/device-class.ts';
+import { isOptane, type SyncLatencyAssessment } from '../../../rules/lib/device-class.ts';
 import { MIN_SYNC_COMMITS_PER_SEC, syncEvidence, type SyncEvidence } from '../../../rules/lib/slog-evidence.ts';
-import { dataLatency, fitForSlog, unusedDrives, zilPath, type ZilPath } from '../../../rules/lib/slog-devices.ts';
+import { dataLatency, unusedDrives, zilPath, type ZilPath } from '../../../rules/lib/slog-devices.ts';
 import type { Candidate, ForecastOptions, ForecastResult } from './forecast.ts';
 import { forecastOptionsOf, measuredNow, type MeasuredNow } from './measured-now.ts';
 import type { LogTarget } from './model.ts';
@@ -57,12 +57,18 @@ export interface PoolSyncEvidence {
   forecastOptions: ForecastOptions;
   /** The box's drives no pool or anything else uses (model/usable.ts). */
   unused: Drive[];
-  /** Of those, the drives fit for a log by their model (Optane, PLP NVMe), best first. */
-  logCandidates: Drive[];
   /** The candidate the forecast is for: the best unused drive of the box, else the first device to buy. */
   target: SlogTarget;
-  /** Every unused candidate of the box, best first (each with its profile: measured, catalog or class). */
+  /** Every unused candidate of the box, best first: fit for a log by its model (Optane, PLP NVMe) or measured here (each with its profile: measured, catalog or class). */
   inBox: SlogTarget[];
+  /**
+   * The log should be a mirror: the pool holds zvols (VM disks, iSCSI LUNs), whose last seconds of
+   * acknowledged sync writes a lone SLOG dying together with a crash would lose (slog-single-device,
+   * docs/kb/slog.md#one-device-or-a-mirror). Otherwise one device.
+   */
+  mirrorLog: boolean;
+  /** The drives of the box the log would be made of: the target, and a second candidate of its kind where a mirror is asked for; empty when none is in the box. */
+  logDrives: Drive[];
   /** With no candidate in the box: the devices to buy, ranked; else null. */
   purchase: PurchaseOption[] | null;
   /** Where the target's latency comes from. */
@@ -94,12 +100,15 @@ function build(a: ComputedInputs<SyncEvidenceInput>, pool: Pool): PoolSyncEviden
   // The gain is the latency ratio at QD1: the pool's sustained ceiling caps throughput (QD16 shows
   // it) but not how long each sync write waits. Over the measured "now" where there is one.
   const gain = m !== null ? c.qd1.with!.latencyIops / m : c.gain;
+  const mirrorLog = demand.zvols.length > 0;
+  const t = c.target.drive;
+  const logDrives = t ? [t, ...c.inBox.flatMap((x) => (x.drive && x.drive !== t && isOptane(x.drive) === isOptane(t) ? [x.drive] : []))].slice(0, mirrorLog ? 2 : 1) : [];
   return {
     pool, demand, demanded, commitsMatter,
     zil: zilPath(pool, drives, a.Host?.zfs.openzfs),
     zilTarget: currentLog(pool, drives, a.Host),
     dataLatency: dataLatency(pool, drives),
-    measured, forecastOptions, unused, logCandidates: fitForSlog(unused),
+    measured, forecastOptions, unused, mirrorLog, logDrives,
     target: c.target, inBox: c.inBox, purchase: c.purchase, targetLatency: latencySourceOf(c.target.candidate),
     qd1: c.qd1, qd16: c.qd16,
     nowQd1: m !== null ? { iops: Math.round(m), low: Math.round(m * 0.9), high: Math.round(m * 1.1) } : range(c.qd1.now),

@@ -165,7 +165,7 @@ const MIRROR_KB = '[one device or a mirror](docs/kb/slog.md#one-device-or-a-mirr
  */
 function mirrorAdvice(v: PoolView): MirrorAdvice {
   const z = v.demand.zvols;
-  if (z.length > 0) {
+  if (v.mirrorLog) {
     const zvols = `${v.pool.name} holds zvols (${z.slice(0, 3).join(', ')}${z.length > 3 ? ', …' : ''}: VM disks or iSCSI LUNs), whose last seconds of acknowledged sync writes a lone SLOG dying together with a crash would lose`;
     return { mirror: true, why: `${zvols} (${factLink('A25')}; ${MIRROR_KB})`, short: `${zvols} (${MIRROR_KB})` };
   }
@@ -316,7 +316,7 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   const t = v.target;
   const mirror = mirrorAdvice(v);
   // A second drive of the box only where the rule asks for a mirror.
-  const picked = t.drive ? [t.drive, ...v.inBox.filter((x) => x.drive !== t.drive && x.drive && isOptane(x.drive) === isOptane(t.drive!)).map((x) => x.drive!)].slice(0, mirror.mirror ? 2 : 1) : [];
+  const picked = v.logDrives;
   const nowBasis = v.measured.basis;
   const withBasis = v.qd1.with!.measured ?? t.candidate.profile.basis;
   const reasons: string[] = [...v.demand.reasons];
