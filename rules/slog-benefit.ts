@@ -101,7 +101,7 @@ export default defineRule({
           `${confText[0]!.toUpperCase()}${confText.slice(1)}. ` +
           (ev.level === 'observed' ? '' : NEEDS_OBSERVATION) +
           (picked.length > 0 ? ` This host already has an unused ${productName(picked[0]!)} that would serve.` : '') +
-          (e.mirrorLog ? ` Mirror the log: ${pool.name} holds zvols (VM disks or iSCSI LUNs), whose last seconds of acknowledged sync writes a lone SLOG dying together with a crash would lose.` : ' One device is enough unless the last seconds of acknowledged sync writes matter (databases, VM storage, business NFS): a lone SLOG that fails only sends the ZIL back to the pool.'),
+          (e.mirrorLog ? ` Mirror the log: ${pool.name} holds zvols (VM disks or iSCSI LUNs), whose last seconds of acknowledged sync writes a lone SLOG dying together with a crash would lose.` : ''),
         action: {
           summary: picked.length > 0
             ? `Add the unused ${productName(picked[0]!)}${devs.length === 2 ? ' pair' : ''} as a log vdev (dry run first with -n).`
