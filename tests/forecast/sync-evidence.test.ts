@@ -7,6 +7,8 @@
  *   - its fields are what the fixtures say (demo snapshots, another project's snapshot, a lab capture);
  *   - the verdict, the slog-benefit rule, the report and `forecast` state the same numbers.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { assess } from '../../server/src/assess/assess.ts';
@@ -25,6 +27,11 @@ import { artifacts000, benchPool, da1, da3, host000, p1600x, testPool, testPoolD
 import { dataset, host } from '../support/builders.ts';
 import { buildOptaneVerdict } from '../../server/src/optane/verdict.ts';
 import { runRules } from '../../rules/engine/engine.ts';
+import { measuredArtifacts } from '../../server/src/assess/measured-artifacts.ts';
+import { artifactsFromInventory } from '../../server/src/model/artifacts.ts';
+import { Inventory } from '../../server/src/model/inventory.ts';
+import { saveObservation } from '../../server/src/observe/stored.ts';
+import { asPool, syncHeavyPair } from '../observe/recorded-pairs.ts';
 
 // Spies around the real helpers: every module that imports them calls through the spy.
 vi.mock('../../server/src/forecast/slog-choice.ts', async (importOriginal) => {
@@ -272,6 +279,29 @@ describe('the slog-benefit finding proposes the log the verdict proposes (they d
       expect(f?.action?.commands).toEqual(v.layout.commands);
     });
   }
+});
+
+describe('forecast on the CLI reads the measurements optane reads (it left out the stored observation)', () => {
+  it('a local run: the newest stored observation gives the forecast the verdict\'s "now"', async () => {
+    const recorded = asPool(syncHeavyPair(), 'bench-pool');
+    const data = mkdtempSync(join(tmpdir(), 'zfs-advisor-evidence-'));
+    expect((await saveObservation(data, { fingerprint: recorded, commands: [] }, { durationS: 10, intervalS: 10, pools: null })).ok).toBe(true);
+    const at = new Date(Date.parse(recorded.endedAt) + 3600_000);
+    const a0 = artifacts000();
+    const inv = Inventory.parse({
+      schemaVersion: 1, source: { kind: 'local', label: 'this machine', capturedAt: at.toISOString(), demo: false, redacted: false },
+      host: a0.Host, pools: a0.Pools, drives: a0.Drives, datasets: a0.Datasets, zil: null, arc: null, gaps: [],
+    });
+    // What `forecast` and `optane`/`assess` (assess/cli-run.ts) add to the inventory on this machine.
+    const m = await measuredArtifacts(inv, { opts: {}, workloadFile: null, dataDir: data }, at);
+    expect(m.ok && m.extra.Workload).toEqual(recorded);
+    const f = runForecast({ ...artifactsFromInventory(inv), ...(m.ok ? m.extra : {}) }, ForecastRequest.parse({ pool: 'bench-pool', slogModel: 'P1600X' }));
+    const r = assess(inv, m.ok ? m.extra : {}, at);
+    expect(f.ok && f.result.now.basis).toContain('ZIL on the data vdevs: observed over 10 s');
+    expect(f.ok && f.result.now.iops).toBe(r.optane.expected!.qd1.now.iops);
+    // The verdict's "now" rests on the same observation, in the same words.
+    expect(f.ok && f.result.now.basis).toContain(String(r.optane.evidence.find((e) => e.label === '"now" based on')?.value));
+  });
 });
 
 describe('computed artifacts (rules/engine/computed.ts)', () => {
