@@ -11,7 +11,7 @@ import type { Drive, Pool } from '../model/inventory.ts';
 import { productName } from '../../../rules/lib/device-class.ts';
 import { drivePath, fitForSlog, unusedDrives } from '../../../rules/lib/slog-devices.ts';
 import { currentPlpNvme, findEntry, profileForEntry, profileForText, type CatalogEntry, type SlogMeasurement } from './catalog.ts';
-import { currentLog } from './pool-shape.ts';
+import type { LogTarget } from './model.ts';
 import { candidateProfile, deviceMeasurement, deviceProbeHint } from './measured-device.ts';
 import { forecastPool, WorkloadSpec, type Candidate, type ForecastOptions, type ForecastResult } from './forecast.ts';
 
@@ -118,11 +118,11 @@ export function purchaseOptions(a: Artifacts, pool: Pool, opts: ForecastOptions 
 /**
  * A measured before/after pair behind a forecast: the device's published SLOG measurement the
  * "with" figure is (same pool shape and workload, used as is), whose source also published the
- * same pool without a log device. Only for a pool whose ZIL is on its data vdevs today (what
- * "before" measured). Null otherwise.
+ * same pool without a log device. Only for a pool whose ZIL is on its data vdevs today (`zil`: where
+ * it lands, sync-evidence.ts; what "before" measured). Null otherwise.
  */
-export function measuredPair(a: Artifacts, pool: Pool, f: ForecastResult, target: SlogTarget): { before: number; after: number; gain: number; measurement: SlogMeasurement } | null {
-  if (!f.with?.measured || currentLog(pool, a.Drives ?? [], a.Host).kind !== 'data') return null;
+export function measuredPair(zil: LogTarget['kind'], f: ForecastResult, target: SlogTarget): { before: number; after: number; gain: number; measurement: SlogMeasurement } | null {
+  if (!f.with?.measured || zil !== 'data') return null;
   const m = target.candidate.profile.slogMeasurements.find((x) => x.before && x.iops === f.with!.iops && x.iodepth === f.workload.iodepth && x.numjobs === f.workload.numjobs && x.bs === f.workload.bs);
   return m?.before ? { before: m.before.iops, after: m.iops, gain: r2(m.iops / m.before.iops), measurement: m } : null;
 }

@@ -248,7 +248,7 @@ function headlineGainOf(a: Artifacts, v: PoolView): HeadlineGain {
     return { kind: 'probe', value: null, ...v.gainRange, iodepth: 1, text: `${rangeText(v.gainRange)} faster per write at QD1 (forecast over the measured ${fmt(v.measured.measuredQd1)} sync writes/s${capped})` };
   }
   for (const f of [v.qd1, v.qd16]) {
-    const p = measuredPair(a, v.pool, f, v.target);
+    const p = measuredPair(v.zilTarget.kind, f, v.target);
     if (!p) continue;
     return {
       kind: 'measured-pair', value: p.gain, low: p.gain, high: p.gain, iodepth: f.workload.iodepth,
