@@ -57,12 +57,11 @@ export default defineRule({
       const picked = e.logDrives;
       const measured = e.measured;
       const observed = measured.observed;
-      const c = { target: e.target, qd1: e.qd1, qd16: e.qd16 };
-      const f = { qd1: { now: e.nowQd1, withOptane: c.qd1.with! }, qd16: { now: c.qd16.now, withOptane: c.qd16.with! } };
+      const f = { qd1: { now: e.nowQd1, withOptane: e.qd1.with! }, qd16: { now: e.qd16.now, withOptane: e.qd16.with! } };
       const gain = e.gain;
       if (gain < MIN_LATENCY_GAIN) continue;
       // One confidence with the Optane verdict (forecast/confidence.ts).
-      const withSource = withSourceOf(c.target.candidate.profile);
+      const withSource = withSourceOf(e.target.candidate.profile);
       const confidence = forecastConfidence(measured.source, ev.level, withSource);
       const confText = confidenceReason(measured.source, ev.level, withSource);
       const devs = picked.length > 0 ? picked.map((d) => drivePath(d, Host)) : e.mirrorLog ? [NEW_DEVICE(1, Host), NEW_DEVICE(2, Host)] : [NEW_DEVICE(1, Host)];
@@ -87,16 +86,16 @@ export default defineRule({
           { label: 'expected QD1 sync IOPS with Optane SLOG', value: f.qd1.withOptane.iops, unit: 'IOPS' },
           { label: 'expected QD16 sync IOPS now → with SLOG', value: `${formatCount(f.qd16.now.iops)} → ${formatCount(f.qd16.withOptane.iops)}` },
           ...(cands.length > 0 ? [{ label: 'unused fast devices in this host', value: cands.map(productName).join(', ') }] : []),
-          ...(c.target.candidate.measurement ? [{ label: 'log device measured on this host', value: `${c.target.candidate.label}: run ${c.target.candidate.measurement.runId}, ${c.target.candidate.measurement.startedAt}` }] : []),
+          ...(e.target.candidate.measurement ? [{ label: 'log device measured on this host', value: `${e.target.candidate.label}: run ${e.target.candidate.measurement.runId}, ${e.target.candidate.measurement.startedAt}` }] : []),
         ],
         explanation:
           `${pool.name} has no log vdev, so its ZIL is written to the data disks (${now.label}, ${measured.measuredQd1 !== null ? `measured ${formatCount(Math.round(measured.measuredQd1))} sync writes/s at QD1: ${(1000 / measured.measuredQd1).toFixed(1)} ms each` : `~${Math.round(now.typicalUs / 1000)} ms per flush, class figure`}). ` +
           (observed ? `Measured: sync writes waited p50 ${observed.p50Ms} ms, p99 ${observed.p99Ms ?? '?'} ms on the data vdevs${observed.syncWriteIops !== null ? ` at ${Math.round(observed.syncWriteIops * 10) / 10} sync writes/s` : ''} (${Math.round(observed.windowSeconds)} s observation, zpool iostat -w); the forecast's "now" uses that. ` : '') +
           `${ev.reasons.join(' ')} ` +
-          `Every sync write waits for that flush; a SLOG takes the ZIL off the disks. The sync-write forecast (device catalog and pool model, calibrated on published measurements including the Optane SLOG test) for ${c.target.candidate.label} predicts ` +
+          `Every sync write waits for that flush; a SLOG takes the ZIL off the disks. The sync-write forecast (device catalog and pool model, calibrated on published measurements including the Optane SLOG test) for ${e.target.candidate.label} predicts ` +
           `${observed ? '(from the observed latency) ' : ''}${formatCount(f.qd1.now.iops)} → ${formatCount(f.qd1.withOptane.iops)} IOPS at QD1 (range ${formatCount(f.qd1.withOptane.low)}–${formatCount(f.qd1.withOptane.high)}) and ${formatCount(f.qd16.now.iops)} → ${formatCount(f.qd16.withOptane.iops)} at QD16. ` +
           `"Now": ${measured.basis.replace(/\.$/, '')}. ` +
-          (c.target.candidate.measurement ? `"With": ${c.target.candidate.profile.basis}. ` : '') +
+          (e.target.candidate.measurement ? `"With": ${e.target.candidate.profile.basis}. ` : '') +
           `A SLOG lowers latency; it does not raise sustained throughput above what the disks absorb at txg sync, and it does nothing for async writes. ` +
           `${confText[0]!.toUpperCase()}${confText.slice(1)}. ` +
           (ev.level === 'observed' ? '' : NEEDS_OBSERVATION) +

@@ -1,8 +1,9 @@
 /**
  * Which log device a pool's forecast is for: the unused candidate in the box with the highest
  * QD1 forecast on this pool (Optane or PLP NVMe: rules/lib/slog-devices.ts), else the first of
- * the devices to buy as ranked by purchaseOptions (a P1600X 118 GB or a current PLP NVMe). Shared
- * by the Optane verdict and the slog-benefit rule, so both show the same numbers. A drive
+ * the devices to buy as ranked by purchaseOptions (a P1600X 118 GB or a current PLP NVMe). Chosen
+ * once per pool in its sync-write evidence (sync-evidence.ts), which the Optane verdict, the
+ * slog-benefit rule and `forecast` read, so all show the same numbers. A drive
  * measured on this host (a blank-device test in `a.Benchmarks`) is forecast from that measurement
  * (measured-device.ts).
  */

@@ -6,6 +6,10 @@
  * large; "replace" when an existing SLOG is much slower than the candidate; "no" when there are no
  * sync writes or the ZIL already lands on something as fast; "depends" when the deciding evidence
  * is missing, naming the probe that would decide it.
+ *
+ * What it knows about each pool's sync writes it reads from the pool's evidence record
+ * (forecast/sync-evidence.ts), computed once per assessment and shared with the SLOG rules and
+ * `forecast`; the decision is decide.ts's table; this file words the page.
  */
 import { z } from 'zod';
 import type { Artifacts } from '../model/artifacts.ts';
@@ -109,7 +113,6 @@ type PoolView = PoolSyncEvidence;
 const plain = (text: string): string => text.replace(/\[([^\]]+)\]\((https?:[^)\s]+)\)/g, '$1');
 
 const range = (x: { iops: number; low: number; high: number }): IopsRange => ({ iops: x.iops, low: x.low, high: x.high });
-
 
 /** Rank pools: most to gain with real sync demand first. */
 function score(v: PoolView): number {
@@ -272,7 +275,7 @@ function deviceProbeOffers(a: Artifacts, v: PoolView): DeviceProbeOffer[] {
   });
 }
 
-/** The decision's evidence for one pool, read from the pool's view (decide.ts). */
+/** The decision's evidence for one pool (decide.ts), read from its sync-write evidence record. */
 function decisionEvidence(v: PoolView, probe: string, host: Artifacts['Host']): DecisionEvidence {
   const lat = v.zil.latency;
   return {
