@@ -19,7 +19,7 @@ import { isHdd, isOptane, productName } from '../../../rules/lib/device-class.ts
 import { NEW_DEVICE, drivePath } from '../../../rules/lib/slog-devices.ts';
 import { commandPath, leaves, topLevel } from '../../../rules/lib/topology.ts';
 import { CATALOG, sourceUrl, type DeviceProfile } from '../forecast/catalog.ts';
-import { forecastPool, hostCpuSentence } from '../forecast/forecast.ts';
+import { forecastPool, hostCpuSentence, type ForecastResult } from '../forecast/forecast.ts';
 import { QD1, QD16, measuredPair, type PurchaseOption } from '../forecast/slog-choice.ts';
 import type { ForecastOptions } from '../forecast/forecast.ts';
 import { factLink, mdLink } from '../forecast/cite.ts';
@@ -135,9 +135,11 @@ const removeName = (v: VdevNode, drives: readonly Drive[]): string => (v.childre
  * so, and what still tells them apart: the QD1 wait per write, endurance, power-loss protection and
  * price class. Null when the candidates' QD16 forecasts differ.
  */
-export function sameLimitReason(a: Artifacts, pool: Pool, cands: { label: string; profile: DeviceProfile }[], opts: ForecastOptions): string | null {
+export function sameLimitReason(a: Artifacts, pool: Pool, cands: { label: string; profile: DeviceProfile; qd1?: ForecastResult; qd16?: ForecastResult }[], opts: ForecastOptions): string | null {
   if (cands.length < 2) return null;
-  const fs = cands.map((c) => ({ c, q16: forecastPool(a, pool, QD16, { ...c, mirrored: false }, opts).with!, q1: forecastPool(a, pool, QD1, { ...c, mirrored: false }, opts).with! }));
+  // A candidate's single-device forecasts where the pool's evidence already holds them (the devices to buy), else forecast here.
+  const one = (c: { label: string; profile: DeviceProfile }, w: typeof QD1) => forecastPool(a, pool, w, { label: c.label, profile: c.profile, mirrored: false }, opts);
+  const fs = cands.map((c) => ({ c, q16: (c.qd16 ?? one(c, QD16)).with!, q1: (c.qd1 ?? one(c, QD1)).with! }));
   const cap = Math.max(...fs.map((f) => f.q16.iops));
   if (fs.some((f) => f.q16.iops < cap * 0.98 || f.q16.latencyIops <= f.q16.iops * 1.05)) return null;
   const entry = (id: string) => CATALOG.entries.find((e) => e.id === id);
@@ -360,7 +362,7 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   const bought = purchaseList(v.pool, options, mirror);
   const compared = picked.length > 0
     ? v.inBox.map((x) => ({ label: x.candidate.label, profile: x.candidate.profile }))
-    : options.map((o) => ({ label: o.target.candidate.label.replace(' (to buy)', ''), profile: o.target.candidate.profile }));
+    : options.map((o) => ({ label: o.target.candidate.label.replace(' (to buy)', ''), profile: o.target.candidate.profile, qd1: o.qd1, qd16: o.qd16 }));
   const limitReason = sameLimitReason(a, v.pool, compared, fopts);
   const gainText = `~${fmt(expected.qd1.now.iops)} → ~${fmt(expected.qd1.withOptane.iops)} sync IOPS at QD1, ${fmt(expected.qd16.now.iops)} → ${fmt(expected.qd16.withOptane.iops)} at QD16`;
   const capped = v.qd1.with!.latencyIops > v.qd1.with!.iops * 1.05;
