@@ -4,12 +4,11 @@
  */
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
-import { chooseSlog } from '../server/src/forecast/slog-choice.ts';
-import { forecastOptionsOf, measuredNow } from '../server/src/forecast/measured-now.ts';
+import { poolSyncEvidence } from '../server/src/forecast/sync-evidence.ts';
 import { confidenceReason, forecastConfidence, withSourceOf } from '../server/src/forecast/confidence.ts';
 import { DOC_000, DOC_003, OPENZFS_CACHING_DOC, doc, fact, kb, man } from './lib/slog-citations.ts';
-import { NEEDS_OBSERVATION, syncEvidence } from './lib/slog-evidence.ts';
-import { NEW_DEVICE, dataLatency, drivePath, hasLog, hasSpecial, isSlowDataPool, slogCandidates } from './lib/slog-devices.ts';
+import { NEEDS_OBSERVATION } from './lib/slog-evidence.ts';
+import { NEW_DEVICE, drivePath, hasLog, hasSpecial, isSlowDataPool } from './lib/slog-devices.ts';
 import { productName } from './lib/device-class.ts';
 import { formatCount, formatGain } from '../server/src/text/format.ts';
 import { atLeast } from './engine/version.ts';
@@ -28,6 +27,7 @@ export default defineRule({
     category: 'slog',
     defaultSeverity: 'suggestion',
     requiredArtifacts: ['Pools', 'Drives'],
+    // Every input of the pool's sync-write evidence (forecast/sync-evidence.ts), so the rule reads the verdict's record.
     optionalArtifacts: ['Datasets', 'Workload', 'ZilStats', 'Host', 'Benchmarks', 'Capture'],
     description:
       'Synchronous writes (NFS, databases, VM disks, sync=always) wait for the ZIL to reach stable storage. Without a log vdev the ZIL lives on the data disks, so on hard disks every sync write costs milliseconds; a low-latency SLOG (Optane, PLP NVMe) cuts that to tens of microseconds. Async writes never touch the ZIL, so this only applies with sync demand. Learn more: [SLOG and the ZFS intent log: When a SLOG helps](docs/kb/slog.md#when-a-slog-helps).',
@@ -44,26 +44,27 @@ export default defineRule({
       if (hasSpecial(pool) && atLeast(openzfs, '2.4')) continue;
       if (!isSlowDataPool(pool, Drives)) continue;
       considered++;
-      const ev = syncEvidence(pool, { Datasets, Workload, ZilStats, poolCount: Pools.length, Benchmarks, capturedAt: Capture?.capturedAt });
+      // The pool's sync-write evidence as the Optane verdict reads it, the same record (forecast/sync-evidence.ts):
+      // demand, "now" (the app's own probe, else the observed sync-write latency, else the model), the
+      // candidate (the Optane in the box — 000 measured the P1600X at 13.7k — else the one to buy) and its forecast.
+      const e = poolSyncEvidence({ Pools, Drives, Datasets, Workload, ZilStats, Host, Benchmarks, Capture }, pool);
+      const ev = e.demand;
       if (ev.level === 'none-observed' || ev.level === 'unknown') continue;
-      const now = dataLatency(pool, Drives)!;
-      const cands = slogCandidates(Pools, Drives);
-      // Forecast for the Optane in the box (000 measured the P1600X at 13.7k), else the one to buy.
-      // "Now" as the Optane verdict has it (forecast/measured-now.ts): the app's own probe, else the
-      // observed sync-write latency, else the model.
-      const measured = measuredNow({ Benchmarks, Workload, Drives, Datasets, Host }, pool);
+      const now = e.dataLatency!;
+      // The box's candidates the forecast weighed, and the drives the log would be made of: a mirror
+      // only where the pool asks for one (zvols), as the Optane verdict proposes it.
+      const cands = e.inBox.flatMap((t) => (t.drive ? [t.drive] : []));
+      const picked = e.logDrives;
+      const measured = e.measured;
       const observed = measured.observed;
-      // The same forecast as the Optane verdict (server/src/forecast/slog-choice.ts).
-      const c = chooseSlog({ Pools, Drives, Datasets, Host, Benchmarks }, pool, forecastOptionsOf(measured));
-      const nowQd1 = measured.measuredQd1 !== null ? { ...c.qd1.now, iops: Math.round(measured.measuredQd1) } : c.qd1.now;
-      const f = { qd1: { now: nowQd1, withOptane: c.qd1.with! }, qd16: { now: c.qd16.now, withOptane: c.qd16.with! } };
-      const gain = measured.measuredQd1 !== null ? c.qd1.with!.latencyIops / measured.measuredQd1 : c.gain;
+      const f = { qd1: { now: e.nowQd1, withOptane: e.qd1.with! }, qd16: { now: e.qd16.now, withOptane: e.qd16.with! } };
+      const gain = e.gain;
       if (gain < MIN_LATENCY_GAIN) continue;
       // One confidence with the Optane verdict (forecast/confidence.ts).
-      const withSource = withSourceOf(c.target.candidate.profile);
+      const withSource = withSourceOf(e.target.candidate.profile);
       const confidence = forecastConfidence(measured.source, ev.level, withSource);
       const confText = confidenceReason(measured.source, ev.level, withSource);
-      const devs = cands.length >= 2 ? [drivePath(cands[0]!, Host), drivePath(cands[1]!, Host)] : cands.length === 1 ? [drivePath(cands[0]!, Host)] : [NEW_DEVICE(1, Host), NEW_DEVICE(2, Host)];
+      const devs = picked.length > 0 ? picked.map((d) => drivePath(d, Host)) : e.mirrorLog ? [NEW_DEVICE(1, Host), NEW_DEVICE(2, Host)] : [NEW_DEVICE(1, Host)];
       const layout = devs.length === 2 ? `mirror ${devs.join(' ')}` : devs[0]!;
       findings.push({
         title: `${pool.name}: a SLOG would make sync writes ~${formatGain(gain)} faster`,
@@ -85,24 +86,25 @@ export default defineRule({
           { label: 'expected QD1 sync IOPS with Optane SLOG', value: f.qd1.withOptane.iops, unit: 'IOPS' },
           { label: 'expected QD16 sync IOPS now → with SLOG', value: `${formatCount(f.qd16.now.iops)} → ${formatCount(f.qd16.withOptane.iops)}` },
           ...(cands.length > 0 ? [{ label: 'unused fast devices in this host', value: cands.map(productName).join(', ') }] : []),
-          ...(c.target.candidate.measurement ? [{ label: 'log device measured on this host', value: `${c.target.candidate.label}: run ${c.target.candidate.measurement.runId}, ${c.target.candidate.measurement.startedAt}` }] : []),
+          ...(e.target.candidate.measurement ? [{ label: 'log device measured on this host', value: `${e.target.candidate.label}: run ${e.target.candidate.measurement.runId}, ${e.target.candidate.measurement.startedAt}` }] : []),
         ],
         explanation:
           `${pool.name} has no log vdev, so its ZIL is written to the data disks (${now.label}, ${measured.measuredQd1 !== null ? `measured ${formatCount(Math.round(measured.measuredQd1))} sync writes/s at QD1: ${(1000 / measured.measuredQd1).toFixed(1)} ms each` : `~${Math.round(now.typicalUs / 1000)} ms per flush, class figure`}). ` +
           (observed ? `Measured: sync writes waited p50 ${observed.p50Ms} ms, p99 ${observed.p99Ms ?? '?'} ms on the data vdevs${observed.syncWriteIops !== null ? ` at ${Math.round(observed.syncWriteIops * 10) / 10} sync writes/s` : ''} (${Math.round(observed.windowSeconds)} s observation, zpool iostat -w); the forecast's "now" uses that. ` : '') +
           `${ev.reasons.join(' ')} ` +
-          `Every sync write waits for that flush; a SLOG takes the ZIL off the disks. The sync-write forecast (device catalog and pool model, calibrated on published measurements including the Optane SLOG test) for ${c.target.candidate.label} predicts ` +
+          `Every sync write waits for that flush; a SLOG takes the ZIL off the disks. The sync-write forecast (device catalog and pool model, calibrated on published measurements including the Optane SLOG test) for ${e.target.candidate.label} predicts ` +
           `${observed ? '(from the observed latency) ' : ''}${formatCount(f.qd1.now.iops)} → ${formatCount(f.qd1.withOptane.iops)} IOPS at QD1 (range ${formatCount(f.qd1.withOptane.low)}–${formatCount(f.qd1.withOptane.high)}) and ${formatCount(f.qd16.now.iops)} → ${formatCount(f.qd16.withOptane.iops)} at QD16. ` +
           `"Now": ${measured.basis.replace(/\.$/, '')}. ` +
-          (c.target.candidate.measurement ? `"With": ${c.target.candidate.profile.basis}. ` : '') +
+          (e.target.candidate.measurement ? `"With": ${e.target.candidate.profile.basis}. ` : '') +
           `A SLOG lowers latency; it does not raise sustained throughput above what the disks absorb at txg sync, and it does nothing for async writes. ` +
           `${confText[0]!.toUpperCase()}${confText.slice(1)}. ` +
           (ev.level === 'observed' ? '' : NEEDS_OBSERVATION) +
-          (cands.length > 0 ? ` This host already has an unused ${productName(cands[0]!)} that would serve.` : ''),
+          (picked.length > 0 ? ` This host already has an unused ${productName(picked[0]!)} that would serve.` : '') +
+          (e.mirrorLog ? ` Mirror the log: ${pool.name} holds zvols (VM disks or iSCSI LUNs), whose last seconds of acknowledged sync writes a lone SLOG dying together with a crash would lose.` : ''),
         action: {
-          summary: cands.length > 0
-            ? `Add the unused ${productName(cands[0]!)}${devs.length === 2 ? ' pair' : ''} as a log vdev (dry run first with -n).`
-            : 'Add a small mirrored Optane (e.g. 2 × P1600X 118 GB) or PLP NVMe as a log vdev (dry run first with -n).',
+          summary: picked.length > 0
+            ? `Add the unused ${productName(picked[0]!)}${devs.length === 2 ? ' pair' : ''} as a log vdev (dry run first with -n).`
+            : `Add a small ${e.mirrorLog ? 'mirrored Optane (e.g. 2 × P1600X 118 GB)' : 'Optane (e.g. a P1600X 118 GB)'} or PLP NVMe as a log vdev (dry run first with -n).`,
           commands: [`zpool add -n ${pool.name} log ${layout}`, `zpool add ${pool.name} log ${layout}`],
           reversible: 'yes',
           reversibleWhy: 'Log vdevs can always be removed again with `zpool remove`, even from raidz pools.',

@@ -5,10 +5,9 @@
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
 import { fact, kb, man } from './lib/slog-citations.ts';
-import { classifyDrive, measureCommand, slowestLatency } from './lib/device-class.ts';
-import { hasLog, hasSpecial, leafDrives } from './lib/slog-devices.ts';
-import { syncEvidence } from './lib/slog-evidence.ts';
-import { allLeaves } from './lib/topology.ts';
+import { classifyDrive, measureCommand } from './lib/device-class.ts';
+import { hasLog, hasSpecial } from './lib/slog-devices.ts';
+import { poolSyncEvidence } from '../server/src/forecast/sync-evidence.ts';
 import { atLeast } from './engine/version.ts';
 import { newDevice } from './lib/commands.ts';
 
@@ -19,6 +18,7 @@ export default defineRule({
     category: 'slog',
     defaultSeverity: 'info',
     requiredArtifacts: ['Pools', 'Host'],
+    // Drives to name the special devices; with the rest, the inputs of the pool's sync-write evidence (forecast/sync-evidence.ts).
     optionalArtifacts: ['Drives', 'Datasets', 'Workload', 'ZilStats', 'Benchmarks', 'Capture'],
     description:
       'Since OpenZFS 2.4, zil_special_is_slog (default 1) makes a pool without a log vdev write its ZIL to the special vdev, so the special SSDs behave like a SLOG: sync writes get flash latency without a separate device, and the special vdev takes that write traffic and wear. Learn more: [SLOG and the ZFS intent log: OpenZFS 2.4: the special vdev as log](docs/kb/slog.md#openzfs-24-the-special-vdev-as-log).',
@@ -32,13 +32,15 @@ export default defineRule({
     const targets = Pools.filter((p) => !hasLog(p) && hasSpecial(p));
     if (targets.length === 0) return notApplicable('No pool has a special vdev without a log vdev.');
     for (const pool of targets) {
-      const ds = Drives ? leafDrives(allLeaves(pool, 'special'), Drives) : [];
-      const slow = slowestLatency(ds);
+      // Where the ZIL lands, as the verdict reads it: on 2.4+ without a log vdev, the special vdev.
+      const e = poolSyncEvidence({ Pools, Host, Drives, Datasets, Workload, ZilStats, Benchmarks, Capture }, pool);
+      const ds = e.zil.drives;
+      const slow = e.zil.latency;
       const classes = ds.map(classifyDrive);
       // A virtual disk or LUN is neither weak nor strong: its latency is unknown until measured.
       const virtual = classes.filter((c) => c.virtual);
       const weak = classes.filter((c) => !c.virtual && (c.cheapFlash || (!c.optane && c.plp.plp !== 'yes')));
-      const ev = syncEvidence(pool, { Datasets, Workload, ZilStats, poolCount: Pools.length, Benchmarks, capturedAt: Capture?.capturedAt });
+      const ev = e.demand;
       findings.push({
         severity: weak.length > 0 && (ev.level === 'observed' || ev.level === 'configured' || ev.level === 'counters') ? 'suggestion' : 'info',
         title: `${pool.name}: the special vdev is also the ZIL (OpenZFS ${v})`,

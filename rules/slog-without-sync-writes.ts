@@ -4,7 +4,7 @@
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
 import { OPENZFS_CACHING_DOC, fact, kb } from './lib/slog-citations.ts';
-import { syncEvidence } from './lib/slog-evidence.ts';
+import { poolSyncEvidence } from '../server/src/forecast/sync-evidence.ts';
 import { hasLog } from './lib/slog-devices.ts';
 import { topLevel } from './lib/topology.ts';
 import { datasetsOfPool } from './lib/inventory-index.ts';
@@ -16,14 +16,15 @@ export default defineRule({
     category: 'slog',
     defaultSeverity: 'info',
     requiredArtifacts: ['Pools'],
-    // Optional so a pool without a log vdev is "not applicable" rather than "needs a workload".
-    optionalArtifacts: ['Workload', 'Datasets'],
+    // Optional so a pool without a log vdev is "not applicable" rather than "needs a workload"; the
+    // others are the inputs of the pool's sync-write evidence (forecast/sync-evidence.ts), read as the verdict reads it.
+    optionalArtifacts: ['Workload', 'Datasets', 'Drives', 'ZilStats', 'Host', 'Benchmarks', 'Capture'],
     description:
       'A SLOG only holds the ZIL, which only synchronous writes use; asynchronous writes go from RAM to the data vdevs at txg sync and never touch it. A log vdev on a pool with no sync writes is idle. It is not a write cache. Learn more: [SLOG and the ZFS intent log: What the ZIL does](docs/kb/slog.md#what-the-zil-does).',
     citations: [kb('slog', 'What the ZIL does'), fact('A1'), fact('G1'), OPENZFS_CACHING_DOC],
     appliesTo: { minVersion: null, maxVersion: null },
   },
-  check({ Pools, Workload, Datasets }) {
+  check({ Pools, Workload, Datasets, Drives, ZilStats, Host, Benchmarks, Capture }) {
     const findings: FindingDraft[] = [];
     const withLog = Pools.filter(hasLog);
     if (withLog.length === 0) return notApplicable('No pool has a log vdev.');
@@ -31,7 +32,7 @@ export default defineRule({
       return notApplicable(`${withLog.map((p) => p.name).join(', ')} ${withLog.length === 1 ? 'has a log vdev' : 'have log vdevs'}, but whether ${withLog.length === 1 ? 'it sees' : 'they see'} sync writes needs a workload observation: run \`zfs-advisor observe --duration 10m\` during normal use.`);
     }
     for (const pool of withLog) {
-      const ev = syncEvidence(pool, { Workload, Datasets, poolCount: Pools.length });
+      const ev = poolSyncEvidence({ Pools, Workload, Datasets, Drives, ZilStats, Host, Benchmarks, Capture }, pool).demand;
       if (ev.level !== 'none-observed') continue;
       const logs = topLevel(pool, 'log');
       const allDisabled = datasetsOfPool(Datasets ?? [], pool.name).filter((d) => d.type === 'filesystem').every((d) => d.sync === 'disabled') && ev.syncDisabledDatasets.length > 0;

@@ -5,8 +5,9 @@
 import { defineRule, fired, notApplicable } from './engine/types.ts';
 import type { FindingDraft } from './engine/types.ts';
 import { DOC_003, doc, fact, kb } from './lib/slog-citations.ts';
-import { NEEDS_OBSERVATION, syncEvidence } from './lib/slog-evidence.ts';
-import { dataLatency, hasLog, hasSpecial } from './lib/slog-devices.ts';
+import { NEEDS_OBSERVATION } from './lib/slog-evidence.ts';
+import { hasLog, hasSpecial } from './lib/slog-devices.ts';
+import { poolSyncEvidence } from '../server/src/forecast/sync-evidence.ts';
 import { atLeast } from './engine/version.ts';
 import { newDevice } from './lib/commands.ts';
 
@@ -17,6 +18,7 @@ export default defineRule({
     category: 'slog',
     defaultSeverity: 'info',
     requiredArtifacts: ['Pools', 'Host'],
+    // The inputs of the pool's sync-write evidence (forecast/sync-evidence.ts), read as the verdict reads it.
     optionalArtifacts: ['Drives', 'Datasets', 'Workload', 'ZilStats', 'Benchmarks', 'Capture'],
     description:
       'Before OpenZFS 2.4 the ZIL is written to a log vdev or to the normal class, never to a special vdev. A fast special vdev therefore does not speed up sync writes of datasets whose data lives on the disks; a SLOG does. Learn more: [Special vdevs: A special vdev is not a SLOG](docs/kb/special-vdev.md#a-special-vdev-is-not-a-slog).',
@@ -30,9 +32,11 @@ export default defineRule({
     if (targets.length === 0) return notApplicable('No pool has a special vdev without a log vdev.');
     const findings: FindingDraft[] = [];
     for (const pool of targets) {
-      const ev = syncEvidence(pool, { Datasets, Workload, ZilStats, poolCount: Pools.length, Benchmarks, capturedAt: Capture?.capturedAt });
+      const e = poolSyncEvidence({ Pools, Host, Drives, Datasets, Workload, ZilStats, Benchmarks, Capture }, pool);
+      const ev = e.demand;
       if (ev.level === 'none-observed' || ev.level === 'unknown') continue;
-      const data = Drives ? dataLatency(pool, Drives) : null;
+      // ≤ 2.3 without a log vdev: the ZIL lands on the data vdevs.
+      const data = e.dataLatency;
       findings.push({
         title: `${pool.name}: sync writes still go to the data vdevs despite the special vdev`,
         subject: { kind: 'pool', id: pool.name, pool: pool.name },

@@ -62,7 +62,12 @@ export const unusedDrives = (pools: readonly Pool[], drives: readonly Drive[]): 
 
 /** Unused drives fit for a SLOG: Optane first, then PLP NVMe, fastest first. */
 export function slogCandidates(pools: readonly Pool[], drives: readonly Drive[]): Drive[] {
-  return unusedDrives(pools, drives)
+  return fitForSlog(unusedDrives(pools, drives));
+}
+
+/** Of drives already known to be unused (unusedDrives), those fit for a SLOG: Optane first, then PLP NVMe, fastest first. */
+export function fitForSlog(unused: readonly Drive[]): Drive[] {
+  return unused
     .filter((d) => isOptane(d) || syncWriteLatency(d).cls === 'plp-nvme')
     .sort((a, b) => syncWriteLatency(a).rank - syncWriteLatency(b).rank || a.id.localeCompare(b.id));
 }

@@ -40,6 +40,8 @@ export interface MeasuredNow {
   hostCpu: HostCpu | null;
   /** The data vdevs' write-back, measured by the bandwidth probe on the same layout (measured-bandwidth.ts), else null. */
   bandwidth: MeasuredBandwidth | null;
+  /** The newest probes of the pool these figures rest on: QD1, many writers (read against it), write-back bandwidth. */
+  runs: { qd1: BenchmarkSummary | null; manyWriters: BenchmarkSummary | null; bandwidth: BenchmarkSummary | null };
 }
 
 /**
@@ -113,7 +115,7 @@ export function measuredNow(
     const device = withLatency(log.device, us(m), us(m * 1.1), us(m * 0.9), basis);
     const many = newestManyWriterRun(a.Benchmarks, pool.name, probe);
     return {
-      bandwidth,
+      bandwidth, runs: { qd1: probe, manyWriters: many, bandwidth: bwRun },
       ceiling: many ? measuredCeiling(many, m, data, { ...log, device }, { ...side, sync: 'always' }) : null,
       hostCpu: probe.cpuUsPerIo ? { usPerWrite: probe.cpuUsPerIo, cpus: probe.system?.cpus ?? null, runId: probe.id } : null,
       hostExtraUs: hostExtraOf(log.device, m, modelled, 1),
@@ -124,10 +126,10 @@ export function measuredNow(
   const observed = observedSyncLatency(a.Workload, pool.name, zilHome(pool, a.Host?.zfs.openzfs));
   if (observed) {
     const l = observed.latency;
-    return { bandwidth, ceiling: null, hostCpu: null, hostExtraUs: 0, source: 'observed', measuredQd1: null, benchmark: null, observed, device: withLatency(log.device, l.typicalUs, l.lowUs, l.highUs, observed.basis), basis: observed.basis };
+    return { bandwidth, runs: { qd1: null, manyWriters: null, bandwidth: bwRun }, ceiling: null, hostCpu: null, hostExtraUs: 0, source: 'observed', measuredQd1: null, benchmark: null, observed, device: withLatency(log.device, l.typicalUs, l.lowUs, l.highUs, observed.basis), basis: observed.basis };
   }
   return {
-    bandwidth, ceiling: null, hostCpu: null, hostExtraUs: 0, source: 'model', measuredQd1: null, benchmark: null, observed: null, device: undefined,
+    bandwidth, runs: { qd1: null, manyWriters: null, bandwidth: bwRun }, ceiling: null, hostCpu: null, hostExtraUs: 0, source: 'model', measuredQd1: null, benchmark: null, observed: null, device: undefined,
     basis: `model estimate, not measured on this host (${log.device.basis}); measure it in one click: ${measurePoolHint(pool.name)}`,
   };
 }

@@ -11,7 +11,7 @@ import { driveUsability, inUseSentence } from '../model/usable.ts';
 import { profileForText } from './catalog.ts';
 import { forecastPool, WorkloadSpec, type Candidate, type ForecastResult } from './forecast.ts';
 import { candidateProfile, deviceProbeHint } from './measured-device.ts';
-import { forecastOptionsOf, measuredNow } from './measured-now.ts';
+import { poolSyncEvidence } from './sync-evidence.ts';
 import { formatCount } from '../text/format.ts';
 import { gainText } from './gain-text.ts';
 
@@ -40,6 +40,8 @@ export function runForecast(a: Artifacts, req: ForecastRequest): ForecastOutcome
   const pools = a.Pools ?? [];
   const pool = pools.find((p) => p.name === req.pool);
   if (!pool) return { ok: false, message: `no pool "${req.pool}" in the inventory (have: ${pools.map((p) => p.name).join(', ') || 'none'})` };
+  // The pool's sync-write evidence, as the Optane verdict and the slog-benefit rule read it.
+  const e = poolSyncEvidence(a, pool);
   let candidate: Candidate | null = null;
   if (req.slog) {
     const drives = a.Drives ?? [];
@@ -47,16 +49,18 @@ export function runForecast(a: Artifacts, req: ForecastRequest): ForecastOutcome
     if (!d) return { ok: false, message: `no drive "${req.slog}" in the inventory; use --slog-model "MODEL" for a device not in the box` };
     const usable = driveUsability(d, pools, drives);
     if (!usable.usable) return { ok: false, message: `${inUseSentence(req.slog, usable)}; name an unused drive, or --slog-model "MODEL" for one of its kind` };
-    // Measure before forecasting: a blank-device test of this drive replaces its catalog figure.
-    const c = candidateProfile(d, a.Benchmarks);
+    // Measure before forecasting: a blank-device test of this drive replaces its catalog figure
+    // (the record holds it for the box's log candidates).
+    const known = e.inBox.find((t) => t.drive === d)?.candidate;
+    const c = known ? { profile: known.profile, measurement: known.measurement ?? null } : candidateProfile(d, a.Benchmarks);
     candidate = { label: `${drivePath(d, a.Host)} (${productName(d)})`, profile: c.profile, measurement: c.measurement, measureHint: deviceProbeHint(d, a.Host), mirrored: req.mirrored };
   } else if (req.slogModel) {
     const profile = profileForText(req.slogModel);
     candidate = { label: profile.matched === 'catalog' ? profile.product : `${req.slogModel} (not in the catalog: ${profile.classLabel} estimate)`, profile, mirrored: req.mirrored };
   }
-  // "Now" as the Optane verdict has it: this host's probe or observed latency, else the model.
-  const now = measuredNow(a, pool);
-  return { ok: true, result: forecastPool(a, pool, req.workload, candidate, forecastOptionsOf(now)) };
+  // "Now" as the Optane verdict has it, from the pool's one sync-write evidence record: this host's
+  // probe (and many-writer and write-back runs) or observed latency, else the model.
+  return { ok: true, result: forecastPool(a, pool, req.workload, candidate, e.forecastOptions) };
 }
 
 const fmt = (n: number) => formatCount(n);

@@ -1,17 +1,18 @@
 /**
  * Which log device a pool's forecast is for: the unused candidate in the box with the highest
  * QD1 forecast on this pool (Optane or PLP NVMe: rules/lib/slog-devices.ts), else the first of
- * the devices to buy as ranked by purchaseOptions (a P1600X 118 GB or a current PLP NVMe). Shared
- * by the Optane verdict and the slog-benefit rule, so both show the same numbers. A drive
+ * the devices to buy as ranked by purchaseOptions (a P1600X 118 GB or a current PLP NVMe). Chosen
+ * once per pool in its sync-write evidence (sync-evidence.ts), which the Optane verdict, the
+ * slog-benefit rule and `forecast` read, so all show the same numbers. A drive
  * measured on this host (a blank-device test in `a.Benchmarks`) is forecast from that measurement
  * (measured-device.ts).
  */
 import type { Artifacts } from '../model/artifacts.ts';
 import type { Drive, Pool } from '../model/inventory.ts';
 import { productName } from '../../../rules/lib/device-class.ts';
-import { drivePath, slogCandidates, unusedDrives } from '../../../rules/lib/slog-devices.ts';
+import { drivePath, fitForSlog, unusedDrives } from '../../../rules/lib/slog-devices.ts';
 import { currentPlpNvme, findEntry, profileForEntry, profileForText, type CatalogEntry, type SlogMeasurement } from './catalog.ts';
-import { currentLog } from './pool-shape.ts';
+import type { LogTarget } from './model.ts';
 import { candidateProfile, deviceMeasurement, deviceProbeHint } from './measured-device.ts';
 import { forecastPool, WorkloadSpec, type Candidate, type ForecastOptions, type ForecastResult } from './forecast.ts';
 
@@ -31,6 +32,8 @@ export interface SlogChoice {
   gain: number;
   /** The range of `gain`: the same ratio at the ends of the "with" range (forecast.ts gainRange's convention: "now" is what the probe measures). */
   gainRange: { low: number; high: number };
+  /** With no candidate in the box: the devices to buy, ranked (purchaseOptions), the first being `target`; else null. */
+  purchase: PurchaseOption[] | null;
 }
 
 /** A device to buy, forecast on the pool at QD1 and QD16, in the order purchaseOptions ranks them. */
@@ -116,23 +119,25 @@ export function purchaseOptions(a: Artifacts, pool: Pool, opts: ForecastOptions 
 /**
  * A measured before/after pair behind a forecast: the device's published SLOG measurement the
  * "with" figure is (same pool shape and workload, used as is), whose source also published the
- * same pool without a log device. Only for a pool whose ZIL is on its data vdevs today (what
- * "before" measured). Null otherwise.
+ * same pool without a log device. Only for a pool whose ZIL is on its data vdevs today (`zil`: where
+ * it lands, sync-evidence.ts; what "before" measured). Null otherwise.
  */
-export function measuredPair(a: Artifacts, pool: Pool, f: ForecastResult, target: SlogTarget): { before: number; after: number; gain: number; measurement: SlogMeasurement } | null {
-  if (!f.with?.measured || currentLog(pool, a.Drives ?? [], a.Host).kind !== 'data') return null;
+export function measuredPair(zil: LogTarget['kind'], f: ForecastResult, target: SlogTarget): { before: number; after: number; gain: number; measurement: SlogMeasurement } | null {
+  if (!f.with?.measured || zil !== 'data') return null;
   const m = target.candidate.profile.slogMeasurements.find((x) => x.before && x.iops === f.with!.iops && x.iodepth === f.workload.iodepth && x.numjobs === f.workload.numjobs && x.bs === f.workload.bs);
   return m?.before ? { before: m.before.iops, after: m.iops, gain: r2(m.iops / m.before.iops), measurement: m } : null;
 }
 
 export const purchaseTarget = (): SlogTarget => ({ drive: null, candidate: { label: 'Intel Optane SSD P1600X 118GB (to buy)', profile: profileForText(P1600X_MODEL), mirrored: false } });
 
-/** `opts`: what was measured on this pool (measured-now.ts forecastOptionsOf). */
-export function chooseSlog(a: Artifacts, pool: Pool, opts: ForecastOptions = {}): SlogChoice {
-  const drives = a.Drives ?? [];
-  const listed = slogCandidates(a.Pools ?? [], drives);
+/**
+ * `opts`: what was measured on this pool (measured-now.ts forecastOptionsOf); `unused`: the box's
+ * unused drives when the caller already holds them (unusedDrives).
+ */
+export function chooseSlog(a: Artifacts, pool: Pool, opts: ForecastOptions = {}, unused: readonly Drive[] = unusedDrives(a.Pools ?? [], a.Drives ?? [])): SlogChoice {
+  const listed = fitForSlog(unused);
   // A drive its model does not mark as a log candidate still is one once this host measured it.
-  const measured = unusedDrives(a.Pools ?? [], drives).filter((d) => !listed.includes(d) && deviceMeasurement(a.Benchmarks, d) !== null);
+  const measured = unused.filter((d) => !listed.includes(d) && deviceMeasurement(a.Benchmarks, d) !== null);
   const scored = [...listed, ...measured]
     .map((d): SlogTarget => {
       // Measure before forecasting: a blank-device test of the drive replaces its catalog figure.
@@ -141,10 +146,11 @@ export function chooseSlog(a: Artifacts, pool: Pool, opts: ForecastOptions = {})
     })
     .map((t) => ({ t, f: forecastPool(a, pool, QD1, t.candidate, opts) }))
     .sort((x, y) => y.f.with!.latencyIops - x.f.with!.latencyIops);
-  const buy = scored.length === 0 ? purchaseOptions(a, pool, opts)[0]! : null;
+  const purchase = scored.length === 0 ? purchaseOptions(a, pool, opts) : null;
+  const buy = purchase ? purchase[0]! : null;
   const target = scored[0]?.t ?? buy!.target;
   const qd1 = scored[0]?.f ?? buy!.qd1;
   const qd16 = buy?.qd16 ?? forecastPool(a, pool, QD16, target.candidate, opts);
   const gain = qd1.with!.latencyIops / qd1.now.latencyIops;
-  return { target, inBox: scored.map((s) => s.t), qd1, qd16, gain, gainRange: gainRangeOf(gain, qd1) };
+  return { target, inBox: scored.map((s) => s.t), qd1, qd16, gain, gainRange: gainRangeOf(gain, qd1), purchase };
 }

@@ -6,22 +6,25 @@
  * large; "replace" when an existing SLOG is much slower than the candidate; "no" when there are no
  * sync writes or the ZIL already lands on something as fast; "depends" when the deciding evidence
  * is missing, naming the probe that would decide it.
+ *
+ * What it knows about each pool's sync writes it reads from the pool's evidence record
+ * (forecast/sync-evidence.ts), computed once per assessment and shared with the SLOG rules and
+ * `forecast`; the decision is decide.ts's table; this file words the page.
  */
 import { z } from 'zod';
 import type { Artifacts } from '../model/artifacts.ts';
 import type { Assessment } from '../model/finding.ts';
 import type { Drive, Pool, VdevNode } from '../model/inventory.ts';
 import { isHdd, isOptane, productName } from '../../../rules/lib/device-class.ts';
-import { MIN_SYNC_COMMITS_PER_SEC, syncEvidence, type SyncEvidence } from '../../../rules/lib/slog-evidence.ts';
-import { NEW_DEVICE, drivePath, unusedDrives, zilPath, type ZilPath } from '../../../rules/lib/slog-devices.ts';
+import { NEW_DEVICE, drivePath } from '../../../rules/lib/slog-devices.ts';
 import { commandPath, leaves, topLevel } from '../../../rules/lib/topology.ts';
 import { CATALOG, sourceUrl, type DeviceProfile } from '../forecast/catalog.ts';
 import { forecastPool, hostCpuSentence, type ForecastResult } from '../forecast/forecast.ts';
-import { QD1, QD16, chooseSlog, gainRangeOf, measuredPair, purchaseOptions, type PurchaseOption, type SlogTarget } from '../forecast/slog-choice.ts';
+import { QD1, QD16, measuredPair, type PurchaseOption } from '../forecast/slog-choice.ts';
 import type { ForecastOptions } from '../forecast/forecast.ts';
 import { factLink, mdLink } from '../forecast/cite.ts';
-import { currentLog } from '../forecast/pool-shape.ts';
-import { forecastOptionsOf, measuredNow, probeCommand, type MeasuredNow } from '../forecast/measured-now.ts';
+import { probeCommand } from '../forecast/measured-now.ts';
+import { poolSyncEvidence, type PoolSyncEvidence } from '../forecast/sync-evidence.ts';
 import { confidenceReason, forecastConfidence, withSourceOf } from '../forecast/confidence.ts';
 import type { ObservedSyncLatency } from './observed-latency.ts';
 import { deviceMeasurement, deviceProbeBytes, deviceProbeCommand, deviceProbeHint } from '../forecast/measured-device.ts';
@@ -103,52 +106,17 @@ const OPTANE_EOL = CATALOG.sources['optane-eol']!;
 
 const RELATED_RULES = new Set(['slog-benefit', 'slog-without-sync-writes', 'slog-device-suitability', 'slog-on-2.4-special', 'special-does-not-replace-slog', 'slog-single-device', 'slog-size']);
 
-interface PoolView {
-  pool: Pool;
-  ev: SyncEvidence;
-  path: ZilPath;
-  observed: ObservedSyncLatency | null;
-  measuredQd1: number | null;
-  now: MeasuredNow;
-  target: SlogTarget;
-  inBox: SlogTarget[];
-  qd1: ForecastResult;
-  qd16: ForecastResult;
-  nowQd1: IopsRange;
-  gain: number;
-  /** The range of `gain` (slog-choice.ts gainRangeOf): what the decision reads. */
-  gainRange: { low: number; high: number };
-}
+/** What the verdict reads about a pool: its sync-write evidence, computed once per assessment (forecast/sync-evidence.ts). */
+type PoolView = PoolSyncEvidence;
 
 /** Evidence values are plain text: Markdown links keep their words (the reasons carry the links). */
 const plain = (text: string): string => text.replace(/\[([^\]]+)\]\((https?:[^)\s]+)\)/g, '$1');
 
 const range = (x: { iops: number; low: number; high: number }): IopsRange => ({ iops: x.iops, low: x.low, high: x.high });
 
-function viewPool(pool: Pool, a: Artifacts): PoolView {
-  const drives = a.Drives ?? [];
-  const ev = syncEvidence(pool, { Datasets: a.Datasets, Workload: a.Workload, ZilStats: a.ZilStats, poolCount: a.Pools?.length ?? 1, Benchmarks: a.Benchmarks, capturedAt: a.Capture?.capturedAt });
-  const path = zilPath(pool, drives, a.Host?.zfs.openzfs);
-  const now = measuredNow(a, pool);
-  const m = now.measuredQd1;
-  const c = chooseSlog(a, pool, forecastOptionsOf(now));
-  const nowQd1 = m !== null ? { iops: Math.round(m), low: Math.round(m * 0.9), high: Math.round(m * 1.1) } : range(c.qd1.now);
-  // The gain is the latency ratio at QD1: the pool's sustained ceiling caps throughput (QD16 shows
-  // it) but not how long each sync write waits.
-  const gain = m !== null ? c.qd1.with!.latencyIops / m : c.gain;
-  return { pool, ev, path, observed: now.observed, measuredQd1: m, now, target: c.target, inBox: c.inBox, qd1: c.qd1, qd16: c.qd16, nowQd1, gain, gainRange: gainRangeOf(gain, c.qd1) };
-}
-
-/** Sync writes happen (or are forced) on this pool: observed, counted at a real rate, or configured. */
-function syncDemand(ev: SyncEvidence): boolean {
-  if (ev.level === 'observed' || ev.level === 'configured') return true;
-  if (ev.level === 'counters') return ev.commitsPerSec === null || ev.commitsPerSec >= MIN_SYNC_COMMITS_PER_SEC;
-  return false;
-}
-
 /** Rank pools: most to gain with real sync demand first. */
 function score(v: PoolView): number {
-  const demand = { observed: 4, counters: 3, configured: 2, unknown: 1, 'none-observed': 0 }[v.ev.level];
+  const demand = { observed: 4, counters: 3, configured: 2, unknown: 1, 'none-observed': 0 }[v.demand.level];
   return demand * 1e6 + v.gain;
 }
 
@@ -167,9 +135,11 @@ const removeName = (v: VdevNode, drives: readonly Drive[]): string => (v.childre
  * so, and what still tells them apart: the QD1 wait per write, endurance, power-loss protection and
  * price class. Null when the candidates' QD16 forecasts differ.
  */
-export function sameLimitReason(a: Artifacts, pool: Pool, cands: { label: string; profile: DeviceProfile }[], opts: ForecastOptions): string | null {
+export function sameLimitReason(a: Artifacts, pool: Pool, cands: { label: string; profile: DeviceProfile; qd1?: ForecastResult; qd16?: ForecastResult }[], opts: ForecastOptions): string | null {
   if (cands.length < 2) return null;
-  const fs = cands.map((c) => ({ c, q16: forecastPool(a, pool, QD16, { ...c, mirrored: false }, opts).with!, q1: forecastPool(a, pool, QD1, { ...c, mirrored: false }, opts).with! }));
+  // A candidate's single-device forecasts where the pool's evidence already holds them (the devices to buy), else forecast here.
+  const one = (c: { label: string; profile: DeviceProfile }, w: typeof QD1) => forecastPool(a, pool, w, { label: c.label, profile: c.profile, mirrored: false }, opts);
+  const fs = cands.map((c) => ({ c, q16: (c.qd16 ?? one(c, QD16)).with!, q1: (c.qd1 ?? one(c, QD1)).with! }));
   const cap = Math.max(...fs.map((f) => f.q16.iops));
   if (fs.some((f) => f.q16.iops < cap * 0.98 || f.q16.latencyIops <= f.q16.iops * 1.05)) return null;
   const entry = (id: string) => CATALOG.entries.find((e) => e.id === id);
@@ -199,8 +169,8 @@ const MIRROR_KB = '[one device or a mirror](docs/kb/slog.md#one-device-or-a-mirr
  * the pool (VM disks or iSCSI LUNs); otherwise one device, saying when to mirror it.
  */
 function mirrorAdvice(v: PoolView): MirrorAdvice {
-  const z = v.ev.zvols;
-  if (z.length > 0) {
+  const z = v.demand.zvols;
+  if (v.mirrorLog) {
     const zvols = `${v.pool.name} holds zvols (${z.slice(0, 3).join(', ')}${z.length > 3 ? ', …' : ''}: VM disks or iSCSI LUNs), whose last seconds of acknowledged sync writes a lone SLOG dying together with a crash would lose`;
     return { mirror: true, why: `${zvols} (${factLink('A25')}; ${MIRROR_KB})`, short: `${zvols} (${MIRROR_KB})` };
   }
@@ -279,28 +249,27 @@ function headlineGainOf(a: Artifacts, v: PoolView): HeadlineGain {
   const capped = w.latencyIops > w.iops * 1.05
     ? `; sustained, ${v.pool.name}'s data vdevs cap it at ~${fmt(w.iops)} sync IOPS${table ? `, ${rangeText(table)} over now` : ''}`
     : '';
-  if (v.measuredQd1 !== null) {
-    return { kind: 'probe', value: null, ...v.gainRange, iodepth: 1, text: `${rangeText(v.gainRange)} faster per write at QD1 (forecast over the measured ${fmt(v.measuredQd1)} sync writes/s${capped})` };
+  if (v.measured.measuredQd1 !== null) {
+    return { kind: 'probe', value: null, ...v.gainRange, iodepth: 1, text: `${rangeText(v.gainRange)} faster per write at QD1 (forecast over the measured ${fmt(v.measured.measuredQd1)} sync writes/s${capped})` };
   }
   for (const f of [v.qd1, v.qd16]) {
-    const p = measuredPair(a, v.pool, f, v.target);
+    const p = measuredPair(v.zilTarget.kind, f, v.target);
     if (!p) continue;
     return {
       kind: 'measured-pair', value: p.gain, low: p.gain, high: p.gain, iodepth: f.workload.iodepth,
       text: `${formatGain(p.gain)} faster at QD${f.workload.iodepth}, measured before and after on a pool of the same shape (${fmt(p.before)} → ${fmt(p.after)} sync IOPS, ${mdLink('published test', sourceUrl(p.measurement.source))})`,
     };
   }
-  const basis = v.observed ? 'forecast range over the observed sync-write latency' : 'forecast range; "now" is a model estimate until measured';
+  const basis = v.measured.observed ? 'forecast range over the observed sync-write latency' : 'forecast range; "now" is a model estimate until measured';
   return { kind: 'range', value: null, ...v.gainRange, iodepth: 1, text: `${rangeText(v.gainRange)} faster per write at QD1 (${basis}${capped})` };
 }
 
-/** Unused flash (or unidentified) drives the blank-device test can measure, log candidates first. */
-function deviceProbeOffers(a: Artifacts, inBox: readonly SlogTarget[]): DeviceProbeOffer[] {
-  const drives = a.Drives ?? [];
-  const first = inBox.flatMap((t) => (t.drive ? [t.drive] : []));
-  const rest = unusedDrives(a.Pools ?? [], drives).filter((d) => !first.includes(d) && !isHdd(d));
-  return [...first, ...rest].map((d) => {
-    const m = deviceMeasurement(a.Benchmarks, d);
+/** Unused flash (or unidentified) drives the blank-device test can measure, log candidates first (each with its newest test, as the candidates hold it). */
+function deviceProbeOffers(a: Artifacts, v: PoolView): DeviceProbeOffer[] {
+  const tested = new Map(v.inBox.flatMap((t) => (t.drive ? [[t.drive, t.candidate.measurement ?? null] as const] : [])));
+  const rest = v.unused.filter((d) => !tested.has(d) && !isHdd(d));
+  return [...tested.keys(), ...rest].map((d) => {
+    const m = tested.has(d) ? tested.get(d)! : deviceMeasurement(a.Benchmarks, d);
     return {
       driveId: d.id, device: drivePath(d, a.Host), product: productName(d), sizeBytes: deviceProbeBytes(d),
       measured: m ? { runId: m.runId, startedAt: m.startedAt, iops: m.iops, latencyUs: m.latencyUs } : null, command: deviceProbeCommand(d, a.Host),
@@ -308,21 +277,21 @@ function deviceProbeOffers(a: Artifacts, inBox: readonly SlogTarget[]): DevicePr
   });
 }
 
-/** The decision's evidence for one pool, read from the pool's view (decide.ts). */
+/** The decision's evidence for one pool (decide.ts), read from its sync-write evidence record. */
 function decisionEvidence(v: PoolView, probe: string, host: Artifacts['Host']): DecisionEvidence {
-  const lat = v.path.latency;
+  const lat = v.zil.latency;
   return {
     pool: v.pool.name,
-    demand: v.ev.level,
-    commitsPerSec: v.ev.commitsPerSec,
-    commitsMatter: v.ev.commitsPerSec === null || v.ev.commitsPerSec >= MIN_SYNC_COMMITS_PER_SEC,
-    measuredQd1Iops: v.measuredQd1,
-    observed: v.observed ? { p50Ms: v.observed.p50Ms, syncWriteIops: v.observed.syncWriteIops } : null,
-    zilHome: v.path.home,
-    zilClass: lat && v.path.unresolved === 0 ? { label: lat.label, known: lat.known, typicalUs: lat.typicalUs } : lat ? { label: lat.label, known: false, typicalUs: lat.typicalUs } : null,
-    zilOnOptane: v.path.drives.length > 0 && v.path.drives.every(isOptane),
+    demand: v.demand.level,
+    commitsPerSec: v.demand.commitsPerSec,
+    commitsMatter: v.commitsMatter,
+    measuredQd1Iops: v.measured.measuredQd1,
+    observed: v.measured.observed ? { p50Ms: v.measured.observed.p50Ms, syncWriteIops: v.measured.observed.syncWriteIops } : null,
+    zilHome: v.zil.home,
+    zilClass: lat && v.zil.unresolved === 0 ? { label: lat.label, known: lat.known, typicalUs: lat.typicalUs } : lat ? { label: lat.label, known: false, typicalUs: lat.typicalUs } : null,
+    zilOnOptane: v.zil.drives.length > 0 && v.zil.drives.every(isOptane),
     candidate: {
-      label: v.target.candidate.label, latencySource: v.target.candidate.measurement ? 'measured' : v.target.candidate.profile.matched === 'catalog' ? 'catalog' : 'class',
+      label: v.target.candidate.label, latencySource: v.targetLatency,
       // A drive of the box not measured yet: its blank-device test settles an uncertain gain.
       probe: v.target.drive && !v.target.candidate.measurement ? deviceProbeCommand(v.target.drive, host) : null,
     },
@@ -345,32 +314,32 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
       candidates: [], purchase: [], layout: { commands: [], reversible: 'yes' }, unknowns, findings: related, confidence: 'low', deviceProbes: [], decisive: 'no pool', headlineGain: null,
     };
   }
-  const views = pools.map((p) => viewPool(p, a)).sort((x, y) => score(y) - score(x) || x.pool.name.localeCompare(y.pool.name));
+  const views = pools.map((p) => poolSyncEvidence(a, p)).sort((x, y) => score(y) - score(x) || x.pool.name.localeCompare(y.pool.name));
   const v = views[0]!;
   const name = v.pool.name;
   const probe = probeCommand(name);
   const t = v.target;
   const mirror = mirrorAdvice(v);
   // A second drive of the box only where the rule asks for a mirror.
-  const picked = t.drive ? [t.drive, ...v.inBox.filter((x) => x.drive !== t.drive && x.drive && isOptane(x.drive) === isOptane(t.drive!)).map((x) => x.drive!)].slice(0, mirror.mirror ? 2 : 1) : [];
-  const nowBasis = v.now.basis;
+  const picked = v.logDrives;
+  const nowBasis = v.measured.basis;
   const withBasis = v.qd1.with!.measured ?? t.candidate.profile.basis;
-  const reasons: string[] = [...v.ev.reasons];
+  const reasons: string[] = [...v.demand.reasons];
   const evidence: OptaneVerdict['evidence'] = [
     { label: 'pool', value: name },
-    { label: 'ZIL written to', value: v.path.home === 'log' ? 'log vdev (SLOG)' : v.path.home === 'special' ? 'special vdev (2.4 zil_special_is_slog)' : 'data vdevs' },
-    { label: 'ZIL device class', value: v.path.latency?.label ?? 'unknown' },
-    { label: 'sync-write evidence', value: v.ev.level },
-    { label: 'ZIL commits/s', value: v.ev.commitsPerSec === null ? null : Math.round(v.ev.commitsPerSec * 100) / 100 },
-    { label: 'measured QD1 sync IOPS', value: v.measuredQd1 },
+    { label: 'ZIL written to', value: v.zil.home === 'log' ? 'log vdev (SLOG)' : v.zil.home === 'special' ? 'special vdev (2.4 zil_special_is_slog)' : 'data vdevs' },
+    { label: 'ZIL device class', value: v.zil.latency?.label ?? 'unknown' },
+    { label: 'sync-write evidence', value: v.demand.level },
+    { label: 'ZIL commits/s', value: v.demand.commitsPerSec === null ? null : Math.round(v.demand.commitsPerSec * 100) / 100 },
+    { label: 'measured QD1 sync IOPS', value: v.measured.measuredQd1 },
     // The probe's CPU per write: host time no log device removes (forecast.ts HostCpu).
-    ...(v.now.hostCpu ? [{ label: 'host CPU per sync write (µs)', value: Math.round(v.now.hostCpu.usPerWrite) }] : []),
+    ...(v.measured.hostCpu ? [{ label: 'host CPU per sync write (µs)', value: Math.round(v.measured.hostCpu.usPerWrite) }] : []),
     // What the data vdevs write back at txg sync: the ceiling of many small writes, log device or not (measured-bandwidth.ts).
-    ...(v.now.bandwidth ? [{ label: 'measured write-back (MiB/s)', value: Math.round((v.now.bandwidth.bytesPerSec / 2 ** 20) * 10) / 10 }] : []),
-    ...(v.observed ? [
-      { label: 'observed sync-write latency p50 (ms)', value: v.observed.p50Ms },
-      { label: 'observed sync-write latency p99 (ms)', value: v.observed.p99Ms },
-      { label: 'observed sync-write IOPS', value: v.observed.syncWriteIops === null ? null : Math.round(v.observed.syncWriteIops * 10) / 10 },
+    ...(v.measured.bandwidth ? [{ label: 'measured write-back (MiB/s)', value: Math.round((v.measured.bandwidth.bytesPerSec / 2 ** 20) * 10) / 10 }] : []),
+    ...(v.measured.observed ? [
+      { label: 'observed sync-write latency p50 (ms)', value: v.measured.observed.p50Ms },
+      { label: 'observed sync-write latency p99 (ms)', value: v.measured.observed.p99Ms },
+      { label: 'observed sync-write IOPS', value: v.measured.observed.syncWriteIops === null ? null : Math.round(v.measured.observed.syncWriteIops * 10) / 10 },
     ] : []),
     { label: '"now" based on', value: plain(nowBasis) },
     { label: 'forecast "with" for', value: plain(`${t.candidate.label}: ${withBasis}`) },
@@ -387,12 +356,13 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   }));
   const devs = picked.length > 0 ? picked.map((d) => drivePath(d, a.Host)) : mirror.mirror ? [NEW_DEVICE(1, a.Host), NEW_DEVICE(2, a.Host)] : [NEW_DEVICE(1, a.Host)];
   const spec = devs.length === 2 ? `mirror ${devs.join(' ')}` : devs[0]!;
-  const fopts: ForecastOptions = forecastOptionsOf(v.now);
-  const options = picked.length > 0 ? [] : purchaseOptions(a, v.pool, fopts);
+  const fopts: ForecastOptions = v.forecastOptions;
+  // The devices to buy when the box has no candidate (picked is empty exactly then).
+  const options = v.purchase ?? [];
   const bought = purchaseList(v.pool, options, mirror);
   const compared = picked.length > 0
     ? v.inBox.map((x) => ({ label: x.candidate.label, profile: x.candidate.profile }))
-    : options.map((o) => ({ label: o.target.candidate.label.replace(' (to buy)', ''), profile: o.target.candidate.profile }));
+    : options.map((o) => ({ label: o.target.candidate.label.replace(' (to buy)', ''), profile: o.target.candidate.profile, qd1: o.qd1, qd16: o.qd16 }));
   const limitReason = sameLimitReason(a, v.pool, compared, fopts);
   const gainText = `~${fmt(expected.qd1.now.iops)} → ~${fmt(expected.qd1.withOptane.iops)} sync IOPS at QD1, ${fmt(expected.qd16.now.iops)} → ${fmt(expected.qd16.withOptane.iops)} at QD16`;
   const capped = v.qd1.with!.latencyIops > v.qd1.with!.iops * 1.05;
@@ -403,14 +373,14 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
     (limitReason ? ` ${limitReason}` : '') +
     ((s) => (s ? ` ${s}` : ''))(hostCpuSentence(fopts.hostCpu)) +
     (capped ? ` Per write, the ZIL path allows ~${fmt(v.qd1.now.latencyIops)} → ~${fmt(v.qd1.with!.latencyIops)} IOPS; sustained, ${name}'s data vdevs cap both (4 KiB writes into ${v.qd1.workload.blockSize / 1024} KiB blocks; ${factLink('A17')}).` : '');
-  const nowUnknown = v.measuredQd1 === null && v.observed === null && currentLog(v.pool, drives, a.Host).device.cls === 'unknown';
+  const nowUnknown = v.measured.measuredQd1 === null && v.measured.observed === null && v.zilTarget.device.cls === 'unknown';
   const none = { commands: [] as string[], reversible: 'yes' as const };
-  const demand = syncDemand(v.ev);
+  const demand = v.demanded;
   // One confidence for the verdict and the slog-benefit finding (forecast/confidence.ts).
   const withSource = withSourceOf(t.candidate.profile);
-  const conf = forecastConfidence(v.now.source, v.ev.level, withSource);
-  const confReason = `${confidenceReason(v.now.source, v.ev.level, withSource)}.`;
-  const zilOnLog = v.path.home === 'log';
+  const conf = forecastConfidence(v.measured.source, v.demand.level, withSource);
+  const confReason = `${confidenceReason(v.measured.source, v.demand.level, withSource)}.`;
+  const zilOnLog = v.zil.home === 'log';
   const d: Decision = decide(decisionEvidence(v, probe, a.Host));
   const decisive = d.fact;
   const factReason = `Decided by: ${d.fact}.`;
@@ -425,8 +395,8 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
     // A drive of the box carries the same words in its own line (candidates[].layout).
     ...(picked.length === 0 ? [`Layout: ${mirror.mirror ? 'a mirror' : 'one device'}: ${mirror.why}.`] : []),
   ];
-  const base = { pool: name, evidence, expected, candidates: d.buy ? candidates : [], purchase, findings: related, deviceProbes: deviceProbeOffers(a, v.inBox), headlineGain };
-  if (v.now.source === 'model') unknowns.push({ what: `Current sync-write latency of ${name} (the "now" figures are a model estimate)`, howToMeasure: probe });
+  const base = { pool: name, evidence, expected, candidates: d.buy ? candidates : [], purchase, findings: related, deviceProbes: deviceProbeOffers(a, v), headlineGain };
+  if (v.measured.source === 'model') unknowns.push({ what: `Current sync-write latency of ${name} (the "now" figures are a model estimate)`, howToMeasure: probe });
   if (unmeasured) unknowns.push({ what: `Sync-write latency of ${t.candidate.label} itself (the "with" figures are its ${t.candidate.profile.matched === 'catalog' ? 'catalog figure' : 'class estimate'}; the blank-device test destroys its contents)`, howToMeasure: deviceProbeCommand(t.drive!, a.Host) });
 
   // Words rendered from the decision (decide.ts); nothing is decided below.
@@ -448,7 +418,7 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   if (d.kind === 'replace') {
     return {
       ...base, verdict: 'replace', decisive,
-      headline: `${name}'s SLOG (${v.path.latency?.label ?? 'the current log device'})${observedText(v.observed)} is slow for sync writes: ${t.candidate.label} would be ${gainWordsHead}. Remove the old log, then add the faster one.`,
+      headline: `${name}'s SLOG (${v.zil.latency?.label ?? 'the current log device'})${observedText(v.measured.observed)} is slow for sync writes: ${t.candidate.label} would be ${gainWordsHead}. Remove the old log, then add the faster one.`,
       reasons: [...reasons, factReason, confReason, forecastReason, ...buyReasons, `Adding the new device beside the old one would stripe the ZIL across both and keep the slow one in the path; remove the old log vdev first (log vdevs can always be removed: ${factLink('A24')}).`],
       layout: replaceLayout, unknowns, confidence: conf,
     };
@@ -470,12 +440,12 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   const where = t.drive ? `${t.candidate.label}, already in the box and unused,` : t.candidate.profile.status === 'discontinued' ? `a ${buyWhat} (to buy; it is discontinued, see below)` : `a ${buyWhat} (to buy, see below)`;
   // 4. Sync writes configured, counted or observed on a slow ZIL path: yes.
   if (d.verdict === 'yes') {
-    const how = v.ev.level === 'observed' ? `does sync writes${observedText(v.observed)}`
-      : v.ev.level === 'counters' ? `commits to its ZIL${v.ev.commitsPerSec !== null ? ` (${v.ev.commitsPerSec >= 10 ? Math.round(v.ev.commitsPerSec) : v.ev.commitsPerSec.toFixed(1)} commits/s since boot)` : ''}`
-      : `forces sync writes (${[...v.ev.syncAlwaysDatasets.map((d) => `${d} sync=always`), ...v.ev.zvols.map((z) => `zvol ${z}`)].slice(0, 3).join(', ')})`;
-    const headline = d.kind === 'measured-slow' && v.measuredQd1 !== null
+    const how = v.demand.level === 'observed' ? `does sync writes${observedText(v.measured.observed)}`
+      : v.demand.level === 'counters' ? `commits to its ZIL${v.demand.commitsPerSec !== null ? ` (${v.demand.commitsPerSec >= 10 ? Math.round(v.demand.commitsPerSec) : v.demand.commitsPerSec.toFixed(1)} commits/s since boot)` : ''}`
+      : `forces sync writes (${[...v.demand.syncAlwaysDatasets.map((d) => `${d} sync=always`), ...v.demand.zvols.map((z) => `zvol ${z}`)].slice(0, 3).join(', ')})`;
+    const headline = d.kind === 'measured-slow' && v.measured.measuredQd1 !== null
       ? `Yes: ${name} ${d.fact}; a SLOG on ${where} would make them ${gainWordsHead}.`
-      : `${name} ${how} on ${v.path.latency?.label ?? 'slow devices'}; a SLOG on ${where} would make them ${gainWordsHead}.`;
+      : `${name} ${how} on ${v.zil.latency?.label ?? 'slow devices'}; a SLOG on ${where} would make them ${gainWordsHead}.`;
     return {
       ...base, verdict: 'yes', decisive, headline,
       reasons: [...reasons, factReason, confReason, forecastReason, ...buyReasons],
@@ -485,7 +455,7 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   // 5. Evidence missing: depends. Ask only for what the app does not hold yet (the newest probe and observation are read above).
   if (!demand) unknowns.push({ what: `Does ${name} receive sync writes, and how many per second? Observe during normal use`, howToMeasure: 'zfs-advisor observe --duration 10m' });
   const toRun = [
-    ...(v.measuredQd1 === null ? [`\`${probe}\` (guarded, on a throw-away dataset)`] : []),
+    ...(v.measured.measuredQd1 === null ? [`\`${probe}\` (guarded, on a throw-away dataset)`] : []),
     ...(a.Workload === undefined ? ['`zfs-advisor observe --duration 10m`'] : []),
   ];
   const headline = d.kind === 'measure-first' ? `Measure first: ${d.fact}.`

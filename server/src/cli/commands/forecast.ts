@@ -10,9 +10,7 @@ import { artifactsFromInventory } from '../../model/artifacts.ts';
 import { publicKbUrl } from '../../kb/catalog.ts';
 import { terminalText } from '../../text/markdown.ts';
 import { BLOCK_SIZES, ForecastRequest, renderForecast, runForecast } from '../../forecast/request.ts';
-import { benchmarksFromStore } from '../../assess/load-benchmarks.ts';
-import { reportBenchmarks } from '../../report/benchmarks.ts';
-import { defaultDataDir } from '../../data-dir.ts';
+import { measuredArtifacts } from '../../assess/measured-artifacts.ts';
 
 export const run: Handler<typeof options> = async ({ values: v }, io) => {
   if ([v.snapshot, v.demo, v.inventory].filter((x) => x !== undefined).length > 1) throw usageError('--snapshot, --demo and --inventory exclude each other', 'choose one');
@@ -39,11 +37,11 @@ export const run: Handler<typeof options> = async ({ values: v }, io) => {
   }
   const loaded = await loadForAssessment(load);
   if (!loaded.ok) throw inputError(loaded.message, 'check the snapshot directory or inventory file named');
-  // Measure before forecasting: this machine's probes and blank-device tests (none for a snapshot or the demo).
-  // An unreadable store is not an error (as for `optane`): the forecast then says what it did not measure.
-  const bench = await benchmarksFromStore(v['data-dir'] ?? defaultDataDir(), loaded.inventory);
-  const runs = bench.ok ? reportBenchmarks(bench.value).benchmarks.map((b) => b.summary) : [];
-  const r = runForecast({ ...artifactsFromInventory(loaded.inventory), ...(runs.length > 0 ? { Benchmarks: runs } : {}) }, req.data);
+  // Measure before forecasting, as `optane` does: this machine's probes and blank-device tests, and on a
+  // local run its newest stored observation (none for a snapshot or the demo). An unreadable store is
+  // not an error: the forecast then says what it did not measure.
+  const m = await measuredArtifacts(loaded.inventory, { opts: load, workloadFile: null, dataDir: v['data-dir'] ?? null });
+  const r = runForecast({ ...artifactsFromInventory(loaded.inventory), ...(m.ok ? m.extra : {}) }, req.data);
   if (!r.ok) throw inputError(r.message, 'check --pool and --slog against `zfs-advisor inventory`');
   io.stdout(v.json ? `${JSON.stringify(r.result, null, 2)}\n` : terminalText(renderForecast(r.result), publicKbUrl));
   return EXIT.ok;
