@@ -119,8 +119,13 @@ function accel(): string[] {
  */
 const SLOTS = Math.max(1, Number(process.env.ZFS_ADVISOR_LAB_SLOTS) || 3);
 
-/** vCPUs per guest (ZFS_ADVISOR_LAB_SMP, default 2). */
-const SMP = Math.max(1, Number(process.env.ZFS_ADVISOR_LAB_SMP) || 2);
+/**
+ * vCPUs per guest (ZFS_ADVISOR_LAB_SMP, default 1). Three guests share two host cores, so a second
+ * vCPU buys no parallelism, only multi-threaded TCG's cost: the same lab file (openzfs-2.4-b, 11
+ * cases, beside two other guests) used 366 s of QEMU CPU with one vCPU and 431 s with two. One vCPU
+ * also never hits the boot-time "Oops: int3" of text_poke across vCPUs (bootLab).
+ */
+const SMP = Math.max(1, Number(process.env.ZFS_ADVISOR_LAB_SMP) || 1);
 
 /** Callers waiting for a slot, one file each: `<pid>-<nonce>-<priority>`. */
 const WAITING = `${LOCK}.waiting`;
