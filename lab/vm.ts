@@ -45,9 +45,12 @@ export interface LabOptions {
   /** Forward 127.0.0.1:<port> on the host to the guest's port (user-mode networking, restrict=on). */
   forward?: { hostPort: number; guestPort: number };
   /**
-   * Who gets a free guest slot first (higher first; default 0). The OpenZFS line files ask with 1:
-   * the line whose image is built last is a run's critical path, and a slot it waits for while a
-   * benchmark file takes it lengthens the whole run.
+   * Who gets a free guest slot first (higher first; default 0). With both lines' images built side
+   * by side, six lab files want three slots at about the same time: the longest go first (as a
+   * scheduler of unequal jobs on few machines does, longest first), so the run does not end with one
+   * long file alone. By their guests' CPU seconds measured beside two other guests: each line's part
+   * 1 (366–486 s) and the installed .deb (its UI waits on throttled disks) ask with 2; the parts 2
+   * and the benchmark file (340 s) with 1.
    */
   priority?: number;
 }
@@ -84,10 +87,10 @@ export function labAvailable(): boolean {
 }
 
 /**
- * How long a caller waits for an image (its own build, or the other line's build ahead of it on the
- * lock, then its own): the second image of a CI run is ready 20–30 min in, later on a loaded machine
- * (55 min was not enough beside three other engineers' runs). A lab file's hooks allow this plus a
- * guest slot (LAB_HOOK_MS).
+ * How long a caller waits for an image (the shared base, then its line's layer; the two lines' layers
+ * build side by side): both images of a CI run are ready about 10–15 min in, later on a loaded
+ * machine (55 min was not enough beside three other engineers' runs, when the lines built one after
+ * the other). A lab file's hooks allow this plus a guest slot (LAB_HOOK_MS).
  */
 export const IMAGE_WAIT_MS = 80 * 60_000;
 /** A lab file's beforeAll: the image, then a slot (takeLock waits up to 45 min, usually far less). */
@@ -95,10 +98,10 @@ export const LAB_HOOK_MS = 88 * 60_000;
 
 /** Builds (or finds in the cache) the guest image for an OpenZFS line; returns its directory. */
 export function ensureImage(zfs: ZfsLine): string {
-  // At nice -5 as root, as CI's own builds (.ci/run): the second image is the run's critical path, so
-  // its build goes ahead of the guests and the tests (nice 0), but not so far that a test file beside
-  // it starves (a build at -10 beside three guests at -5 took 18 min instead of 7; -15 would leave a
-  // test server a few per cent of a core).
+  // At nice -5 as root, as CI's own builds (.ci/run): the lab waits for the images, so their builds go
+  // ahead of the tests (nice 0), but not so far that a test file beside them starves (a build at -10
+  // beside three guests at -5 took 18 min instead of 7; -15 would leave a test server a few per cent
+  // of a core).
   const cmd = process.getuid?.() === 0 ? ['nice', '-n', '-5', 'bash'] : ['bash'];
   const r = spawnSync(cmd[0]!, [...cmd.slice(1), join(HERE, 'build-image.sh'), zfs], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: IMAGE_WAIT_MS });
   if (r.status !== 0) throw new Error(`lab image for OpenZFS ${zfs} could not be built (exit ${r.status})`);

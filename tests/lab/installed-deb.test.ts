@@ -50,7 +50,7 @@ describe.runIf(run)('the installed .deb on a real OpenZFS 2.4 host, from the hos
     expect(built.exitCode, built.stderr).toBe(0);
     deb = /^built (.+\.deb)$/m.exec(built.stdout)![1]!;
     const hostPort = await freePort();
-    vm = await bootLab({ zfs: '2.4', label: 'tests/lab/installed-deb.test.ts', drives: [...DISKS, CANDIDATE], forward: { hostPort, guestPort: GUEST_PORT } });
+    vm = await bootLab({ zfs: '2.4', label: 'tests/lab/installed-deb.test.ts', priority: 2, drives: [...DISKS, CANDIDATE], forward: { hostPort, guestPort: GUEST_PORT } });
     url = `http://127.0.0.1:${hostPort}/`;
     // The owner's pool, made before the package arrives (as on a NAS): a mirror, one dataset without
     // compression (a finding), and an unused NVMe drive the Optane page can weigh as a log device.
