@@ -31,6 +31,11 @@ import { screenshot, settle } from '../e2e/support/ui-checks.ts';
 const DISKS = [hdd('DEB0001', '4G', 12), hdd('DEB0002', '4G', 12)];
 const CANDIDATE = nvme('DEBNV01', '2G');
 const GUEST_PORT = 8077;
+/**
+ * How long a page may keep its spinners: the service in a one-vCPU emulated guest beside other guests
+ * re-assesses for minutes (the Overview after the plan: over 30 s at load 9 in round 12).
+ */
+const SETTLE_MS = 300_000;
 /** How every screen words the guest's boot disk (model/usable.ts). */
 const IN_USE = /in use: system disk \(.*mounted at \/\)/;
 const run = labAvailable() && chromiumAvailable();
@@ -127,7 +132,7 @@ systemctl is-active zfs-advisor`, { timeoutMs: 300_000 });
     // The service's first assessment runs after start; under emulation it takes a minute or two.
     await expect.poll(async () => {
       await page.goto(url);
-      await settle(page);
+      await settle(page, SETTLE_MS);
       return page.locator('[data-testid="pool-card"]').count();
     }, { timeout: 420_000, interval: 5000 }).toBeGreaterThan(0);
     expect(await page.locator('[data-testid="demo-banner"]').count()).toBe(0);
@@ -144,7 +149,7 @@ systemctl is-active zfs-advisor`, { timeoutMs: 300_000 });
     expect(await held.count()).toBe(1);
     expect(await held.locator('input[type="checkbox"]').isDisabled()).toBe(true);
     await page.goto(`${url}recommendations`);
-    await settle(page);
+    await settle(page, SETTLE_MS);
     await page.waitForSelector('[data-testid="finding"]', { timeout: 60_000 });
     const findings = (await page.locator('[data-testid="finding"]').allTextContents()).join('\n');
     expect(findings).toContain('tank/nocomp');
@@ -156,7 +161,7 @@ systemctl is-active zfs-advisor`, { timeoutMs: 300_000 });
     const policy = await fetch(`${url}api/settings`, { method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ benchmark: { maxLoad1: 100 } }) });
     expect(policy.status, await policy.text()).toBe(200);
     await page.goto(`${url}optane`);
-    await settle(page);
+    await settle(page, SETTLE_MS);
     await page.getByLabel(/Run the guarded probes/).check();
     await page.click('[data-testid="ask-optane"]');
     // Three probes on 12-IOPS disks in an emulated guest: minutes on a loaded machine.
@@ -213,14 +218,14 @@ systemctl is-active zfs-advisor`, { timeoutMs: 300_000 });
     expect(await vm.must('zpool status -P tank')).toMatch(/\blogs\b[\s\S]*DEBNV01/);
     // Nobody presses "Run assessment now": the Overview notices the new log device and shows it by itself (issue 38 §2).
     await page.goto(url);
-    await settle(page);
+    await settle(page, SETTLE_MS);
     const card = page.locator('[data-testid="pool-card"]').first();
     await expect.poll(async () => (await card.textContent()) ?? '', { timeout: 420_000, interval: 3000 }).toMatch(/DEBNV01|nvme0n1/);
     expect(await page.locator('[data-testid="refreshed-note"]').textContent()).toMatch(/Re-assessed by itself at .* after: tank: log /);
     await screenshot(page, 'lab-deb-overview-refreshed-desktop');
     // Asking again sees the new log device beside the verdict and offers to measure the result.
     await page.goto(`${url}optane`);
-    await settle(page);
+    await settle(page, SETTLE_MS);
     await page.click('[data-testid="ask-optane"]');
     await page.waitForSelector('[data-testid="verdict-word"]', { timeout: 300_000 });
     const panel = page.locator('[data-testid="outcome-panel"]');
@@ -228,7 +233,7 @@ systemctl is-active zfs-advisor`, { timeoutMs: 300_000 });
     expect(await panel.locator('[data-testid="outcome-sentence"]').textContent()).toMatch(/tank has a new log/);
     await page.click('[data-testid="reprobe"]');
     await page.waitForSelector('[data-testid="outcome-rows"]', { timeout: 600_000 });
-    await settle(page);
+    await settle(page, SETTLE_MS);
     const sentence = (await panel.locator('[data-testid="outcome-sentence"]').textContent()) ?? '';
     expect(sentence).toMatch(/^tank: forecast ~[\d,.]+ \([\d,.–]+\) sync IOPS at QD1 with [^,]+, measured [\d,.]+/);
     await screenshot(page, 'lab-deb-optane-loop-closed-desktop');
@@ -252,7 +257,7 @@ systemctl is-active zfs-advisor`, { timeoutMs: 300_000 });
 
   it('downloads a report of the guest\'s pool', async () => {
     await page.goto(`${url}reports`);
-    await settle(page);
+    await settle(page, SETTLE_MS);
     const [download] = await Promise.all([page.waitForEvent('download', { timeout: 300_000 }), page.click('[data-testid="export-md"]')]);
     const body = readFileSync((await download.path())!, 'utf8');
     expect(body).toContain('tank');

@@ -20,10 +20,11 @@ export const updateDocsScreenshots = process.env.UPDATE_DOCS_SCREENSHOTS === '1'
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-export async function settle(page: Page): Promise<void> {
-  await page.waitForLoadState('networkidle');
+/** Waits until the page is loaded and no spinner is left; `timeoutMs` for a server that works for minutes (an emulated guest). */
+export async function settle(page: Page, timeoutMs = 30_000): Promise<void> {
+  await page.waitForLoadState('networkidle', { timeout: Math.max(timeoutMs, 30_000) });
   // Loading states render role=status with a spinner; wait until none is left.
-  await page.waitForFunction(() => document.querySelectorAll('main .spinner').length === 0, undefined, { timeout: 30_000 });
+  await page.waitForFunction(() => document.querySelectorAll('main .spinner').length === 0, undefined, { timeout: timeoutMs });
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {
