@@ -328,13 +328,22 @@ export async function startZfsFuse(opts: StartOptions = {}): Promise<ZfsFuseHand
       const problems: string[] = [];
       try {
         for (const name of [...pools].reverse()) {
-          const ex = await run('zpool', ['export', name]);
+          // "pool is busy" can be a moment: a process the test's server started (a walk, fio) still
+          // closing files on it. Try for 15 s, then force; if it stays busy, name who holds it.
+          let ex = await run('zpool', ['export', name]);
+          for (let i = 0; i < 15 && describeFailure(ex) && /busy/.test(`${ex.stderr}${ex.stdout}`); i++) {
+            await sleep(1000);
+            ex = await run('zpool', ['export', name]);
+          }
           if (describeFailure(ex)) {
             const ff = await run('zpool', ['export', '-f', name]);
             if (describeFailure(ff)) {
               const d = await run('zpool', ['destroy', '-f', name]);
               const fail = describeFailure(d);
-              if (fail) problems.push(fail);
+              if (fail) {
+                const holders = await run('sh', ['-c', `for m in $(awk '$3 == "fuse" || $3 == "fuse.zfs" {print $2}' /proc/mounts | grep -F ${JSON.stringify(join(dir, 'mnt'))}); do fuser -vm "$m" 2>&1; done`]);
+                problems.push(`${fail}${holders.stdout.trim() ? ` (held by: ${holders.stdout.trim().replace(/\s+/g, ' ')})` : ''}`);
+              }
             }
           }
           forget(name);
