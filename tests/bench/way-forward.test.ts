@@ -98,7 +98,10 @@ describe('the other limits', () => {
     const device = { path: '/dev/sdq', realPath: '/dev/sdq', isBlockDevice: true, sizeBytes: 64 * GiB, serial: 'S1', inUse: ['carries a signature (blkid): TYPE=ext4'] };
     const blank = refused(facts({ pool: null, device, confirmSerial: 'S1' }));
     expect(blank.map((g) => g.id)).toEqual(['device-blank']);
-    expect(blank[0]!.wayForward).toBe('Choose a blank device, or — only when what is on /dev/sdq is no longer needed — root may clear it (wipefs -a /dev/sdq; zpool labelclear -f /dev/sdq for an old ZFS label) and try again. That destroys everything on it');
+    // The inventory's sentence (model/usable.ts), with the step the blank check's finding calls for.
+    expect(blank[0]!.wayForward).toBe('Choose another drive, or — only when what is on /dev/sdq is no longer needed — root on this host may remove its signatures and partition table (wipefs -a /dev/sdq), and try again. That destroys everything on it');
+    const parted = refused(facts({ pool: null, device: { ...device, inUse: ['has 2 partition(s)/holder(s): sdq1, sdq2', 'carries a signature (blkid): TYPE=zfs_member'] }, confirmSerial: 'S1' }));
+    expect(parted[0]!.wayForward).toBe('Choose another drive, or — only when what is on /dev/sdq is no longer needed — root on this host may take down what is built on it (its LVM volume group, md array or dm-crypt mapping), then clear the old ZFS label (zpool labelclear -f /dev/sdq), then remove its signatures and partition table (wipefs -a /dev/sdq), and try again. That destroys everything on it');
     const suite = evaluateSuiteGuards({ runCount: 4, skippedReasons: [], estimatedSeconds: 1900, maxTotalS: 1800 }).find((g) => !g.ok)!;
     expect(suite.wayForward).toBe('Shrink the matrix (fewer profiles or values, a shorter --runtime or --pause), or raise the cap with --max-total 33m (the one who starts the suite). A larger cap keeps the host busy with benchmarks for longer');
   });

@@ -128,7 +128,7 @@ export function evaluateGuards(f: GuardFacts): GuardVerdict[] {
     const d = f.device;
     add('device-blank', d.inUse.length === 0, d.inUse.length === 0
       ? `${d.path} is blank: no partition table, no signature, not mounted, not in a pool, no holders`
-      : `refused: ${d.path} is not blank — it ${d.inUse.join('; it ')}. A raw-device benchmark would destroy that data`, deviceBlankWayForward(d.path));
+      : `refused: ${d.path} is not blank — it ${d.inUse.join('; it ')}. A raw-device benchmark would destroy that data`, deviceBlankWayForward(d.path, d.inUse));
     const c = confirmationFor(d);
     const typed = f.confirmSerial ?? '';
     const what = { serial: 'serial number', wwn: 'WWN', 'name-and-size': 'kernel name and exact size in bytes (NAME:BYTES)' };

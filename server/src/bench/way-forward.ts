@@ -5,6 +5,7 @@
  * or the server's policy (api/bench-policy.ts: settings.benchmark.*, bounded by the ceiling root
  * gives the service with `serve --bench-max-*`; a request may only tighten it).
  */
+import { clearDeviceWayForward, type UnusableKind } from '../model/usable.ts';
 
 /** Where a run's limits came from: the command line, or the server's policy. */
 export type LimitsFrom = 'cli' | 'server';
@@ -73,9 +74,21 @@ export function poolFillWayForward(pool: string, from: LimitsFrom): string {
   return `Give a smaller test size (${from === 'cli' ? '--size' : 'the File size field, or sizeBytes'}), or free space on ${pool} (root: destroy old snapshots — zfs list -t snapshot -o name,used -s used ${pool} lists them); the 80 % limit is fixed: above it ZFS allocates more slowly and the pool's own work suffers`;
 }
 
-/** The device is not blank. */
-export function deviceBlankWayForward(device: string): string {
-  return `Choose a blank device, or — only when what is on ${device} is no longer needed — root may clear it (wipefs -a ${device}; zpool labelclear -f ${device} for an old ZFS label) and try again. That destroys everything on it`;
+/**
+ * The device is not blank: the inventory's sentence for clearing a device (model/usable.ts), with the
+ * steps the blank check's findings (device-facts.ts `inUse`) call for, then "try again".
+ */
+export function deviceBlankWayForward(device: string, inUse: readonly string[]): string {
+  const kinds = new Set<UnusableKind>();
+  for (const what of inUse) {
+    // "has N partition(s)/holder(s)": whatever is built on it comes down first, then the table goes.
+    if (/partition|holder/.test(what)) kinds.add('holder').add('partitions');
+    if (/zfs_member/.test(what)) kinds.add('zfs-label');
+    if (/signature/.test(what)) kinds.add('filesystem');
+  }
+  // A check that could not probe the device (no lsblk, blkid failed) names nothing to clear: both signature steps.
+  if (kinds.size === 0) kinds.add('zfs-label').add('filesystem');
+  return clearDeviceWayForward(device, kinds, 'try again');
 }
 
 /** The suite's estimate exceeds its total cap. */

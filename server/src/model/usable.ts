@@ -144,13 +144,22 @@ export function usabilityWayForward(device: string, u: Usability): string {
   const kinds = new Set(u.reasons.map((r) => r.kind));
   if (kinds.has('system')) return `Choose another drive: ${device} runs this host, and nothing in the app can make it a vdev member`;
   if (kinds.has('pool')) return IN_POOL_WAY_FORWARD;
+  return clearDeviceWayForward(device, kinds, 'assess again');
+}
+
+/**
+ * The one sentence for clearing a device that holds something (the inventory's refusals and the
+ * blank-device test's, bench/way-forward.ts): the steps that what is on it needs, in order, by root,
+ * and that it destroys everything on it. `then` is what the owner does next.
+ */
+export function clearDeviceWayForward(device: string, kinds: ReadonlySet<UnusableKind>, then: string): string {
   const steps: string[] = [];
   if (kinds.has('mounted')) steps.push('unmount it (umount, and its line in /etc/fstab)');
   if (kinds.has('swap')) steps.push('turn its swap off (swapoff, and its line in /etc/fstab)');
   if (kinds.has('holder')) steps.push('take down what is built on it (its LVM volume group, md array or dm-crypt mapping)');
   if (kinds.has('zfs-label')) steps.push(`clear the old ZFS label (zpool labelclear -f ${device})`);
   if (kinds.has('filesystem') || kinds.has('partitions') || kinds.has('mounted') || kinds.has('swap')) steps.push(`remove its signatures and partition table (wipefs -a ${device})`);
-  return `Choose another drive, or — only when what is on ${device} is no longer needed — root on this host may ${steps.join(', then ')}, and assess again. That destroys everything on it`;
+  return `Choose another drive, or — only when what is on ${device} is no longer needed — root on this host may ${steps.join(', then ')}, and ${then}. That destroys everything on it`;
 }
 
 /**
