@@ -313,7 +313,7 @@ async function bootOnce(opts: LabOptions, image: string, release: () => void): P
   const args = [...accel(), '-nodefaults', '-smp', String(SMP), '-m', String(opts.memMiB ?? 2048), '-display', 'none', '-monitor', 'none', '-no-reboot',
     '-serial', `file:${join(dir, 'console.log')}`,
     '-kernel', join(image, 'vmlinuz'), '-initrd', join(image, 'initrd.img'),
-    '-append', `root=/dev/vda rw console=ttyS0 panic=1 mitigations=off systemd.mask=systemd-udev-settle.service systemd.mask=serial-getty@ttyS0.service lab.src=${REPO_ROOT} lab.nodedir=${dirname(process.execPath)}`,
+    '-append', `root=/dev/vda rw console=ttyS0 quiet loglevel=3 systemd.show_status=false panic=1 mitigations=off systemd.mask=systemd-udev-settle.service systemd.mask=serial-getty@ttyS0.service lab.src=${REPO_ROOT} lab.nodedir=${dirname(process.execPath)}`,
     '-drive', `if=none,id=root,file=${join(dir, 'root.qcow2')},format=qcow2,cache=unsafe`, '-device', 'virtio-blk-pci,drive=root,serial=LABROOT',
     '-virtfs', `local,path=${jobDir},mount_tag=job,security_model=none`,
     '-virtfs', `local,path=${REPO_ROOT},mount_tag=src,security_model=none,readonly=on`,
