@@ -181,9 +181,10 @@ export class LabVm {
   /** The agent's port (virtio-serial, lab/guest/lab-agent): the host writes a command's number, the guest writes it back when done. */
   private port: Socket | null = null;
   private readonly done = new Map<string, () => void>();
-  private readonly started = Date.now();
+  /** `started`: when QEMU was spawned, so the row's span covers the boot its CPU seconds include. */
   constructor(readonly opts: LabOptions, readonly dir: string, readonly jobDir: string, private readonly qemu: ChildProcess,
-              private readonly release: () => void, readonly zfsVersionText: string, private readonly image = '') {}
+              private readonly release: () => void, readonly zfsVersionText: string, private readonly image = '',
+              private readonly started = Date.now()) {}
 
   /** Connects to the agent's port; without it (an old agent, a refused connection) commands are still found by polling. */
   async connect(): Promise<void> {
@@ -357,7 +358,7 @@ async function bootOnce(opts: LabOptions, image: string, release: () => void): P
     if (Date.now() - start > 600_000) fail(`lab guest not ready after 600 s:\n${readFileSafe(join(dir, 'console.log')).split('\n').slice(-40).join('\n')}`);
     await sleep(250);
   }
-  const vm = new LabVm(opts, dir, jobDir, qemu, release, readFileSafe(join(jobDir, 'ready')), image);
+  const vm = new LabVm(opts, dir, jobDir, qemu, release, readFileSafe(join(jobDir, 'ready')), image, start);
   await vm.connect();
   return vm;
 }
