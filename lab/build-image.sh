@@ -32,7 +32,7 @@ BASE_PKGS="linux-image-amd64 linux-headers-amd64 systemd systemd-sysv udev kmod 
 # the guest's boot files are keyed by their content. The agent itself is not in the image: the guest
 # runs it from the shared checkout, so changing it needs no rebuild.
 BASE_REV=2
-IMAGE_REV=3
+IMAGE_REV=4
 BASE_KEY="$(printf 'base %s %s %s' "$BASE_REV" "$MIRROR" "$BASE_PKGS" | sha256sum | cut -c1-12)"
 KEY="$(printf 'zfs %s %s %s %s' "$BASE_KEY" "$IMAGE_REV" "$ZFS_PIN" "$(cat "$HERE/guest/lab-boot" "$HERE/guest/lab-boot.service" | sha256sum)" | sha256sum | cut -c1-12)"
 BASE="$CACHE/base-$BASE_KEY"
@@ -116,27 +116,63 @@ ls "$R/lib/modules/$KVER/updates/dkms/zfs.ko"* >/dev/null 2>&1 || { echo "build-
 DKMS_S=$(( $(date +%s) - DKMS_START ))
 log "OpenZFS $ZVER built and installed in $DKMS_S s"
 in_root "$R" depmod "$KVER"
+if [ "$VERSION" = 2.4 ]; then
+  # Debian's Cockpit, so the installed .deb's Cockpit page runs where the package is installed
+  # (tests/lab/installed-deb.test.ts; the guest has no network to fetch it then). Served as Debian
+  # sets it up (cockpit.socket on 9090), over plain HTTP because the forwarded port is the host's
+  # loopback.
+  log "Cockpit (for the installed package's page)"
+  in_root "$R" apt-get install -y -qq cockpit-ws cockpit-bridge cockpit-system sudo >"$OUT.tmp/cockpit.log" 2>&1 \
+    || { tail -30 "$OUT.tmp/cockpit.log" >&2; exit 1; }
+  mkdir -p "$R/etc/cockpit"; printf '[WebService]\nAllowUnencrypted=true\n' >"$R/etc/cockpit/cockpit.conf"
+fi
 
 log "guest setup"
 install -m 0755 "$HERE/guest/lab-boot" "$R/usr/local/sbin/lab-boot"
+# The host's node, which the agent otherwise copies over 9p at every boot (95 MB: seconds of emulated
+# CPU per guest). The agent still copies when the host's node differs from this one (size and mtime).
+NODE_BIN="${ZFS_ADVISOR_LAB_NODE:-$(command -v node || true)}"
+if [ -n "$NODE_BIN" ] && [ -x "$NODE_BIN" ]; then
+  install -m 0755 "$(readlink -f "$NODE_BIN")" "$R/usr/local/bin/node"
+  mkdir -p "$R/usr/local/share/zfs-advisor-lab"; stat -L -c '%s %Y' "$NODE_BIN" >"$R/usr/local/share/zfs-advisor-lab/node.stamp"
+fi
 install -m 0644 "$HERE/guest/lab-boot.service" "$R/etc/systemd/system/lab-boot.service"
 echo zfs-lab >"$R/etc/hostname"
 printf '/dev/vda / ext4 rw,errors=remount-ro 0 1\n' >"$R/etc/fstab"
 printf 'virtio_pci\nvirtio_blk\next4\n9p\n9pnet_virtio\n' >>"$R/etc/initramfs-tools/modules"
+# The initramfs holds the modules listed above (and what they need), not "most": 38 MB became a few,
+# which the emulated CPU unpacks at every boot.
+printf 'MODULES=list\n' >"$R/etc/initramfs-tools/conf.d/lab-modules"
+# The journal stays in memory: no flush to /var/log at boot, no journal files written beside the tests.
+mkdir -p "$R/etc/systemd/journald.conf.d"; printf '[Journal]\nStorage=volatile\n' >"$R/etc/systemd/journald.conf.d/lab.conf"
 in_root "$R" passwd -d root >/dev/null
 in_root "$R" systemctl enable lab-boot.service >/dev/null 2>&1
 # A clean, un-imported start: the tests build their own pools.
+# Nor what the packages' dependencies start at every boot with nothing to do in a lab guest (each one
+# costs seconds of emulated CPU per boot; systemd-analyze blame of a guest named them): NVMe-oF
+# autoconnect, smartd, sysstat, mdadm's checks (mdadm comes with the tools), the getty on a console
+# nobody has (-nodefaults: no VGA), pstore, and the periodic timers.
 for u in zfs-import-cache zfs-import-scan zfs-import.target zfs-mount zfs-zed zfs-share zfs-volume-wait zfs-volumes.target \
-         apt-daily.timer apt-daily-upgrade.timer e2scrub_reap systemd-timesyncd; do
+         apt-daily.timer apt-daily-upgrade.timer e2scrub_reap systemd-timesyncd \
+         nvmf-autoconnect nvmefc-boot-connections smartmontools sysstat sysstat-collect.timer sysstat-rotate.timer \
+         sysstat-summary.timer mdcheck_continue.timer mdcheck_start.timer mdmonitor-oneshot.timer mdmonitor \
+         getty@tty1 systemd-pstore dpkg-db-backup.timer e2scrub_all.timer fstrim.timer \
+         modprobe@drm modprobe@efi_pstore sys-kernel-debug.mount sys-kernel-tracing.mount \
+         systemd-binfmt proc-sys-fs-binfmt_misc.automount proc-sys-fs-binfmt_misc.mount cockpit-issue; do
   in_root "$R" systemctl disable "$u" >/dev/null 2>&1 || true
   in_root "$R" systemctl mask "$u" >/dev/null 2>&1 || true
 done
 in_root "$R" update-initramfs -c -k "$KVER" >"$OUT.tmp/initramfs.log" 2>&1 || in_root "$R" update-initramfs -u -k "$KVER" >>"$OUT.tmp/initramfs.log" 2>&1
 cp "$R/boot/vmlinuz-$KVER" "$OUT.tmp/vmlinuz"; cp "$R/boot/initrd.img-$KVER" "$OUT.tmp/initrd.img"
+# The first boot after an install runs ldconfig, rebuilds the journal catalog and stamps /etc and /var
+# (ConditionNeedsUpdate): every guest boots the image as built, so each would do it again. Done here.
+in_root "$R" ldconfig
+in_root "$R" journalctl --update-catalog
 # Not needed at run time; keeps the image small.
 in_root "$R" apt-get clean
 rm -rf "$R/var/lib/apt/lists/"* "$R/usr/share/doc" "$R/usr/share/man" "$R/var/lib/dkms/zfs/$ZVER/build" 2>/dev/null || true
 umount_api "$R"; trap - EXIT
+touch -r "$R/usr" "$R/etc/.updated" "$R/var/.updated"
 printf '%s\n' "$ZFS_PIN" >"$OUT.tmp/zfs-version"; printf '%s\n' "$KVER" >"$OUT.tmp/kernel-version"
 log "ext4 image"
 mkfs.ext4 -q -L labroot -d "$R" "$OUT.tmp/root.img" 6G

@@ -42,8 +42,8 @@ export interface LabOptions {
   memMiB?: number;
   /** What the guest is for (the test file), in the run's timing table. */
   label?: string;
-  /** Forward 127.0.0.1:<port> on the host to the guest's port (user-mode networking, restrict=on). */
-  forward?: { hostPort: number; guestPort: number };
+  /** TCP ports of the host's loopback forwarded to the guest (user-mode networking); none: no NIC. */
+  forward?: { hostPort: number; guestPort: number } | { hostPort: number; guestPort: number }[];
   /**
    * Who gets a free guest slot first (higher first; default 0). With both lines' images built side
    * by side, six lab files want three slots at about the same time: the longest go first (as a
@@ -184,7 +184,8 @@ export class LabVm {
   /** `started`: when QEMU was spawned, so the row's span covers the boot its CPU seconds include. */
   constructor(readonly opts: LabOptions, readonly dir: string, readonly jobDir: string, private readonly qemu: ChildProcess,
               private readonly release: () => void, readonly zfsVersionText: string, private readonly image = '',
-              private readonly started = Date.now()) {}
+              private readonly started = Date.now(),
+              private readonly boot: (BootWaits & { ready: number; bootCpuS: number }) | null = null) {}
 
   /** Connects to the agent's port; without it (an old agent, a refused connection) commands are still found by polling. */
   async connect(): Promise<void> {
@@ -248,15 +249,15 @@ export class LabVm {
    * `guest-times` beside the image builds' `build-times`. What a guest costs the machine, not only its wall time.
    */
   private recordCpu(): void {
-    const stat = readFileSafe(`/proc/${this.qemu.pid}/stat`);
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(f[11]) + Number(f[12]);
-    if (!this.image || !Number.isFinite(ticks)) return;
-    const hz = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+    const cpu = cpuSeconds(this.qemu.pid);
+    if (!this.image || !Number.isFinite(cpu)) return;
     const label = (this.opts.label ?? 'lab/run.ts').replace(/\s+/g, '_');
+    // Then, where known: seconds waited for the image, for a slot, the boot's wall time and its CPU.
+    const b = this.boot;
+    const more = b && Number.isFinite(b.bootCpuS)
+      ? ` ${Math.round((b.image - b.asked) / 1000)} ${Math.round((b.slot - b.image) / 1000)} ${Math.round((b.ready - this.started) / 1000)} ${Math.round(b.bootCpuS)}` : '';
     try {
-      appendFileSync(join(dirname(this.image), 'guest-times'), `${label} ${this.opts.zfs} ${Math.floor(this.started / 1000)} ${Math.floor(Date.now() / 1000)} ${Math.round(ticks / hz)}\n`);
+      appendFileSync(join(dirname(this.image), 'guest-times'), `${label} ${this.opts.zfs} ${Math.floor(this.started / 1000)} ${Math.floor(Date.now() / 1000)} ${Math.round(cpu)}${more}\n`);
     } catch { /* a read-only cache: the table goes without the row */ }
   }
 
@@ -286,11 +287,14 @@ function ensureBundle(): void {
 
 /** Boots a guest with the given drives and waits until ZFS answers inside it. */
 export async function bootLab(opts: LabOptions): Promise<LabVm> {
+  const waits: BootWaits = { asked: Date.now(), image: 0, slot: 0 };
   const image = ensureImage(opts.zfs);
   ensureBundle();
+  waits.image = Date.now();
   const release = await takeLock(45 * 60_000, opts.priority ?? 0);
+  waits.slot = Date.now();
   try {
-    return await bootOnce(opts, image, release);
+    return await bootOnce(opts, image, release, waits);
   } catch (e) {
     // The Debian 13 kernel under multi-threaded TCG (QEMU 7.2 here) now and then dies early in boot with
     // "Oops: int3" in sched_clock_cpu while it patches a static key (text_poke_bp across vCPUs): 1 boot in
@@ -298,13 +302,34 @@ export async function bootLab(opts: LabOptions): Promise<LabVm> {
     // new overlay. Any other failure, or a second panic, fails the test.
     if (!(e instanceof GuestPanic)) { release(); throw e; }
     console.warn(`lab guest (OpenZFS ${opts.zfs}) panicked while booting; booting again:\n${e.message}`);
-    try { return await bootOnce(opts, image, release); } catch (e2) { release(); throw e2; }
+    try { return await bootOnce(opts, image, release, waits); } catch (e2) { release(); throw e2; }
   }
 }
 
 class GuestPanic extends Error {}
 
-async function bootOnce(opts: LabOptions, image: string, release: () => void): Promise<LabVm> {
+/** When a lab file asked for its guest, had its image (and the bundle), and got a slot (ms since the epoch): for the timing table. */
+interface BootWaits { asked: number; image: number; slot: number }
+
+/** User + system CPU seconds of a process so far (all its threads), from /proc; NaN when it is gone. */
+function cpuSeconds(pid: number | undefined): number {
+  const stat = readFileSafe(`/proc/${pid}/stat`);
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / CLK_TCK;
+}
+const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
+
+/**
+ * Modules the kernel refuses to load in a guest: drivers of the emulated PC's devices no test uses
+ * (floppy, PS/2 mouse, PC speaker, IDE, ACPI SMBus, the VGA stack) and Linux md RAID, which mdadm's
+ * initramfs script loads at every boot (raid6_pq then benchmarks its algorithms on the emulated CPU).
+ * ZFS needs none of them.
+ */
+const UNUSED_MODULES = ['floppy', 'psmouse', 'pcspkr', 'serio_raw', 'ata_piix', 'ata_generic', 'pata_acpi', 'i2c_piix4', 'drm',
+  'md_mod', 'raid0', 'raid1', 'raid10', 'raid456', 'raid6_pq', 'async_tx', 'xor'];
+
+async function bootOnce(opts: LabOptions, image: string, release: () => void, waits: BootWaits): Promise<LabVm> {
   // On failure the caller (bootLab) releases the slot, or boots again in it.
   const dir = mkdtempSync(join(process.env.ZFS_ADVISOR_LAB_RUN ?? tmpdir(), 'zfs-advisor-lab-'));
   const jobDir = join(dir, 'job');
@@ -314,7 +339,7 @@ async function bootOnce(opts: LabOptions, image: string, release: () => void): P
   const args = [...accel(), '-nodefaults', '-smp', String(SMP), '-m', String(opts.memMiB ?? 2048), '-display', 'none', '-monitor', 'none', '-no-reboot',
     '-serial', `file:${join(dir, 'console.log')}`,
     '-kernel', join(image, 'vmlinuz'), '-initrd', join(image, 'initrd.img'),
-    '-append', `root=/dev/vda rw console=ttyS0 quiet loglevel=3 systemd.show_status=false panic=1 mitigations=off systemd.mask=systemd-udev-settle.service systemd.mask=serial-getty@ttyS0.service lab.src=${REPO_ROOT} lab.nodedir=${dirname(process.execPath)}`,
+    '-append', `root=/dev/vda rw console=ttyS0 quiet loglevel=3 systemd.show_status=false panic=1 mitigations=off systemd.mask=systemd-udev-settle.service systemd.mask=serial-getty@ttyS0.service module_blacklist=${UNUSED_MODULES.join(',')} lab.src=${REPO_ROOT} lab.nodedir=${dirname(process.execPath)}`,
     '-drive', `if=none,id=root,file=${join(dir, 'root.qcow2')},format=qcow2,cache=unsafe`, '-device', 'virtio-blk-pci,drive=root,serial=LABROOT',
     '-virtfs', `local,path=${jobDir},mount_tag=job,security_model=none`,
     '-virtfs', `local,path=${REPO_ROOT},mount_tag=src,security_model=none,readonly=on`,
@@ -329,7 +354,8 @@ async function bootOnce(opts: LabOptions, image: string, release: () => void): P
     args.push('-drive', `if=none,id=d${i},file=${file},format=raw,cache=none,aio=threads${throttle}`);
     args.push('-device', d.bus === 'nvme' ? `nvme,drive=d${i},serial=${d.serial}` : `virtio-blk-pci,drive=d${i},serial=${d.serial}`);
   });
-  if (opts.forward) args.push('-nic', `user,model=virtio-net-pci,restrict=on,hostfwd=tcp:127.0.0.1:${opts.forward.hostPort}-:${opts.forward.guestPort}`);
+  const forwards = opts.forward === undefined ? [] : Array.isArray(opts.forward) ? opts.forward : [opts.forward];
+  if (forwards.length > 0) args.push('-nic', ['user,model=virtio-net-pci,restrict=on', ...forwards.map((f) => `hostfwd=tcp:127.0.0.1:${f.hostPort}-:${f.guestPort}`)].join(','));
   else args.push('-nic', 'none');
   const log = openSync(join(dir, 'qemu.log'), 'w');
   // The guests run at the rest of the suite's priority. With three guests of two vCPU threads each at
@@ -358,7 +384,8 @@ async function bootOnce(opts: LabOptions, image: string, release: () => void): P
     if (Date.now() - start > 600_000) fail(`lab guest not ready after 600 s:\n${readFileSafe(join(dir, 'console.log')).split('\n').slice(-40).join('\n')}`);
     await sleep(250);
   }
-  const vm = new LabVm(opts, dir, jobDir, qemu, release, readFileSafe(join(jobDir, 'ready')), image, start);
+  const vm = new LabVm(opts, dir, jobDir, qemu, release, readFileSafe(join(jobDir, 'ready')), image, start,
+    { ...waits, ready: Date.now(), bootCpuS: cpuSeconds(qemu.pid) });
   await vm.connect();
   return vm;
 }

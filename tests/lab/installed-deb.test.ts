@@ -6,10 +6,12 @@
  * must answer, and a report must download. Nothing here runs the app from the checkout: only what
  * the package installed under /usr/lib/zfs-advisor.
  *
- * Cockpit inside the guest is not covered: the guest has no network to install cockpit-ws from,
- * and the Cockpit page is tested on this host (tests/e2e/cockpit.test.ts).
+ * Cockpit runs in the guest as Debian sets it up (the 2.4 image carries cockpit-ws: the guest has no
+ * network to fetch it), and the package's page is opened in it from the host's Chromium: through
+ * Cockpit's bridge and the service's root-only socket, as on an owner's host (issue 35).
  */
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +20,7 @@ import { runCommand } from '../../server/src/exec/runner.ts';
 import { bootLab, byId, hdd, LAB_HOOK_MS, labAvailable, nvme, REPO_ROOT, type LabVm } from '../../lab/vm.ts';
 import { chromiumAvailable, launchChromium, type BrowserHandle } from '../e2e/support/browser.ts';
 import { freePort } from '../e2e/support/server.ts';
+import { loginCockpit } from '../e2e/support/cockpit.ts';
 import { screenshot, settle } from '../e2e/support/ui-checks.ts';
 
 // 4 GiB (sparse): the one-click probe's write-back step writes 1 GiB, and the free-space guard wants room for it.
@@ -31,6 +34,8 @@ import { screenshot, settle } from '../e2e/support/ui-checks.ts';
 const DISKS = [hdd('DEB0001', '4G', 12), hdd('DEB0002', '4G', 12)];
 const CANDIDATE = nvme('DEBNV01', '2G');
 const GUEST_PORT = 8077;
+/** Debian's cockpit.socket in the guest. */
+const COCKPIT_PORT = 9090;
 /**
  * How long a page may keep its spinners: the service in a one-vCPU emulated guest beside other guests
  * re-assesses for minutes (the Overview after the plan: over 30 s at load 9 in round 12).
@@ -47,6 +52,7 @@ describe.runIf(run)('the installed .deb on a real OpenZFS 2.4 host, from the hos
   let b: BrowserHandle;
   let page: Page;
   let url = '';
+  let cockpitUrl = '';
   let token = '';
 
   beforeAll(async () => {
@@ -55,7 +61,10 @@ describe.runIf(run)('the installed .deb on a real OpenZFS 2.4 host, from the hos
     expect(built.exitCode, built.stderr).toBe(0);
     deb = /^built (.+\.deb)$/m.exec(built.stdout)![1]!;
     const hostPort = await freePort();
-    vm = await bootLab({ zfs: '2.4', label: 'tests/lab/installed-deb.test.ts', priority: 2, drives: [...DISKS, CANDIDATE], forward: { hostPort, guestPort: GUEST_PORT } });
+    const cockpitPort = await freePort();
+    cockpitUrl = `http://127.0.0.1:${cockpitPort}/`;
+    vm = await bootLab({ zfs: '2.4', label: 'tests/lab/installed-deb.test.ts', priority: 2, drives: [...DISKS, CANDIDATE],
+      forward: [{ hostPort, guestPort: GUEST_PORT }, { hostPort: cockpitPort, guestPort: COCKPIT_PORT }] });
     url = `http://127.0.0.1:${hostPort}/`;
     // The owner's pool, made before the package arrives (as on a NAS): a mirror, one dataset without
     // compression (a finding), and an unused NVMe drive the Optane page can weigh as a log device.
@@ -154,6 +163,45 @@ systemctl is-active zfs-advisor`, { timeoutMs: 300_000 });
     const findings = (await page.locator('[data-testid="finding"]').allTextContents()).join('\n');
     expect(findings).toContain('tank/nocomp');
     await screenshot(page, 'lab-deb-recommendations-desktop');
+  }, 600_000);
+
+  it('Cockpit on the guest: the package\'s page shows the guest\'s pool through the root-only socket for an administrative session; a limited one is told what to do', async () => {
+    // Two accounts of the owner's host: one allowed administrative access (sudo), one not.
+    const admin = { name: 'labadmin', password: `Pw-${randomBytes(12).toString('base64url')}` };
+    const limited = { name: 'labuser', password: `Pw-${randomBytes(12).toString('base64url')}` };
+    await vm.must(`useradd --create-home --shell /bin/bash --groups sudo ${admin.name}
+useradd --create-home --shell /bin/bash ${limited.name}
+printf '%s:%s\\n%s:%s\\n' ${admin.name} '${admin.password}' ${limited.name} '${limited.password}' | chpasswd
+for i in $(seq 1 60); do ss -Hltn "sport = :${COCKPIT_PORT}" | grep -q . && break; sleep 1; done; ss -Hltn "sport = :${COCKPIT_PORT}" | grep -q .`);
+    // The page is the package's (dpkg owns it), not a copy of the checkout.
+    expect(await vm.must('dpkg -S /usr/share/cockpit/zfs-advisor/manifest.json')).toMatch(/^zfs-advisor: /);
+    const open = async (who: { name: string; password: string }, superuser: 'any' | 'none') => {
+      const ctx = await b.browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const p = await ctx.newPage();
+      const problems: string[] = [];
+      p.on('pageerror', (e) => problems.push(e.message));
+      p.on('console', (m) => { if (m.type() === 'error' && m.location().url.includes('/zfs-advisor/')) problems.push(m.text()); });
+      await loginCockpit(p, cockpitUrl, who, superuser);
+      await p.getByRole('link', { name: 'ZFS Advisor' }).click({ timeout: 120_000 });
+      await p.waitForURL(/\/zfs-advisor/);
+      return { ctx, page: p, frame: p.frameLocator('iframe[name="cockpit1:localhost/zfs-advisor"]'), problems };
+    };
+    // Administrative access: the bridge runs as root and reaches the socket (0600 root) with no token.
+    const a = await open(admin, 'any');
+    await a.page.getByText('Administrative access').first().waitFor({ timeout: 120_000 });
+    await expect.poll(() => a.frame.locator('[data-testid="pool-card"]').first().textContent().catch(() => ''), { timeout: 300_000, interval: 2000 }).toContain('tank');
+    expect(await a.frame.locator('[data-testid="demo-banner"]').count()).toBe(0);
+    expect(await a.frame.locator('#token').count()).toBe(0);
+    expect(a.problems).toEqual([]);
+    await screenshot(a.page, 'lab-deb-cockpit-admin');
+    await a.ctx.close();
+    // Without it, the bridge runs as the user, whom the socket's permissions refuse: the page says why and what to do.
+    const l = await open(limited, 'none');
+    const alert = l.frame.locator('main [role="alert"]');
+    await expect.poll(() => alert.textContent().catch(() => ''), { timeout: 120_000 }).toContain('administrative access');
+    expect(await alert.textContent()).toContain('/run/zfs-advisor/api.sock');
+    expect(await l.frame.locator('[data-testid="pool-card"]').count()).toBe(0);
+    await l.ctx.close();
   }, 600_000);
 
   it('answers "Should I add Optane?" after measuring the pool with one writer, with 16, and its write-back', async () => {

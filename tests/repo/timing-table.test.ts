@@ -33,6 +33,13 @@ describe('the test run\'s timing table', () => {
     }
   });
 
+  it('says what a guest waited for and what its boot cost, where lab/vm.ts recorded it', () => {
+    // label, line, start, end, CPU s, then: s waited for the image, for a slot, boot wall s, boot CPU s.
+    const [row] = guestRows('installed-deb 2.4 1000 1600 358 980 150 62 48\n', 0);
+    expect(row).toEqual({ what: 'lab guest, installed-deb (OpenZFS 2.4): 358 s of CPU; waited 980 s for its image, 150 s for a slot; booted in 62 s with 48 s of CPU', start: 1_000_000, end: 1_600_000 });
+    expect(guestRows('installed-deb 2.4 1000 1600 358 980 150\n', 0)).toEqual([]);
+  });
+
   it('reads no image rows from lines it does not understand', () => {
     expect(imageRows('2.4 1 2\n\nx y z w\n', 0)).toEqual([]);
     expect(guestRows('a 2.4 1 2\nwith space 2.4 1 2 3\n', 0)).toEqual([]);

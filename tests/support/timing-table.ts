@@ -34,8 +34,11 @@ export function imageRows(text: string, t0: number): Row[] {
  */
 export function guestRows(text: string, t0: number): Row[] {
   return text.split('\n').flatMap((line) => {
-    const m = /^(\S+) (\S+) (\d+) (\d+) (\d+)$/.exec(line.trim());
-    return m ? [{ what: `lab guest, ${m[1]!.replace(/_/g, ' ')} (OpenZFS ${m[2]}): ${m[5]} s of CPU`, start: Number(m[3]) * 1000 - t0, end: Number(m[4]) * 1000 - t0 }] : [];
+    const m = /^(\S+) (\S+) (\d+) (\d+) (\d+)(?: (\d+) (\d+) (\d+) (\d+))?$/.exec(line.trim());
+    if (!m) return [];
+    // Newer lines also say what the guest waited for before QEMU started, and what its boot cost.
+    const waits = m[6] === undefined ? '' : `; waited ${m[6]} s for its image, ${m[7]} s for a slot; booted in ${m[8]} s with ${m[9]} s of CPU`;
+    return [{ what: `lab guest, ${m[1]!.replace(/_/g, ' ')} (OpenZFS ${m[2]}): ${m[5]} s of CPU${waits}`, start: Number(m[3]) * 1000 - t0, end: Number(m[4]) * 1000 - t0 }];
   });
 }
 

@@ -121,4 +121,22 @@ describe('every request goes to the Unix socket, without a token', () => {
     expect(down.status).toBe(502);
     expect(((await down.json()) as { error: { message: string } }).error.message).toMatch(/nothing answers on \/run\/zfs-advisor\/api\.sock .*systemctl status zfs-advisor/);
   });
+
+  it('Debian 13\'s Cockpit says "not-found" for a refused connection too: a socket that is there means access, a missing one a service that is down', async () => {
+    const files = { [config.serverConf]: '' };
+    const withSocket = (exists: boolean) => {
+      const { ck } = fakeCockpit(files, () => ({ problem: 'not-found' }));
+      const asked: string[][] = [];
+      ck.spawn = (argv) => { asked.push(argv); return { then: (ok: (s: string) => void, fail: (e: { problem?: string }) => void) => { if (exists) ok(''); else fail({ problem: 'not-found' }); } }; };
+      return { ck, asked };
+    };
+    const there = withSocket(true);
+    const refused = await createCockpitFetch(there.ck, config)('/api/hosts', {});
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toContain('administrative access');
+    expect(there.asked).toEqual([['test', '-S', DEFAULT_SOCKET]]);
+    const gone = await createCockpitFetch(withSocket(false).ck, config)('/api/hosts', {});
+    expect(gone.status).toBe(502);
+    expect(((await gone.json()) as { error: { message: string } }).error.message).toContain('systemctl status zfs-advisor');
+  });
 });

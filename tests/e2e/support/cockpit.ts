@@ -103,7 +103,7 @@ export async function startCockpitWs(): Promise<CockpitHandle> {
  * chose administrative access once (localStorage `superuser:USER`): the login then starts the
  * privileged bridge with the same password through sudo.
  */
-export async function loginCockpit(page: Page, url: string, user: TestUser, superuser: 'any' | 'none'): Promise<void> {
+export async function loginCockpit(page: Page, url: string, user: Pick<TestUser, 'name' | 'password'>, superuser: 'any' | 'none'): Promise<void> {
   await page.goto(url);
   await page.evaluate(([key, value]) => localStorage.setItem(key!, value!), [`superuser:${user.name}`, superuser]);
   await page.fill('#login-user-input', user.name);

@@ -31,6 +31,8 @@ export interface Cockpit {
     request(opts: { method: string; path: string; headers: Record<string, string>; body: Uint8Array | string }): CockpitHttpRequest;
   };
   file(path: string, opts?: { superuser?: 'try' | 'require' }): { read(): CockpitPromise<string | null>; close(): void };
+  /** Runs a program as the session's user (no superuser option): here only `test -S`, to tell a refused socket from a missing one. */
+  spawn?(argv: string[], opts?: { err?: 'ignore' | 'message' | 'out' }): CockpitPromise<string>;
   manifests?: Record<string, { config?: unknown } | undefined>;
 }
 
@@ -100,6 +102,18 @@ function read(ck: Cockpit, path: string): Promise<{ text: string | null } | { pr
   });
 }
 
+/** The session may not connect to the socket: administrative access, or the operator group. */
+function adminNeeded(ep: ServerEndpoint): Response {
+  const who = ep.group ? `members of the group ${ep.group}` : 'members of the operator group the admin names in ZFS_ADVISOR_SOCKET_GROUP (none is named now)';
+  return problemResponse(403, 'cockpit-admin-needed',
+    `ZFS Advisor's socket ${ep.socket} lets in root and ${who} only. Turn on administrative access in Cockpit's top bar, or ask the admin to add your account to that group, then try again.`);
+}
+
+/** Nothing listens on the socket. */
+function unreachable(ep: ServerEndpoint, err: CockpitProblem): Response {
+  return problemResponse(502, 'unreachable', `nothing answers on ${ep.socket} through Cockpit (${err.problem ?? 'no connection'}): is zfs-advisor.service running? (systemctl status zfs-advisor)`);
+}
+
 /** One request over the bridge, answered as a fetch `Response` (bodies streamed for 2xx). */
 function send(ck: Cockpit, ep: ServerEndpoint, url: string, init: RequestInit | undefined): Promise<Response> {
   return new Promise((resolve, reject) => {
@@ -146,11 +160,15 @@ function send(ck: Cockpit, ep: ServerEndpoint, url: string, init: RequestInit | 
           const bytes = typeof errBody === 'string' ? new TextEncoder().encode(errBody) : new Uint8Array(errBody ?? new Uint8Array(0));
           resolve(new Response(NULL_BODY.has(s) ? null : bytes, { status: s, headers: respHeaders }));
         } else if (err.problem === 'access-denied' || err.problem === 'not-authorized') {
-          const who = ep.group ? `members of the group ${ep.group}` : 'members of the operator group the admin names in ZFS_ADVISOR_SOCKET_GROUP (none is named now)';
-          resolve(problemResponse(403, 'cockpit-admin-needed',
-            `ZFS Advisor's socket ${ep.socket} lets in root and ${who} only. Turn on administrative access in Cockpit's top bar, or ask the admin to add your account to that group, then try again.`));
+          resolve(adminNeeded(ep));
+        } else if (err.problem === 'not-found' && ck.spawn) {
+          // Cockpit's Python bridge (Debian 13's Cockpit 337) reports a connection the socket's permissions
+          // refuse as "not-found", where the C bridge (Debian 12's 287) said "access-denied": the lab's
+          // installed-deb test met it. A socket that is there (its directory is world-readable) but
+          // refused this session is a question of access; one that is not there is a service that is down.
+          ck.spawn(['test', '-S', ep.socket], { err: 'ignore' }).then(() => resolve(adminNeeded(ep)), () => resolve(unreachable(ep, err)));
         } else {
-          resolve(problemResponse(502, 'unreachable', `nothing answers on ${ep.socket} through Cockpit (${err.problem ?? 'no connection'}): is zfs-advisor.service running? (systemctl status zfs-advisor)`));
+          resolve(unreachable(ep, err));
         }
       },
     );
