@@ -6,10 +6,13 @@
  * transport itself runs against real Cockpit in
  * tests/e2e/cockpit.test.ts.
  */
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createNetServer, type Server as NetServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cockpitOf, createCockpitFetch, DEFAULT_PACKAGE_CONFIG, DEFAULT_SOCKET, endpointFromConf, packageConfigOf, type Cockpit } from '../../ui/src/api/cockpit.ts';
+import { cockpitOf, createCockpitFetch, DEFAULT_PACKAGE_CONFIG, DEFAULT_SOCKET, endpointFromConf, packageConfigOf, SOCKET_REFUSED_CHECK, type Cockpit } from '../../ui/src/api/cockpit.ts';
 import { themeFromCockpitStyle } from '../../ui/src/state/theme.ts';
 
 const REPO = join(import.meta.dirname, '..', '..');
@@ -122,7 +125,7 @@ describe('every request goes to the Unix socket, without a token', () => {
     expect(((await down.json()) as { error: { message: string } }).error.message).toMatch(/nothing answers on \/run\/zfs-advisor\/api\.sock .*systemctl status zfs-advisor/);
   });
 
-  it('Debian 13\'s Cockpit says "not-found" for a refused connection too: a socket that is there means access, a missing one a service that is down', async () => {
+  it('Debian 13\'s Cockpit says "not-found" for a refused connection too: a socket the user cannot reach means access, a missing one a service that is down', async () => {
     const files = { [config.serverConf]: '' };
     const withSocket = (exists: boolean) => {
       const { ck } = fakeCockpit(files, () => ({ problem: 'not-found' }));
@@ -134,9 +137,39 @@ describe('every request goes to the Unix socket, without a token', () => {
     const refused = await createCockpitFetch(there.ck, config)('/api/hosts', {});
     expect(refused.status).toBe(403);
     expect(((await refused.json()) as { error: { message: string } }).error.message).toContain('administrative access');
-    expect(there.asked).toEqual([['test', '-S', DEFAULT_SOCKET]]);
+    expect(there.asked).toEqual([['sh', '-c', SOCKET_REFUSED_CHECK, 'sh', DEFAULT_SOCKET]]);
     const gone = await createCockpitFetch(withSocket(false).ck, config)('/api/hosts', {});
     expect(gone.status).toBe(502);
     expect(((await gone.json()) as { error: { message: string } }).error.message).toContain('systemctl status zfs-advisor');
+  });
+});
+
+describe('SOCKET_REFUSED_CHECK, run by sh as an unprivileged account (what the limited Cockpit session runs)', () => {
+  const root = process.getuid?.() === 0;
+  if (process.env.CI === 'true' && !root) throw new Error('this test needs root (it makes a root-only socket directory and runs the check as nobody)');
+  it.runIf(root)('the service\'s root-only directory, the operator group\'s, a stopped service: access twice, down once', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'zfsa-sockcheck-'));
+    chmodSync(base, 0o755);
+    const servers: NetServer[] = [];
+    const sockIn = async (dir: string, mode: number): Promise<string> => {
+      mkdirSync(dir, { mode });
+      chmodSync(dir, mode);
+      const path = join(dir, 'api.sock');
+      const srv = createNetServer();
+      servers.push(srv);
+      await new Promise<void>((r) => srv.listen(path, r));
+      chmodSync(path, 0o600);
+      return path;
+    };
+    const asNobody = (path: string) => spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'sh', '-c', SOCKET_REFUSED_CHECK, 'sh', path]).status;
+    try {
+      expect(asNobody(await sockIn(join(base, 'root-only'), 0o700))).toBe(0); // 0700 root: refused
+      expect(asNobody(await sockIn(join(base, 'visible'), 0o755))).toBe(0); // seen, 0600: refused
+      mkdirSync(join(base, 'stopped'), { mode: 0o755 });
+      expect(asNobody(join(base, 'stopped', 'api.sock'))).toBe(1); // nothing there: the service is down
+    } finally {
+      for (const srv of servers) srv.close();
+      rmSync(base, { recursive: true, force: true });
+    }
   });
 });

@@ -31,7 +31,7 @@ export interface Cockpit {
     request(opts: { method: string; path: string; headers: Record<string, string>; body: Uint8Array | string }): CockpitHttpRequest;
   };
   file(path: string, opts?: { superuser?: 'try' | 'require' }): { read(): CockpitPromise<string | null>; close(): void };
-  /** Runs a program as the session's user (no superuser option): here only `test -S`, to tell a refused socket from a missing one. */
+  /** Runs a program as the session's user (no superuser option): here only SOCKET_REFUSED_CHECK, to tell a refused socket from a missing one. */
   spawn?(argv: string[], opts?: { err?: 'ignore' | 'message' | 'out' }): CockpitPromise<string>;
   manifests?: Record<string, { config?: unknown } | undefined>;
 }
@@ -102,6 +102,9 @@ function read(ck: Cockpit, path: string): Promise<{ text: string | null } | { pr
   });
 }
 
+/** Exits 0 when the socket ($1) is there but this user may not reach it (its directory closed to the user, or the socket visible). */
+export const SOCKET_REFUSED_CHECK = 'test -S "$1" || { test -d "${1%/*}" && ! test -x "${1%/*}"; }';
+
 /** The session may not connect to the socket: administrative access, or the operator group. */
 function adminNeeded(ep: ServerEndpoint): Response {
   const who = ep.group ? `members of the group ${ep.group}` : 'members of the operator group the admin names in ZFS_ADVISOR_SOCKET_GROUP (none is named now)';
@@ -164,9 +167,10 @@ function send(ck: Cockpit, ep: ServerEndpoint, url: string, init: RequestInit | 
         } else if (err.problem === 'not-found' && ck.spawn) {
           // Cockpit's Python bridge (Debian 13's Cockpit 337) reports a connection the socket's permissions
           // refuse as "not-found", where the C bridge (Debian 12's 287) said "access-denied": the lab's
-          // installed-deb test met it. A socket that is there (its directory is world-readable) but
-          // refused this session is a question of access; one that is not there is a service that is down.
-          ck.spawn(['test', '-S', ep.socket], { err: 'ignore' }).then(() => resolve(adminNeeded(ep)), () => resolve(unreachable(ep, err)));
+          // installed-deb test met it. Asked as the session's user: a socket it can see but not use, or a
+          // socket directory it may not enter (the service's is 0700 root, or 0750 for the operator group),
+          // is a question of access; a socket missing from a directory it can read is a service that is down.
+          ck.spawn(['sh', '-c', SOCKET_REFUSED_CHECK, 'sh', ep.socket], { err: 'ignore' }).then(() => resolve(adminNeeded(ep)), () => resolve(unreachable(ep, err)));
         } else {
           resolve(unreachable(ep, err));
         }
