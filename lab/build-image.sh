@@ -140,7 +140,7 @@ install -m 0644 "$HERE/guest/lab-boot.service" "$R/etc/systemd/system/lab-boot.s
 echo zfs-lab >"$R/etc/hostname"
 printf '/dev/vda / ext4 rw,errors=remount-ro 0 1\n' >"$R/etc/fstab"
 printf 'virtio_pci\nvirtio_blk\next4\n9p\n9pnet_virtio\n' >>"$R/etc/initramfs-tools/modules"
-# The initramfs holds the modules listed above (and what they need), not "most": 38 MB became a few,
+# The initramfs holds the modules listed above (and what they need), not "most": 38 MB became 12,
 # which the emulated CPU unpacks at every boot.
 printf 'MODULES=list\n' >"$R/etc/initramfs-tools/conf.d/lab-modules"
 # The journal stays in memory: no flush to /var/log at boot, no journal files written beside the tests.
