@@ -9,7 +9,10 @@ import { OptaneVerdict, buildOptaneVerdict } from '../../server/src/optane/verdi
 import { compareSuites } from '../../server/src/bench/compare.ts';
 import { demoSuites } from '../../server/src/bench/demo-suite.ts';
 import { formatGain } from '../../server/src/text/format.ts';
-import { purchaseOptions, SAME_GAIN } from '../../server/src/forecast/slog-choice.ts';
+import { purchaseOptions, rankPurchase, SAME_GAIN, type PurchaseOption } from '../../server/src/forecast/slog-choice.ts';
+import { findEntry, type PriceSource } from '../../server/src/forecast/catalog.ts';
+import { main } from '../../server/src/cli/main.ts';
+import { priceWords } from '../../server/src/optane/verdict.ts';
 import { runRules } from '../../rules/engine/engine.ts';
 import { ALL_RULES } from '../../rules/index.ts';
 import type { Artifacts } from '../../server/src/model/artifacts.ts';
@@ -36,6 +39,10 @@ const probe = (pool: string, iops: number, cpuUsPerIo?: number): BenchmarkSummar
   writeLatency: null, readLatency: null, wallSeconds: 30, fioRuntimeSeconds: 30, wallTimeMismatch: false, topologyFingerprint: null, notes: [],
   ...(cpuUsPerIo ? { cpuUsPerIo } : {}),
 }) as BenchmarkSummary;
+/** A published price for tests (the catalog's own P4800X figure, at another amount). */
+const priced = (usd: number): PriceSource => ({ usd, capacityGb: 400, kind: 'retail', date: '2025-01-02', url: 'https://example.org/listing', quote: `listed at $${usd}` });
+/** The same forecast under another catalog entry: only what the test changes differs. */
+const withEntry = (o: PurchaseOption, patch: Partial<PurchaseOption['entry']>): PurchaseOption => ({ ...o, entry: { ...o.entry, ...patch } });
 /** Every ratio the page prints: the table's two gains. */
 const pageRatios = (v: OptaneVerdict) => [v.expected!.qd1, v.expected!.qd16].map((e) => e.withOptane.iops / e.now.iops);
 
@@ -130,5 +137,64 @@ describe('buying card (issue 34 §3)', () => {
     const sent = JSON.parse(JSON.stringify(v)) as OptaneVerdictView;
     expect(narrowVerdict(sent).headlineGain).toEqual(v.headlineGain);
     expect(narrowVerdict({ ...sent, headlineGain: { kind: 'largest', low: 1, high: 2, iodepth: 1, text: 'x', value: null } }).headlineGain).toBeNull();
+  });
+
+  describe('price class: the last tie-break (issue 34 §3: gain, PLP, endurance, in production, price class)', async () => {
+    const l = await loadInventory({ demo: true, demoName: '001-raidz2-12disk' });
+    const a = assess(l.inventory).artifacts;
+    const opts = purchaseOptions(a, a.Pools![0]!, {});
+    const optane = opts.find((o) => o.entry.id === 'optane-p1600x')!;
+    const nvme = opts.find((o) => o.entry.id === 'samsung-pm9a3')!;
+    const names = (xs: PurchaseOption[]) => xs.map((o) => o.entry.product);
+
+    it.each([
+      // [label, first, second]: `first` must rank before `second` whatever order they come in.
+      ['a pair that differs only in price class: low before high', { product: 'Z cheap', price: priced(120) }, { product: 'A dear', price: priced(900) }],
+      ['mid before high', { product: 'Z mid', price: priced(300) }, { product: 'A high', price: priced(501) }],
+      ['a published price before none (null)', { product: 'Z priced', price: priced(900) }, { product: 'A unknown', price: null }],
+      ['a published price before none (absent)', { product: 'Z priced', price: priced(900) }, { product: 'A unknown', price: undefined }],
+      ['in production before discontinued, whatever the price', { product: 'Z new', status: 'in-production' as const, price: priced(900) }, { product: 'A old', status: 'discontinued' as const, price: priced(100) }],
+      ['endurance before price', { product: 'Z durable', endurance: { ...nvme.entry.endurance, dwpd: 3 }, price: priced(900) }, { product: 'A cheap', endurance: { ...nvme.entry.endurance, dwpd: 1 }, price: priced(100) }],
+      ['power-loss protection before price', { product: 'Z safe', plp: 'capacitor' as const, price: priced(900) }, { product: 'A cheap', plp: 'none' as const, price: priced(100) }],
+    ])('%s', (_label, first, second) => {
+      const x = withEntry(nvme, first); const y = withEntry(nvme, second);
+      expect(names(rankPurchase([y, x]))).toEqual([first.product, second.product]);
+      expect(names(rankPurchase([x, y]))).toEqual([first.product, second.product]);
+    });
+
+    it('a clearly higher forecast gain outranks a cheaper device (price never reorders gains)', () => {
+      expect(optane.gainQd1.gain).toBeGreaterThan(nvme.gainQd1.gain * (1 + SAME_GAIN));
+      const dearOptane = withEntry(optane, { price: priced(2000) }); const cheapNvme = withEntry(nvme, { price: priced(50) });
+      expect(rankPurchase([cheapNvme, dearOptane])[0]!.entry.id).toBe('optane-p1600x');
+    });
+
+    it('within SAME_GAIN the cheaper of two equal forecasts ranks first', () => {
+      const slower = { ...nvme, gainQd1: { ...nvme.gainQd1, gain: nvme.gainQd1.gain * (1 - SAME_GAIN / 2) } };
+      const ranked = rankPurchase([withEntry(nvme, { product: 'A dear', price: priced(900) }), withEntry(slower, { product: 'Z cheap', price: priced(100) })]);
+      expect(names(ranked)).toEqual(['Z cheap', 'A dear']);
+    });
+  });
+
+  it('the card words each device\'s price class with its source, or "price not known" (demo 001: no buyable entry has a published price)', async () => {
+    const v = await demo('001-raidz2-12disk');
+    expect(v.purchase).toHaveLength(4);
+    for (const p of v.purchase) expect(p.why).toMatch(/\. Price not known: no published price in our catalog\.$/);
+    expect(v.reasons.find((r) => r.startsWith('To buy, best first'))).toContain('then price class (one unit: low up to $150, mid up to $500, high above; no published price last); none of these has a published price in our catalog, so price does not order them.');
+    expect(v.reasons.join(' ')).not.toContain('the catalog holds no prices');
+  });
+
+  it('a priced discontinued part: its class, the price, a link to the source and its date; bought used today at a street price not known', () => {
+    expect(priceWords(findEntry('INTEL SSDPED1K375GA')!)).toBe('Price class high: $1,520 for 375 GB, launch price ([gamersnexus.net](http://gamersnexus.net/news-pc/2845-intel-optane-dc-p4800x-ssd), 2017-03); discontinued, so bought used or new-old-stock today at a street price we do not know');
+    expect(priceWords(findEntry('Intel Optane SSD 900P')!)).toMatch(/^Price class mid: \$350 for 280 GB, price a buyer reported \(\[github\.com\]\(https:\/\/github\.com\/openzfs\/zfs\/issues\/1012\), 2018-03-17\); discontinued/);
+    // In production: no "bought used" clause.
+    expect(priceWords({ ...findEntry('Micron 7450 PRO')!, price: priced(120) })).toBe('Price class low: $120 for 400 GB, retail price ([example.org](https://example.org/listing), 2025-01-02)');
+  });
+
+  it('`optane --demo 001-raidz2-12disk` prints the same price words the server model holds', async () => {
+    let out = '';
+    const io = { stdout: (s: string) => { out += s; }, stderr: () => {}, stdin: async () => '', isTTY: false };
+    expect(await main(['optane', '--demo', '001-raidz2-12disk'], io)).toBe(0);
+    expect(out.match(/Price not known: no published price in our catalog\./g)).toHaveLength(4);
+    expect(out).toContain('then price class (one unit: low up to $150');
   });
 });

@@ -44,6 +44,32 @@ const ClassInfo = z.object({
   syncWriteMBps: Figure,
 });
 
+/**
+ * A price the catalog rests a price class on: one published figure, never a guess. `kind`:
+ * 'launch-rcp' (the vendor's launch or recommended customer price), 'retail' (a dated retailer
+ * listing or review's price), 'user-reported' (a buyer's own figure in a public thread). Prices are
+ * USD at `date` (not adjusted); `capacityGb` is the unit the price is for.
+ */
+export const PriceSource = z.object({
+  usd: z.number().positive(),
+  capacityGb: z.number().positive(),
+  kind: z.enum(['launch-rcp', 'retail', 'user-reported']),
+  date: z.string().regex(/^\d{4}-\d{2}(-\d{2})?$/, 'date as YYYY-MM or YYYY-MM-DD'),
+  url: z.string().regex(/^https?:\/\/\S+$/, 'an address a reader can open'),
+  quote: z.string().min(10, 'the words of the source that state the price'),
+}).strict();
+export type PriceSource = z.infer<typeof PriceSource>;
+
+export const PRICE_CLASSES = ['low', 'mid', 'high'] as const;
+export type PriceClass = (typeof PRICE_CLASSES)[number];
+
+const PriceBands = z.object({
+  /** A unit price up to `low` USD is "low", up to `mid` "mid", above it "high". */
+  low: z.number().positive(),
+  mid: z.number().positive(),
+  reasoning: z.string().min(10),
+}).refine((b) => b.low < b.mid, 'low < mid');
+
 const Entry = z.object({
   id: z.string(),
   product: z.string(),
@@ -58,17 +84,31 @@ const Entry = z.object({
   syncWriteMBps: Figure,
   endurance: z.object({ dwpd: z.number().nullable(), tbw: z.number().nullable(), source: z.string().nullable(), note: z.string() }),
   slogMeasurements: z.array(SlogMeasurement).optional(),
+  /** The published price its price class rests on; null: no source found (the card says "price not known"). */
+  price: PriceSource.nullable().optional(),
   note: z.string(),
 });
 export type CatalogEntry = z.infer<typeof Entry>;
 
+export const CatalogEntrySchema = Entry;
+
 const Catalog = z.object({
+  _meta: z.object({ priceBands: PriceBands }).passthrough(),
   sources: z.record(z.string(), z.string()),
   classes: z.record(z.enum(DEVICE_CLASSES), ClassInfo),
   entries: z.array(Entry),
 });
 
 export const CATALOG = Catalog.parse(raw);
+
+/** The bands of device-catalog.json `_meta.priceBands`. */
+export const PRICE_BANDS = CATALOG._meta.priceBands;
+
+/** An entry's price class from its published price (`_meta.priceBands`), or null when no price is known. */
+export function priceClassOf(price: PriceSource | null | undefined): PriceClass | null {
+  if (!price) return null;
+  return price.usd <= PRICE_BANDS.low ? 'low' : price.usd <= PRICE_BANDS.mid ? 'mid' : 'high';
+}
 const PATTERNS = CATALOG.entries.map((e) => ({ e, res: e.match.map((m) => new RegExp(m)) }));
 
 /** A source key's public address (or the key itself when it names a project reference). */

@@ -11,7 +11,7 @@ import type { Artifacts } from '../model/artifacts.ts';
 import type { Drive, Pool } from '../model/inventory.ts';
 import { productName } from '../../../rules/lib/device-class.ts';
 import { drivePath, fitForSlog, unusedDrives } from '../../../rules/lib/slog-devices.ts';
-import { currentPlpNvme, findEntry, profileForEntry, profileForText, type CatalogEntry, type SlogMeasurement } from './catalog.ts';
+import { currentPlpNvme, findEntry, priceClassOf, profileForEntry, profileForText, type CatalogEntry, type PriceClass, type SlogMeasurement } from './catalog.ts';
 import type { LogTarget } from './model.ts';
 import { candidateProfile, deviceMeasurement, deviceProbeHint } from './measured-device.ts';
 import { forecastPool, WorkloadSpec, type Candidate, type ForecastOptions, type ForecastResult } from './forecast.ts';
@@ -75,13 +75,13 @@ function perWriteGain(f: ForecastResult): { gain: number; low: number; high: num
 /** Forecasts within this fraction of each other rank as equal, and the next criterion decides [heuristic: the run-to-run spread of a sync-write probe]. */
 export const SAME_GAIN = 0.05;
 const PLP_RANK: Record<CatalogEntry['plp'], number> = { capacitor: 0, 'no-volatile-cache': 0, none: 1 };
+/** Cheaper first; a device with no published price after every priced one. */
+const PRICE_RANK: Record<PriceClass | 'unknown', number> = { low: 0, mid: 1, high: 2, unknown: 3 };
+const priceRank = (e: CatalogEntry): number => PRICE_RANK[priceClassOf(e.price) ?? 'unknown'];
 
 /**
  * The devices worth buying for `pool`'s log (the Optane P1600X and the current PLP NVMe drives of
- * the catalog), ranked (issue 34 §3): by forecast gain per write at QD1 (the decision's measure), then sustained at QD16 (within
- * SAME_GAIN of each other are equal), then power-loss protection, endurance (DWPD), in production
- * before discontinued, a measured latency before a class estimate. The catalog holds no prices,
- * so price class does not rank them.
+ * the catalog), forecast at QD1 and QD16 and ranked by rankPurchase.
  */
 export function purchaseOptions(a: Artifacts, pool: Pool, opts: ForecastOptions = {}): PurchaseOption[] {
   const p1600x = findEntry(P1600X_MODEL)!;
@@ -89,11 +89,21 @@ export function purchaseOptions(a: Artifacts, pool: Pool, opts: ForecastOptions 
     { entry: p1600x, target: purchaseTarget() },
     ...currentPlpNvme().map((e) => ({ entry: e, target: { drive: null, candidate: { label: `${e.product} (to buy)`, profile: profileForEntry(e), mirrored: false } } })),
   ];
-  const all = targets.map(({ entry, target }) => {
+  return rankPurchase(targets.map(({ entry, target }) => {
     const qd1 = forecastPool(a, pool, QD1, target.candidate, opts);
     const qd16 = forecastPool(a, pool, QD16, target.candidate, opts);
     return { entry, target, qd1, qd16, gainQd1: perWriteGain(qd1), gainQd16: sideGain(qd16) };
-  });
+  }));
+}
+
+/**
+ * The order of the devices to buy (issue 34 §3): by forecast gain per write at QD1 (the
+ * decision's measure), then sustained at QD16 (within SAME_GAIN of each other are equal), then
+ * power-loss protection, endurance (DWPD), in production before discontinued, price class (low,
+ * mid, high, then no published price: device-catalog.json `_meta.priceBands`); then a measured
+ * latency before a class estimate, and the name, so the order never depends on the input's.
+ */
+export function rankPurchase(all: readonly PurchaseOption[]): PurchaseOption[] {
   const same = (x: number, y: number) => Math.abs(x - y) <= SAME_GAIN * Math.max(x, y);
   const byGain = (x: PurchaseOption, y: PurchaseOption) =>
     (same(x.gainQd1.gain, y.gainQd1.gain) ? 0 : y.gainQd1.gain - x.gainQd1.gain)
@@ -102,6 +112,7 @@ export function purchaseOptions(a: Artifacts, pool: Pool, opts: ForecastOptions 
     PLP_RANK[x.entry.plp] - PLP_RANK[y.entry.plp]
     || (y.entry.endurance.dwpd ?? -1) - (x.entry.endurance.dwpd ?? -1)
     || Number(x.entry.status !== 'in-production') - Number(y.entry.status !== 'in-production')
+    || priceRank(x.entry) - priceRank(y.entry)
     // Then the better-known figure: a measured or specified latency before a class estimate.
     || Number(x.entry.syncWrite4kUs.kind === 'class-estimate') - Number(y.entry.syncWrite4kUs.kind === 'class-estimate');
   // Grouped first (a tolerance is not transitive): each group holds the options within SAME_GAIN of

@@ -18,7 +18,7 @@ import type { Drive, Pool, VdevNode } from '../model/inventory.ts';
 import { isHdd, isOptane, productName } from '../../../rules/lib/device-class.ts';
 import { NEW_DEVICE, drivePath } from '../../../rules/lib/slog-devices.ts';
 import { commandPath, leaves, topLevel } from '../../../rules/lib/topology.ts';
-import { CATALOG, sourceUrl, type DeviceProfile } from '../forecast/catalog.ts';
+import { CATALOG, PRICE_BANDS, priceClassOf, sourceUrl, type CatalogEntry, type DeviceProfile, type PriceSource } from '../forecast/catalog.ts';
 import { forecastPool, hostCpuSentence, type ForecastResult } from '../forecast/forecast.ts';
 import { QD1, QD16, measuredPair, type PurchaseOption } from '../forecast/slog-choice.ts';
 import type { ForecastOptions } from '../forecast/forecast.ts';
@@ -204,12 +204,29 @@ function forecastWords(pool: Pool, o: PurchaseOption): string {
   return `forecast on ${pool.name}: at QD1 ${gainWords(o.gainQd1)} faster per write${sustained}; at QD16 ~${fmt(o.qd16.with!.iops)} sync IOPS, gain ${gainWords(o.gainQd16)}`;
 }
 
+const PRICE_KIND: Record<PriceSource['kind'], string> = { 'launch-rcp': 'launch price', retail: 'retail price', 'user-reported': 'price a buyer reported' };
+
+/**
+ * A device's price class and the published price it rests on (device-catalog.json `price`), or
+ * "price not known". A discontinued part's price is its launch price: today it is bought used or
+ * new-old-stock at a street price the catalog does not know.
+ */
+export function priceWords(e: CatalogEntry): string {
+  const c = priceClassOf(e.price);
+  if (!c || !e.price) return 'Price not known: no published price in our catalog';
+  const p = e.price;
+  const site = mdLink(new URL(p.url).hostname.replace(/^www\./, ''), p.url);
+  const used = e.status === 'discontinued' ? '; discontinued, so bought used or new-old-stock today at a street price we do not know' : '';
+  return `Price class ${c}: $${formatCount(p.usd)} for ${formatCount(p.capacityGb)} GB, ${PRICE_KIND[p.kind]} (${site}, ${p.date})${used}`;
+}
+
 /**
  * The devices to buy, ranked (slog-choice.ts purchaseOptions), each saying its forecast gain and
- * range at QD1 and QD16, power-loss protection, endurance, and whether it is in production; those
+ * range at QD1 and QD16, power-loss protection, endurance, whether it is in production, and its
+ * price class with the source (or "price not known"); those
  * whose best case gains less than MIN_BUY_GAIN are left out (named in `dropped`).
  */
-function purchaseList(pool: Pool, options: PurchaseOption[], mirror: MirrorAdvice): { purchase: OptaneVerdict['purchase']; dropped: string[]; asGood: string | null } {
+function purchaseList(pool: Pool, options: PurchaseOption[], mirror: MirrorAdvice): { purchase: OptaneVerdict['purchase']; dropped: string[]; asGood: string | null; unpriced: boolean } {
   const worth = options.filter((o) => Math.max(o.gainQd1.high, o.gainQd16.high) >= MIN_BUY_GAIN);
   const dropped = options.filter((o) => !worth.includes(o)).map((o) => `${o.entry.product} (at most ${formatGain(Math.max(o.gainQd1.high, o.gainQd16.high))})`);
   const optane = options.find((o) => o.entry.class.startsWith('optane')) ?? null;
@@ -223,17 +240,17 @@ function purchaseList(pool: Pool, options: PurchaseOption[], mirror: MirrorAdvic
     const latency = e.syncWrite4kUs.kind === 'class-estimate' ? 'class estimate: PLP NVMe flushes in ~12–60 µs' : `${formatLatencyUs(e.syncWrite4kUs.typical)} per flushed 4 KiB write`;
     const rank = `Rank ${i + 1} of ${worth.length}`;
     const head = isOptaneEntry
-      ? { product: 'Intel Optane SSD P1600X 118GB (SSDPEK1A118GA)', capacityGb: 118, why: `${rank}: ${forecast}. Discontinued: [Intel wound down Optane in 2022](${OPTANE_EOL}); buy new-old-stock or used (eBay, server-parts resellers) and check SMART "Percentage Used". M.2 2280 PCIe 3.0 x4, ${endurance} (1.3 PB), ${plp} (${o.target.candidate.profile.basis}).` }
+      ? { product: 'Intel Optane SSD P1600X 118GB (SSDPEK1A118GA)', capacityGb: 118, why: `${rank}: ${forecast}. Discontinued: [Intel wound down Optane in 2022](${OPTANE_EOL}); buy new-old-stock or used (eBay, server-parts resellers) and check SMART "Percentage Used". M.2 2280 PCIe 3.0 x4, ${endurance} (1.3 PB), ${plp} (${o.target.candidate.profile.basis}). ${priceWords(e)}.` }
       : (() => {
         const vs = optane ? versusOptane(o, optane) : null;
         if (vs?.asGood && asGood === null) asGood = `A current PLP NVMe does as well as Optane on ${pool.name}: ${e.product} is ${vs.text}; it is in production and sold new.`;
-        return { product: `${e.product} (current alternative)`, capacityGb: null, why: `${rank}: ${forecast}${vs ? `; ${vs.text}` : ''}. In production, ${plp}, ${e.formFactor}, ${endurance} (${latency}).` };
+        return { product: `${e.product} (current alternative)`, capacityGb: null, why: `${rank}: ${forecast}${vs ? `; ${vs.text}` : ''}. In production, ${plp}, ${e.formFactor}, ${endurance} (${latency}). ${priceWords(e)}.` };
       })();
     return i === 0 && mirror.mirror
       ? [head, { product: `Second ${head.product}`, capacityGb: head.capacityGb, why: `To mirror the SLOG: ${mirror.why}.` }]
       : [head];
   });
-  return { purchase, dropped, asGood };
+  return { purchase, dropped, asGood, unpriced: worth.every((o) => priceClassOf(o.entry.price) === null) };
 }
 
 /**
@@ -389,7 +406,7 @@ export function buildOptaneVerdict(a: Artifacts, assessment: Assessment | null):
   const gainWordsHead = headlineGain?.text ?? `${rangeText(v.gainRange)} faster per write at QD1`;
   const purchase = d.buy ? bought.purchase : [];
   const buyReasons = !d.buy ? [] : [
-    ...(purchase.length > 0 ? [`To buy, best first: ranked by forecast gain at QD1, then at QD16 (within 5 % counts as equal), then power-loss protection, endurance, in production before discontinued; the catalog holds no prices.`] : []),
+    ...(purchase.length > 0 ? [`To buy, best first: ranked by forecast gain at QD1, then at QD16 (within 5 % counts as equal), then power-loss protection, endurance, in production before discontinued, then price class (one unit: low up to $${PRICE_BANDS.low}, mid up to $${PRICE_BANDS.mid}, high above; no published price last)${bought.unpriced ? '; none of these has a published price in our catalog, so price does not order them' : ''}.`] : []),
     ...(purchase.length > 0 && bought.asGood ? [bought.asGood] : []),
     ...(purchase.length > 0 && bought.dropped.length > 0 ? [`Not proposed, below ${MIN_BUY_GAIN}× even at the forecast's best: ${bought.dropped.join('; ')}.`] : []),
     // A drive of the box carries the same words in its own line (candidates[].layout).
