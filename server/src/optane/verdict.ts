@@ -208,12 +208,13 @@ const PRICE_KIND: Record<PriceSource['kind'], string> = { 'launch-rcp': 'launch 
 
 /**
  * A device's price class and the published price it rests on (device-catalog.json `price`), or
- * "price not known". A discontinued part's price is its launch price: today it is bought used or
- * new-old-stock at a street price the catalog does not know.
+ * null when the catalog has none (the card's reasons say that once, not on every line). A
+ * discontinued part's price is its launch price: today it is bought used or new-old-stock at a
+ * street price the catalog does not know.
  */
-export function priceWords(e: CatalogEntry): string {
+export function priceWords(e: CatalogEntry): string | null {
   const c = priceClassOf(e.price);
-  if (!c || !e.price) return 'Price not known: no published price in our catalog';
+  if (!c || !e.price) return null;
   const p = e.price;
   const site = mdLink(new URL(p.url).hostname.replace(/^www\./, ''), p.url);
   const used = e.status === 'discontinued' ? '; discontinued, so bought used or new-old-stock today at a street price we do not know' : '';
@@ -223,7 +224,7 @@ export function priceWords(e: CatalogEntry): string {
 /**
  * The devices to buy, ranked (slog-choice.ts purchaseOptions), each saying its forecast gain and
  * range at QD1 and QD16, power-loss protection, endurance, whether it is in production, and its
- * price class with the source (or "price not known"); those
+ * price class with the source where the catalog has one; those
  * whose best case gains less than MIN_BUY_GAIN are left out (named in `dropped`).
  */
 function purchaseList(pool: Pool, options: PurchaseOption[], mirror: MirrorAdvice): { purchase: OptaneVerdict['purchase']; dropped: string[]; asGood: string | null; unpriced: boolean } {
@@ -239,12 +240,14 @@ function purchaseList(pool: Pool, options: PurchaseOption[], mirror: MirrorAdvic
     const endurance = e.endurance.dwpd !== null ? `${e.endurance.dwpd} DWPD` : 'endurance not published in our catalog (unknown)';
     const latency = e.syncWrite4kUs.kind === 'class-estimate' ? 'class estimate: PLP NVMe flushes in ~12–60 µs' : `${formatLatencyUs(e.syncWrite4kUs.typical)} per flushed 4 KiB write`;
     const rank = `Rank ${i + 1} of ${worth.length}`;
+    const priced = priceWords(e);
+    const price = priced ? ` ${priced}.` : '';
     const head = isOptaneEntry
-      ? { product: 'Intel Optane SSD P1600X 118GB (SSDPEK1A118GA)', capacityGb: 118, why: `${rank}: ${forecast}. Discontinued: [Intel wound down Optane in 2022](${OPTANE_EOL}); buy new-old-stock or used (eBay, server-parts resellers) and check SMART "Percentage Used". M.2 2280 PCIe 3.0 x4, ${endurance} (1.3 PB), ${plp} (${o.target.candidate.profile.basis}). ${priceWords(e)}.` }
+      ? { product: 'Intel Optane SSD P1600X 118GB (SSDPEK1A118GA)', capacityGb: 118, why: `${rank}: ${forecast}. Discontinued: [Intel wound down Optane in 2022](${OPTANE_EOL}); buy new-old-stock or used (eBay, server-parts resellers) and check SMART "Percentage Used". M.2 2280 PCIe 3.0 x4, ${endurance} (1.3 PB), ${plp} (${o.target.candidate.profile.basis}).${price}` }
       : (() => {
         const vs = optane ? versusOptane(o, optane) : null;
         if (vs?.asGood && asGood === null) asGood = `A current PLP NVMe does as well as Optane on ${pool.name}: ${e.product} is ${vs.text}; it is in production and sold new.`;
-        return { product: `${e.product} (current alternative)`, capacityGb: null, why: `${rank}: ${forecast}${vs ? `; ${vs.text}` : ''}. In production, ${plp}, ${e.formFactor}, ${endurance} (${latency}). ${priceWords(e)}.` };
+        return { product: `${e.product} (current alternative)`, capacityGb: null, why: `${rank}: ${forecast}${vs ? `; ${vs.text}` : ''}. In production, ${plp}, ${e.formFactor}, ${endurance} (${latency}).${price}` };
       })();
     return i === 0 && mirror.mirror
       ? [head, { product: `Second ${head.product}`, capacityGb: head.capacityGb, why: `To mirror the SLOG: ${mirror.why}.` }]
