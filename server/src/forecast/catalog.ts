@@ -84,7 +84,7 @@ const Entry = z.object({
   syncWriteMBps: Figure,
   endurance: z.object({ dwpd: z.number().nullable(), tbw: z.number().nullable(), source: z.string().nullable(), note: z.string() }),
   slogMeasurements: z.array(SlogMeasurement).optional(),
-  /** The published price its price class rests on; null: no source found (the card says "price not known"). */
+  /** The published price its price class rests on; null: no source found (the card then says nothing of its price, and its reasons say once that price did not order the list). */
   price: PriceSource.nullable().optional(),
   note: z.string(),
 });
