@@ -316,9 +316,11 @@ function cpuSeconds(pid: number | undefined): number {
   const stat = readFileSafe(`/proc/${pid}/stat`);
   // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) / CLK_TCK;
+  clkTck ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
+  return (Number(f[11]) + Number(f[12])) / clkTck;
 }
-const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
+/** Clock ticks per second of /proc's times, asked once and only when a guest's CPU is read. */
+let clkTck: number | undefined;
 
 /**
  * Modules the kernel refuses to load in a guest: drivers of the emulated PC's devices no test uses

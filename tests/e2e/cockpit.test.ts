@@ -18,12 +18,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { chromiumAvailable, launchChromium, type BrowserHandle } from './support/browser.ts';
-import { cockpitAvailable, createTestUser, installPackageForUser, loginCockpit, startCockpitWs, writeUserFile, type CockpitHandle, type TestUser } from './support/cockpit.ts';
+import { cockpitAvailable, createTestUser, installPackageForUser, openAdvisorInCockpit, startCockpitWs, writeUserFile, type CockpitHandle, type TestUser } from './support/cockpit.ts';
 import { startServer, type ServerHandle } from './support/server.ts';
 import { docsScreenshot, screenshot } from './support/ui-checks.ts';
 
 const live = chromiumAvailable() && cockpitAvailable();
-const FRAME = 'iframe[name="cockpit1:localhost/zfs-advisor"]';
 
 /** Points the user's copy of the package at a config file of the test (Cockpit's manifest override). */
 function configure(user: TestUser, conf: string): void {
@@ -74,21 +73,10 @@ describe.runIf(live)('Cockpit page (cockpit-ws, Chromium, the real server throug
   }, 120_000);
 
   async function open(superuser: 'any' | 'none', hash = ''): Promise<{ page: Page; frame: FrameLocator; problems: string[] }> {
-    const ctx = await b.browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const { ctx, page, frame, problems } = await openAdvisorInCockpit(b.browser, cockpit.url, user, superuser);
     contexts.push(ctx);
-    const page = await ctx.newPage();
-    const problems: string[] = [];
-    // Errors of our page (CSP refusals, exceptions); Cockpit's own shell warnings are not ours.
-    page.on('console', (m) => {
-      if (process.env.COCKPIT_CONSOLE) console.log(m.type(), m.location().url, JSON.stringify(m.text()));
-      if (m.type() === 'error' && (m.location().url.includes('/zfs-advisor/') || /Content Security Policy/i.test(m.text()))) problems.push(`${m.text()} (${m.location().url}:${m.location().lineNumber})`);
-    });
-    page.on('pageerror', (e) => problems.push(e.message));
-    await loginCockpit(page, cockpit.url, user, superuser);
-    await page.getByRole('link', { name: 'ZFS Advisor' }).click();
-    await page.waitForURL(/\/zfs-advisor/);
     if (hash) await page.goto(`${cockpit.url}zfs-advisor#${hash}`);
-    return { page, frame: page.frameLocator(FRAME), problems };
+    return { page, frame, problems };
   }
 
   it('shows the overview inside Cockpit through the socket (a limited session in the operator group), answers the Optane question with one click, and follows Cockpit\'s style', async () => {

@@ -20,7 +20,7 @@ import { runCommand } from '../../server/src/exec/runner.ts';
 import { bootLab, byId, hdd, LAB_HOOK_MS, labAvailable, nvme, REPO_ROOT, type LabVm } from '../../lab/vm.ts';
 import { chromiumAvailable, launchChromium, type BrowserHandle } from '../e2e/support/browser.ts';
 import { freePort } from '../e2e/support/server.ts';
-import { loginCockpit } from '../e2e/support/cockpit.ts';
+import { openAdvisorInCockpit } from '../e2e/support/cockpit.ts';
 import { screenshot, settle } from '../e2e/support/ui-checks.ts';
 
 // 4 GiB (sparse): the one-click probe's write-back step writes 1 GiB, and the free-space guard wants room for it.
@@ -175,17 +175,7 @@ printf '%s:%s\\n%s:%s\\n' ${admin.name} '${admin.password}' ${limited.name} '${l
 for i in $(seq 1 60); do ss -Hltn "sport = :${COCKPIT_PORT}" | grep -q . && break; sleep 1; done; ss -Hltn "sport = :${COCKPIT_PORT}" | grep -q .`);
     // The page is the package's (dpkg owns it), not a copy of the checkout.
     expect(await vm.must('dpkg -S /usr/share/cockpit/zfs-advisor/manifest.json')).toMatch(/^zfs-advisor: /);
-    const open = async (who: { name: string; password: string }, superuser: 'any' | 'none') => {
-      const ctx = await b.browser.newContext({ viewport: { width: 1280, height: 800 } });
-      const p = await ctx.newPage();
-      const problems: string[] = [];
-      p.on('pageerror', (e) => problems.push(e.message));
-      p.on('console', (m) => { if (m.type() === 'error' && m.location().url.includes('/zfs-advisor/')) problems.push(m.text()); });
-      await loginCockpit(p, cockpitUrl, who, superuser);
-      await p.getByRole('link', { name: 'ZFS Advisor' }).click({ timeout: 120_000 });
-      await p.waitForURL(/\/zfs-advisor/);
-      return { ctx, page: p, frame: p.frameLocator('iframe[name="cockpit1:localhost/zfs-advisor"]'), problems };
-    };
+    const open = (who: { name: string; password: string }, superuser: 'any' | 'none') => openAdvisorInCockpit(b.browser, cockpitUrl, who, superuser);
     // Administrative access: the bridge runs as root and reaches the socket (0600 root) with no token.
     const a = await open(admin, 'any');
     await a.page.getByText('Administrative access').first().waitFor({ timeout: 120_000 });

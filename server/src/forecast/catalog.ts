@@ -132,12 +132,17 @@ export interface DeviceProfile {
   basis: string;
 }
 
+/** A source's web address as a link named by its site ("[example.org](https://www.example.org/…)"). */
+export function siteLink(url: string): string {
+  return mdLink(new URL(url).hostname.replace(/^www\./, ''), url);
+}
+
 /** A latency figure in µs as every view writes latencies: "12 ms (5–15 ms)". */
 function figureText(f: Figure): string {
   const v = `${formatLatencyUs(f.typical)} (${formatRange(f.low, f.high, formatLatencyUs)})`;
   if (f.kind === 'class-estimate') return `${v}, class estimate: ${(f.reasoning ?? '').replace(/\.$/, '')}`;
   const url = sourceUrl(f.source);
-  return `${v}, ${f.kind}: ${url && /^https?:/.test(url) ? mdLink(new URL(url).hostname.replace(/^www\./, ''), url) : url}`;
+  return `${v}, ${f.kind}: ${url && /^https?:/.test(url) ? siteLink(url) : url}`;
 }
 
 export function profileForEntry(e: CatalogEntry): DeviceProfile {

@@ -18,7 +18,7 @@ import type { Drive, Pool, VdevNode } from '../model/inventory.ts';
 import { isHdd, isOptane, productName } from '../../../rules/lib/device-class.ts';
 import { NEW_DEVICE, drivePath } from '../../../rules/lib/slog-devices.ts';
 import { commandPath, leaves, topLevel } from '../../../rules/lib/topology.ts';
-import { CATALOG, PRICE_BANDS, priceClassOf, sourceUrl, type CatalogEntry, type DeviceProfile, type PriceSource } from '../forecast/catalog.ts';
+import { CATALOG, PRICE_BANDS, priceClassOf, siteLink, sourceUrl, type CatalogEntry, type DeviceProfile, type PriceSource } from '../forecast/catalog.ts';
 import { forecastPool, hostCpuSentence, type ForecastResult } from '../forecast/forecast.ts';
 import { QD1, QD16, measuredPair, type PurchaseOption } from '../forecast/slog-choice.ts';
 import type { ForecastOptions } from '../forecast/forecast.ts';
@@ -216,7 +216,7 @@ export function priceWords(e: CatalogEntry): string | null {
   const c = priceClassOf(e.price);
   if (!c || !e.price) return null;
   const p = e.price;
-  const site = mdLink(new URL(p.url).hostname.replace(/^www\./, ''), p.url);
+  const site = siteLink(p.url);
   const used = e.status === 'discontinued' ? '; discontinued, so bought used or new-old-stock today at a street price we do not know' : '';
   return `Price class ${c}: $${formatCount(p.usd)} for ${formatCount(p.capacityGb)} GB, ${PRICE_KIND[p.kind]} (${site}, ${p.date})${used}`;
 }

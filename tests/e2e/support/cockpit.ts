@@ -7,7 +7,7 @@
 import { chownSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { background, mustTool, tool } from '../../packaging/support/tool.ts';
 import { freePort } from './server.ts';
 
@@ -110,4 +110,28 @@ export async function loginCockpit(page: Page, url: string, user: Pick<TestUser,
   await page.fill('#login-password-input', user.password);
   await page.click('#login-button');
   await page.waitForURL(/\/system/, { timeout: 60_000 });
+}
+
+/** The frame Cockpit opens our package in. */
+export const ADVISOR_FRAME = 'iframe[name="cockpit1:localhost/zfs-advisor"]';
+
+/**
+ * A new browser context logged in to Cockpit at `url`, on the "ZFS Advisor" menu entry: its page,
+ * the package's frame, and the errors our page logged meanwhile and later (its exceptions, console
+ * errors from /zfs-advisor/ and CSP refusals; Cockpit's own shell warnings are not ours).
+ */
+export async function openAdvisorInCockpit(browser: Browser, url: string, user: Pick<TestUser, 'name' | 'password'>, superuser: 'any' | 'none'):
+  Promise<{ ctx: BrowserContext; page: Page; frame: FrameLocator; problems: string[] }> {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await ctx.newPage();
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (process.env.COCKPIT_CONSOLE) console.log(m.type(), m.location().url, JSON.stringify(m.text()));
+    if (m.type() === 'error' && (m.location().url.includes('/zfs-advisor/') || /Content Security Policy/i.test(m.text()))) problems.push(`${m.text()} (${m.location().url}:${m.location().lineNumber})`);
+  });
+  page.on('pageerror', (e) => problems.push(e.message));
+  await loginCockpit(page, url, user, superuser);
+  await page.getByRole('link', { name: 'ZFS Advisor' }).click({ timeout: 120_000 });
+  await page.waitForURL(/\/zfs-advisor/);
+  return { ctx, page, frame: page.frameLocator(ADVISOR_FRAME), problems };
 }
