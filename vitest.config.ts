@@ -18,7 +18,9 @@ export default defineConfig({
     // fall back to the default data dir get a per-run temporary one instead.
     // Which files are running, for a measurement that must have the host to itself (tests/support/running-files.ts).
     // TZ: times are shown in the reader's zone (text/format.ts formatTime); tests that compare exact text read UTC on every machine.
-    env: { TZ: 'UTC', ZFS_ADVISOR_DATA_DIR: join(tmpdir(), `zfs-advisor-test-data-${process.pid}`), ZFS_ADVISOR_TEST_RUNNING_DIR: join(tmpdir(), `zfs-advisor-test-running-${process.pid}`) },
+    env: { TZ: 'UTC', ZFS_ADVISOR_DATA_DIR: join(tmpdir(), `zfs-advisor-test-data-${process.pid}`), ZFS_ADVISOR_TEST_RUNNING_DIR: join(tmpdir(), `zfs-advisor-test-running-${process.pid}`),
+      // Each file's CPU seconds, for the timing table (tests/support/file-cpu.ts).
+      ZFS_ADVISOR_TEST_CPU_LOG: join(tmpdir(), `zfs-advisor-test-cpu-${process.pid}`) },
     include: ['tests/**/*.test.ts'],
     reporters: ['default', './tests/support/summary-reporter.ts'],
     testTimeout: 60_000,
@@ -35,8 +37,8 @@ export default defineConfig({
     sequence: { sequencer: LabFirstSequencer },
     globalSetup: ['./tests/support/global-setup.ts'],
     // A host-wide benchmark lock directory per test file (tests/support/host-lock-dir.ts); each file
-    // marked as running while it runs (tests/support/mark-running.ts).
-    setupFiles: ['./tests/support/host-lock-dir.ts', './tests/support/mark-running.ts'],
+    // marked as running while it runs (tests/support/mark-running.ts); its CPU seconds logged (file-cpu.ts).
+    setupFiles: ['./tests/support/file-cpu.ts', './tests/support/host-lock-dir.ts', './tests/support/mark-running.ts'],
     pool: 'forks',
   },
 });

@@ -37,6 +37,9 @@ BASE_KEY="$(printf 'base %s %s %s' "$BASE_REV" "$MIRROR" "$BASE_PKGS" | sha256su
 KEY="$(printf 'zfs %s %s %s %s' "$BASE_KEY" "$IMAGE_REV" "$ZFS_PIN" "$(cat "$HERE/guest/lab-boot" "$HERE/guest/lab-boot.service" | sha256sum)" | sha256sum | cut -c1-12)"
 BASE="$CACHE/base-$BASE_KEY"
 OUT="$CACHE/zfs-$VERSION-$KEY"
+# CPU seconds this build has used so far: its shell's own and its finished children's (apt, dpkg, DKMS,
+# gcc), from /proc ($$ is this script's shell even inside $(…)).
+cpu_s() { awk -v tck="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); split($0, f, " "); printf "%d", (f[12] + f[13] + f[14] + f[15]) / tck + 0.5 }' "/proc/$$/stat"; }
 log() { printf '[lab build %s] %s\n' "$(date +%T)" "$*" >&2; }
 
 if [ -f "$OUT/ok" ]; then echo "$OUT"; exit 0; fi
@@ -92,7 +95,7 @@ trap 'umount_api "$R"' EXIT
 mount_api "$R"
 KVER="$(ls "$R/lib/modules" | sort -V | tail -1)"
 log "zfs-dkms $ZFS_PIN from $SUITE for kernel $KVER (DKMS builds the module: about 9 minutes)"
-DKMS_START=$(date +%s)
+DKMS_START=$(date +%s); DKMS_CPU0=$(cpu_s)
 echo 'zfs-dkms zfs-dkms/note-incompatible-licenses note' | in_root "$R" debconf-set-selections
 # DKMS's postinst builds for the root's kernel (and tries the host's, which has no headers here, and
 # fails softly); if the guest's module is missing we build it by name right after. On trixie DKMS
@@ -113,8 +116,8 @@ if ! ls "$R/lib/modules/$KVER/updates/dkms/zfs.ko"* >/dev/null 2>&1; then
 fi
 ls "$R/lib/modules/$KVER/updates/dkms/zfs.ko"* >/dev/null 2>&1 || { echo "build-image: zfs.ko was not built for $KVER" >&2; exit 1; }
 [ -f "$HDRS/vmlinux.lab-aside" ] && mv "$HDRS/vmlinux.lab-aside" "$HDRS/vmlinux"
-DKMS_S=$(( $(date +%s) - DKMS_START ))
-log "OpenZFS $ZVER built and installed in $DKMS_S s"
+DKMS_S=$(( $(date +%s) - DKMS_START )); DKMS_CPU=$(( $(cpu_s) - DKMS_CPU0 ))
+log "OpenZFS $ZVER built and installed in $DKMS_S s ($DKMS_CPU s of CPU)"
 in_root "$R" depmod "$KVER"
 if [ "$VERSION" = 2.4 ]; then
   # Debian's Cockpit, so the installed .deb's Cockpit page runs where the package is installed
@@ -178,8 +181,9 @@ log "ext4 image"
 mkfs.ext4 -q -L labroot -d "$R" "$OUT.tmp/root.img" 6G
 rm -rf "$R"
 touch "$OUT.tmp/ok"; rm -rf "$OUT"; mv "$OUT.tmp" "$OUT"
-# For the test run's timing table (tests/support/summary-reporter.ts): line, start, end, DKMS seconds.
-printf '%s %s %s %s\n' "$VERSION" "$BUILD_START" "$(date +%s)" "$DKMS_S" >>"$CACHE/build-times"
+# For the test run's timing table (tests/support/timing-table.ts): line, start, end, DKMS seconds,
+# then the CPU seconds of the whole build (with the shared base when this build made it) and of DKMS.
+printf '%s %s %s %s %s %s\n' "$VERSION" "$BUILD_START" "$(date +%s)" "$DKMS_S" "$(cpu_s)" "$DKMS_CPU" >>"$CACHE/build-times"
 log "done: $OUT"
 echo "$OUT"
 }

@@ -21,6 +21,7 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFi
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cpuSeconds } from './proc-cpu.ts';
 
 /** The OpenZFS lines the lab boots (lab/build-image.sh); 2.1 is covered by its recorded captures (tests/fixtures/lab/2.1). */
 export type ZfsLine = '2.4' | '2.3';
@@ -178,6 +179,7 @@ const alive = (pid: number): boolean => { try { process.kill(pid, 0); return tru
 
 export class LabVm {
   private seq = 0;
+  private lastCpu: number | undefined;
   /** The agent's port (virtio-serial, lab/guest/lab-agent): the host writes a command's number, the guest writes it back when done. */
   private port: Socket | null = null;
   private readonly done = new Map<string, () => void>();
@@ -224,6 +226,11 @@ export class LabVm {
         await new Promise<void>((r) => { const t = setTimeout(r, this.port ? 1000 : 100); wake = () => { clearTimeout(t); r(); }; });
       }
     } finally { this.done.delete(n); }
+    if (process.env.ZFS_ADVISOR_LAB_PROFILE) {
+      const cpu = cpuSeconds(this.qemu.pid);
+      appendFileSync(process.env.ZFS_ADVISOR_LAB_PROFILE, `${this.opts.label ?? ''}\t${Date.now() - start}\t${(cpu - (this.lastCpu ?? cpu)).toFixed(1)}\t${script.replace(/^[\s\S]*?\nzpool\(\) \{[\s\S]*?\n\}\n/, '').replace(/^set -e\n/, '').replace(/\s+/g, ' ').slice(0, 160)}\n`);
+      this.lastCpu = cpu;
+    }
     return { code: Number(readFileSafe(`${base}.rc`).trim()), stdout: readFileSafe(`${base}.out`), stderr: readFileSafe(`${base}.err`), ms: Date.now() - start };
   }
 
@@ -310,17 +317,6 @@ class GuestPanic extends Error {}
 
 /** When a lab file asked for its guest, had its image (and the bundle), and got a slot (ms since the epoch): for the timing table. */
 interface BootWaits { asked: number; image: number; slot: number }
-
-/** User + system CPU seconds of a process so far (all its threads), from /proc; NaN when it is gone. */
-function cpuSeconds(pid: number | undefined): number {
-  const stat = readFileSafe(`/proc/${pid}/stat`);
-  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  clkTck ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
-  return (Number(f[11]) + Number(f[12])) / clkTck;
-}
-/** Clock ticks per second of /proc's times, asked once and only when a guest's CPU is read. */
-let clkTck: number | undefined;
 
 /**
  * Modules the kernel refuses to load in a guest: drivers of the emulated PC's devices no test uses

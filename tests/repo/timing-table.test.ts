@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { guestRows, imageRows, timingTable } from '../support/timing-table.ts';
+import { fileCpu, guestRows, imageRows, timingTable } from '../support/timing-table.ts';
 
 describe('the test run\'s timing table', () => {
   it('lists long files and the lab image builds by start, in seconds from the run\'s start; short files are left out', () => {
@@ -36,12 +36,42 @@ describe('the test run\'s timing table', () => {
   it('says what a guest waited for and what its boot cost, where lab/vm.ts recorded it', () => {
     // label, line, start, end, CPU s, then: s waited for the image, for a slot, boot wall s, boot CPU s.
     const [row] = guestRows('installed-deb 2.4 1000 1600 358 980 150 62 48\n', 0);
-    expect(row).toEqual({ what: 'lab guest, installed-deb (OpenZFS 2.4): 358 s of CPU; waited 980 s for its image, 150 s for a slot; booted in 62 s with 48 s of CPU', start: 1_000_000, end: 1_600_000 });
+    expect(row).toEqual({ what: 'lab guest, installed-deb (OpenZFS 2.4): 358 s of CPU; waited 980 s for its image, 150 s for a slot; booted in 62 s with 48 s of CPU', start: 1_000_000, end: 1_600_000, cpu: 358, bootCpu: 48 });
     expect(guestRows('installed-deb 2.4 1000 1600 358 980 150\n', 0)).toEqual([]);
   });
 
+  it('says where the CPU went: guests once, image builds, the lab files\' own share, the other files (the costly ones by name), the rest', () => {
+    const cache = mkdtempSync(join(tmpdir(), 'timing-'));
+    try {
+      const t0 = 1_800_000_000_000;
+      const e = t0 / 1000;
+      // Image lines with the build's CPU and DKMS's; one old line without them still reads.
+      writeFileSync(join(cache, 'build-times'), `2.4 ${e - 60} ${e + 900} 700 1100 900\n2.3 ${e - 58} ${e + 950} 720 1000 880\n`);
+      writeFileSync(join(cache, 'guest-times'), `bench 2.4 ${e + 900} ${e + 1700} 420 900 0 95 60\nOpenZFS_2.3_cases 2.3 ${e + 950} ${e + 1800} 600 950 0 90 55\n`);
+      const log = ['1100.5\t/r/tests/lab/bench.test.ts', '700\t/r/tests/lab/openzfs-2.3.test.ts', '310.2\t/r/tests/packaging/container-image.test.ts',
+        '12\t/r/tests/rules/small.test.ts', '8\t/r/tests/rules/small.test.ts', 'not a line'].join('\n');
+      const out = timingTable({ t0, now: t0 + 2_000_000, spans: new Map(), root: '/r', labCache: cache,
+        cpu: { machineBusy: 3800, cores: 2, mainProcess: 90, fileLog: log } });
+      const section = out.slice(out.indexOf('where the CPU went'));
+      expect(section.split('\n')).toEqual([
+        'where the CPU went (core-seconds: 2 cores × 2000 s = 4,000; the machine was busy 3,800, 95 %):',
+        '   CPU s  what',
+        '   1,020  lab guests (QEMU): 2, of which booting 115',
+        '   2,100  lab image builds, from their start: 2.4 1100 (DKMS 900), 2.3 1000 (DKMS 880)',
+        '     781  the lab files beside their guests (captures read and assessed on the host, Chromium)',
+        '     330  the other 2 test files, with what they started',
+        '               310  tests/packaging/container-image.test.ts',
+        '      90  vitest\'s main process (transforms, reporters)',
+        '    -521  the rest of the machine\'s busy time (daemons, the system; negative: the builds started before the run)',
+      ]);
+      expect(fileCpu(log).get('/r/tests/rules/small.test.ts')).toBe(20);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
+  });
+
   it('reads no image rows from lines it does not understand', () => {
-    expect(imageRows('2.4 1 2\n\nx y z w\n', 0)).toEqual([]);
+    expect(imageRows('2.4 1 2\n\nx y z w\n2.4 1 2 3 4\n', 0)).toEqual([]);
     expect(guestRows('a 2.4 1 2\nwith space 2.4 1 2 3\n', 0)).toEqual([]);
   });
 });

@@ -1,4 +1,7 @@
-import type { Reporter, TestModule } from 'vitest/node';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import { machineCpu } from '../../lab/proc-cpu.ts';
 import { SYSTEM_DATA_DIR } from '../../server/src/data-dir.ts';
 import { stateChanges, systemDataDirState } from './system-data-dir.ts';
 import { timingTable } from './timing-table.ts';
@@ -14,9 +17,17 @@ export default class SummaryReporter implements Reporter {
   private t0 = Date.now();
   private readonly spans = new Map<string, { start: number; end?: number }>();
 
-  onInit(): void {
+  /** The file-cpu.ts log, and the machine's and this process's CPU at the start (the CPU table). */
+  private cpuLog: string | undefined;
+  private cpu0 = { machine: 0, main: 0 };
+
+  onInit(vitest: Vitest): void {
     this.t0 = Date.now();
     this.systemDir = systemDataDirState();
+    this.cpuLog = vitest.config.env?.ZFS_ADVISOR_TEST_CPU_LOG;
+    if (this.cpuLog) rmSync(this.cpuLog, { force: true });
+    const u = process.cpuUsage();
+    this.cpu0 = { machine: machineCpu().busy, main: (u.user + u.system) / 1e6 };
   }
 
   onTestModuleStart(mod: TestModule): void {
@@ -51,7 +62,13 @@ export default class SummaryReporter implements Reporter {
     }
     // Where the run's time went (the long files and the lab images), then the closing line: both
     // after vitest's own summary, so CI's tail shows them and the count is the last line.
-    const table = timingTable({ t0: this.t0, now: Date.now(), spans: this.spans, root: process.cwd(), labCache: process.env.ZFS_ADVISOR_LAB_CACHE });
+    const u = process.cpuUsage();
+    const machineBusy = machineCpu().busy - this.cpu0.machine;
+    const cpu = this.cpuLog && Number.isFinite(machineBusy)
+      ? { machineBusy, cores: availableParallelism(), mainProcess: (u.user + u.system) / 1e6 - this.cpu0.main, fileLog: existsSync(this.cpuLog) ? readFileSync(this.cpuLog, 'utf8') : '' }
+      : undefined;
+    if (this.cpuLog) rmSync(this.cpuLog, { force: true });
+    const table = timingTable({ t0: this.t0, now: Date.now(), spans: this.spans, root: process.cwd(), labCache: process.env.ZFS_ADVISOR_LAB_CACHE, cpu });
     setImmediate(() => process.stdout.write(`\n${table}\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`));
   }
 }
