@@ -219,7 +219,8 @@ export class LabVm {
     this.port?.write(`${n}\n`);
     const start = Date.now();
     try {
-      while (!existsSync(`${base}.rc`)) {
+      // Done when its exit code is there, newline and all (the agent writes it in one write, last).
+      while (!/^\d+\n$/.test(readFileSafe(`${base}.rc`))) {
         if (this.qemu.exitCode !== null || this.qemu.signalCode) throw new Error(`lab guest ended while running: ${script.slice(0, 200)}\n${this.consoleTail()}`);
         if (Date.now() - start > timeoutMs) throw new Error(`lab command timed out after ${timeoutMs} ms: ${script.slice(0, 200)}`);
         // The agent's word wakes us at once; the poll stays for a guest without the port.

@@ -149,14 +149,16 @@ export const firedRules = (r: AssessResult): string[] => [...new Set(r.assessmen
 
 /**
  * Destroys every pool and clears every lab drive's labels: each case starts from blank drives. Few
- * processes (each start costs under TCG): ZFS labels cleared only where blkid finds one, every drive's
- * partition table and signatures wiped by one wipefs.
+ * processes (each start costs under TCG): ZFS labels cleared only where blkid finds one, and one
+ * wipefs for the drives udev knows a partition table or a signature on (probing all fifteen,
+ * the 8 TiB ones too, cost a second or more of emulated CPU at every reset).
  */
 export async function resetGuest(vm: LabVm): Promise<void> {
   await vm.must(`${DRIVE_VARS}
 for p in $(zpool list -H -o name 2>/dev/null); do zpool destroy -f "$p"; done
 for p in $(blkid -c /dev/null -o device -t TYPE=zfs_member 2>/dev/null); do case "$p" in /dev/vda*) ;; *) zpool labelclear -f "$p" 2>/dev/null ;; esac; done
-wipefs -a -q $ZD1 $ZD2 $ZD3 $ZD4 $ZD5 $ZD6 $NV1 $NV2 $NV3 $NV4 $NV5 $NV6 $BIG1 $BIG2 $BIG3 2>/dev/null || true
+used=$(lsblk -drno PATH,PTTYPE,FSTYPE $ZD1 $ZD2 $ZD3 $ZD4 $ZD5 $ZD6 $NV1 $NV2 $NV3 $NV4 $NV5 $NV6 $BIG1 $BIG2 $BIG3 | awk 'NF > 1 { print $1 }')
+[ -z "$used" ] || wipefs -a -q $used >/dev/null 2>&1 || true
 udevadm settle -t 60 || true`, { timeoutMs: 180_000 });
 }
 

@@ -80,7 +80,8 @@ export function describeLine(zfs: ZfsLine, part: LinePart = { index: 0, of: 1 })
 
     lineIt(live)('every vdev class on one pool: the inventory equals zpool status -j and zfs get -j, text equals JSON', async () => {
       await resetGuest(vm);
-      const recipe = `${CREATE} -O dedup=off tank raidz2 $ZD1 $ZD2 $ZD3 $ZD4 special mirror $NV1 $NV2 log mirror $NV3 $NV4 cache $NV5 spare $ZD5 dedup mirror $NV6 $ZD6
+      // Without a cache file (as TrueNAS's pools look to zdb): the capture reads the vdevs' ashift with `zdb -e -C tank`.
+      const recipe = `${CREATE} -o cachefile=none -O dedup=off tank raidz2 $ZD1 $ZD2 $ZD3 $ZD4 special mirror $NV1 $NV2 log mirror $NV3 $NV4 cache $NV5 spare $ZD5 dedup mirror $NV6 $ZD6
   zfs create -o recordsize=16K -o sync=always -o logbias=latency tank/db
   zfs create -o compression=zstd -o special_small_blocks=32K tank/share
   zfs create -V 64M -o volblocksize=16K tank/vm-100-disk-0
@@ -103,6 +104,10 @@ export function describeLine(zfs: ZfsLine, part: LinePart = { index: 0, of: 1 })
       expect(pool.state).toBe('ONLINE');
       expect(new Set(pool.vdevs.map((v) => v.class))).toEqual(new Set(['data', 'special', 'log', 'cache', 'spare', 'dedup']));
       expect(pool.vdevs.find((v) => v.class === 'data')!.type).toBe('raidz2');
+      // `zdb -C` found no cache file; each pool's `zdb -e -C` stood in, and every top-level vdev has its ashift from it.
+      expect(JSON.parse(read(dir, 'meta.json')).files['zdb-C.txt'].exitCode).not.toBe(0);
+      expect(read(dir, 'zdb-e-C/1.txt')).toContain("name: 'tank'");
+      for (const v of pool.vdevs.filter((x) => ['data', 'special', 'log', 'dedup'].includes(x.class))) expect(v.ashift, `${v.class} ${v.name}`).toBe(12);
       // Text and JSON parse to the same pools.
       const text = parseZpoolStatus(read(dir, 'zpool-status.txt'));
       if (!text.ok) throw new Error(text.error.message);
