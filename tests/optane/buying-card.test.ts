@@ -72,11 +72,13 @@ describe('buying card (issue 34 §3)', () => {
     expect(layout).toContain('docs/kb/slog.md#one-device-or-a-mirror');
   });
 
-  it('demo 001: the headline gain is a range (the "now" is a model estimate), not the table\'s point ratio', async () => {
+  it('demo 001: the headline gain is a range (the "now" is a model estimate, its disks\' own range carried), not the table\'s point ratio', async () => {
     const v = await demo('001-raidz2-12disk');
     expect(v.headlineGain?.kind).toBe('range');
     expect(v.headlineGain!.low).toBeLessThan(v.headlineGain!.high);
-    expect(v.headline).toMatch(/expect \d+–\d+× faster per write at QD1 \(forecast range; "now" is a model estimate until measured; sustained, storage's data vdevs cap it at ~11,749 sync IOPS, 48–177× over now\)/);
+    expect(v.headline).toMatch(/expect [\d.]+–\d+× faster per write at QD1 \(forecast range; "now" is a model estimate until measured; sustained, storage's data vdevs cap it at ~11,749 sync IOPS, [\d.]+–\d+× over now\)/);
+    // Carrying the disks' range never makes a SLOG slower than none where one ceiling holds both sides (QD16).
+    for (const p of v.purchase) expect(p.why).toMatch(/at QD16 ~11,749 sync IOPS, gain 12× \((1\.\d+)–\d+×\)/);
     expect(v.headline).not.toContain(formatGain(Math.round(Math.max(...pageRatios(v)) * 10) / 10));
   });
 

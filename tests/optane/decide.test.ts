@@ -56,8 +56,10 @@ const table: [string, DecisionEvidence, string, string][] = [
   ['hard disks, range 30–120× wholly above 3×: yes, as before', e({ gainRange: { low: 30, high: 120 } }), 'yes', 'the ZIL lands on hard disk (~12 ms per flushed write, class figure)'],
   // "Now" a model estimate (nothing measured): the gain range carries the class's own range (forecast.ts gainSpread). A
   // hard-disk pool whose disks may acknowledge flushes from cache (clemtibs: 0.43–0.6 ms, a SLOG gained ~1.1×) is measured first.
-  ['model-only hard disks, range 2.7–458× across "now"\'s class range: depends, measure the pool first, the class and why', e({ gain: 124, gainRange: { low: 2.7, high: 458 }, nowRange: { fastMs: 0.39, slowMs: 17.5 }, zilClass: { ...HDD, cls: 'hdd' } }), 'depends',
-    `sync-write latency of tank not measured: on hard disk a sync write takes from 0.39 ms (disks or a controller that acknowledge flushes from their cache) to 18 ms, so Intel Optane SSD P1600X's forecast gain 2.7–458× straddles the 3× threshold; measure it with \`${PROBE}\``],
+  ['model-only hard disks, a PLP NVMe candidate, range 2.6–368× across the disks\' own range: depends, measure the pool first, the class and why', e({ gain: 100, gainRange: { low: 2.6, high: 368 }, nowRange: { fastMs: 0.46, slowMs: 17.5 }, zilClass: { ...HDD, cls: 'hdd' }, candidate: { label: 'Samsung PM9A3', latencySource: 'catalog' } }), 'depends',
+    `sync-write latency of tank not measured: on hard disk a sync write takes from 0.46 ms (disks or a controller that acknowledge flushes from their cache) to 18 ms, so Samsung PM9A3's forecast gain 2.6–368× straddles the 3× threshold; measure it with \`${PROBE}\``],
+  ['model-only hard disks, Optane beats even the cached end 3× (range 3.2–458×): yes from the class, as before', e({ gain: 124, gainRange: { low: 3.2, high: 458 }, nowRange: { fastMs: 0.46, slowMs: 17.5 }, zilClass: { ...HDD, cls: 'hdd' } }), 'yes',
+    'the ZIL lands on hard disk (~12 ms per flushed write, class figure)'],
   ['the same pool after a slow probe (125 IOPS, 8 ms): the range is the "with" side\'s only, yes with the measured number', e({ measuredQd1Iops: 125, gain: 117, gainRange: { low: 78, high: 288 }, nowRange: null, zilClass: { ...HDD, cls: 'hdd' } }), 'yes',
     'measured 125 sync writes/s, 8.0 ms each on hard disk'],
   ['the same pool after a fast probe (2,000 IOPS, 0.5 ms: flushes acknowledged from cache): no, already fast', e({ measuredQd1Iops: 2000, gain: 7.3, gainRange: { low: 4.9, high: 18 }, nowRange: null, zilClass: { ...HDD, cls: 'hdd' } }), 'no',

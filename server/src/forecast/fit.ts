@@ -13,7 +13,7 @@
  */
 import { estimateWith, gainSpread, withHostExtra } from './forecast.ts';
 import { decide, type Decision, type DecisionEvidence } from '../optane/decide.ts';
-import { DEFAULT_PARAMS, estimate, paramsOf, type ModelParams } from './model.ts';
+import { DEFAULT_PARAMS, deviceEnds, estimate, paramsOf, type DeviceEnds, type ModelParams } from './model.ts';
 import { hostExtraOf } from './measured-now.ts';
 import { anchorIdsOf, systemOf, type Group, type Scorable } from './calibration.ts';
 import { profileForText } from './catalog.ts';
@@ -152,7 +152,7 @@ export interface PairGain {
   now: string; with: string; measuredGain: number;
   /** Model only: both sides forecast from the inventory's facts; the point gain, reported as it is. */
   forecastGain: number;
-  /** Model only: the gain range the app shows (forecast.ts gainSpread: "now" is a model estimate, so its range is carried). */
+  /** Model only: the gain range the app shows ("now" is a model estimate, so its devices' own range is carried: forecast.ts gainSpread, model.ts deviceEnds). */
   forecastRange: { low: number; high: number };
   /** Model only: what the decision table (optane/decide.ts) answers on that range, and its row. */
   decision: Decision['verdict']; decisionKind: Decision['kind'];
@@ -172,7 +172,7 @@ export const LOW_GAIN = 1.3;
  * gain is the pair's own workload's (its writers), not the QD1 latency ratio the app decides on:
  * the published runs are what was measured.
  */
-function pairEvidence(n: Scorable, w: Scorable, gain: number, range: { low: number; high: number }, now: Prediction): DecisionEvidence {
+function pairEvidence(n: Scorable, w: Scorable, gain: number, range: { low: number; high: number }, ends: DeviceEnds | null): DecisionEvidence {
   const dev = n.log.device;
   const T = Math.max(1, n.w.iodepth * n.w.numjobs);
   return {
@@ -182,7 +182,7 @@ function pairEvidence(n: Scorable, w: Scorable, gain: number, range: { low: numb
     zilOnOptane: dev.cls.startsWith('optane'),
     candidate: { label: w.log.device.product, latencySource: w.log.device.matched === 'catalog' ? 'catalog' : 'class' },
     gain, gainRange: range,
-    nowRange: now.high > 0 && now.low > 0 ? { fastMs: (T * 1000) / now.high, slowMs: (T * 1000) / now.low } : null,
+    nowRange: ends ? { fastMs: (T * 1000) / ends.latencyFast, slowMs: (T * 1000) / ends.latencySlow } : null,
     probe: 'the pool\'s QD1 sync-write probe',
   };
 }
@@ -206,9 +206,10 @@ export function pairGains(set: readonly Scorable[], p: ModelParams = DEFAULT_PAR
       const pw = predict(w, p);
       const pn = predict(n, p);
       const forecastGain = pw.iops / pn.iops;
-      const s = gainSpread(forecastGain, pw, pn);
+      const ends = deviceEnds(n.data, n.log, n.ds, n.w, p);
+      const s = gainSpread(forecastGain, pw, ends ? { iops: pn.iops, fast: Math.max(pn.iops, ends.fast), slow: Math.min(pn.iops, ends.slow) } : null);
       const forecastRange = { low: Math.min(forecastGain, s.low), high: Math.max(forecastGain, s.high) };
-      const d = decide(pairEvidence(n, w, forecastGain, forecastRange, pn));
+      const d = decide(pairEvidence(n, w, forecastGain, forecastRange, ends));
       const T = Math.max(1, n.w.iodepth * n.w.numjobs);
       const extra = hostExtraOf(n.log.device, n.measured, estimate(n.data, n.log, n.ds, n.w, p).latencyIops, T);
       const probedGain = predict(w, withHostExtra(p, extra)).iops / n.measured;

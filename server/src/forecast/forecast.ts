@@ -14,7 +14,7 @@ import { factLink, mdLink } from './cite.ts';
 import type { DeviceMeasurement } from './measured-device.ts';
 import type { MeasuredCeiling } from './measured-ceiling.ts';
 import { withMeasuredBandwidth, type MeasuredBandwidth } from './measured-bandwidth.ts';
-import { DEFAULT_PARAMS, estimate, isAsync, writeState, type DataVdevs, type DatasetSide, type Estimate, type LogTarget, type ModelParams, type Workload } from './model.ts';
+import { DEFAULT_PARAMS, deviceEnds, estimate, isAsync, writeState, type DataVdevs, type DatasetSide, type Estimate, type LogTarget, type ModelParams, type Workload } from './model.ts';
 import { currentLog, dataVdevs, datasetSide, slogTarget } from './pool-shape.ts';
 import { formatCount, formatLatencyUs } from '../text/format.ts';
 
@@ -47,11 +47,12 @@ export const ForecastResult = z.object({
      */
     guess: z.string().nullable().default(null),
     /**
-     * "Now" is the model's estimate: nothing of this pool was measured (no probe, no observation:
-     * ForecastOptions.nowDevice absent). The gain range then carries "now"'s own range as well
-     * (gainSpread); false once a measurement replaced it.
+     * Set while "now" is the model's estimate (nothing of this pool measured: no probe, no
+     * observation, ForecastOptions.nowDevice absent): "now" with the ZIL's devices at their fast
+     * and slow ends (model.ts deviceEnds), which the gain range carries (gainSpread). Null once a
+     * measurement replaced it, and without sync writes.
      */
-    estimated: z.boolean().default(false),
+    deviceEnds: z.object({ fast: z.number(), slow: z.number(), latencyFast: z.number(), latencySlow: z.number() }).nullable().default(null),
   }),
   with: Side.extend({
     device: z.string(), catalogId: z.string(), status: z.string().nullable(),
@@ -74,9 +75,9 @@ export const ForecastResult = z.object({
   gain: z.number().nullable(),
   /**
    * The gain's range, containing the gain (gainSpread): the "with" range over "now" where "now" was
-   * measured; where "now" is a model estimate (`now.estimated`), also across "now"'s own range
-   * (with.low / now.high … with.high / now.low). [1, 1] for a workload without sync writes,
-   * whatever the device. Given where the gain is not (a guessed side).
+   * measured; where "now" is a model estimate, also across its devices' own range (`now.deviceEnds`).
+   * [1, 1] for a workload without sync writes, whatever the device. Given where the gain is not
+   * (a guessed side).
    */
   gainRange: z.object({ low: z.number(), high: z.number() }).nullable().default(null),
 });
@@ -280,8 +281,13 @@ export function forecastPool(a: Artifacts, pool: Pool, spec: WorkloadSpec, candi
   if (withE && slower) withE.basis.push(`The whole range lies below "now": as SLOG this device would be slower than the current ZIL path.`);
   const r2 = (x: number) => Math.round(x * 100) / 100;
   const gain = !withE ? null : asyncW ? 1 : guess || nowGuess ? null : r2(withE.iops / now.iops);
-  const estimated = !opts.nowDevice;
-  const spread = withE ? gainSpread(withE.iops / now.iops, withE, estimated ? now : null) : null;
+  const model = !opts.nowDevice ? deviceEnds(data, log, side, w, params) : null;
+  // Each end on its side of "now" (a published measurement of the device may have set "now").
+  const ends = model ? {
+    fast: Math.max(now.iops, Math.round(model.fast)), slow: Math.min(now.iops, Math.round(model.slow)),
+    latencyFast: Math.max(now.latencyIops, Math.round(model.latencyFast)), latencySlow: Math.min(now.latencyIops, Math.round(model.latencySlow)),
+  } : null;
+  const spread = withE ? gainSpread(withE.iops / now.iops, withE, ends ? { iops: now.iops, ...ends } : null) : null;
   const gainRange = !withE || !spread ? null : asyncW ? { low: 1, high: 1 } : {
     low: r2(Math.min(gain ?? Infinity, spread.low)),
     high: r2(Math.max(gain ?? 0, spread.high)),
@@ -289,7 +295,7 @@ export function forecastPool(a: Artifacts, pool: Pool, spec: WorkloadSpec, candi
   return {
     pool: pool.name,
     workload: { ...spec, dataset, datasetSync: side.sync, logbias: side.logbias, blockSize: side.blockSize, target: side.target },
-    now: { iops: now.iops, low: now.low, high: now.high, latencyIops: now.latencyIops, basis: join(now), zil, guess: nowGuess, estimated },
+    now: { iops: now.iops, low: now.low, high: now.high, latencyIops: now.latencyIops, basis: join(now), zil, guess: nowGuess, deviceEnds: ends },
     with: withE && candidate ? {
       device: candidate.label, catalogId: candidate.profile.id, status: candidate.profile.status, measured: withE.measured ?? null, guess, slower,
       deviceRun: candidate.measurement ? { id: candidate.measurement.runId, startedAt: candidate.measurement.startedAt } : null,
@@ -301,31 +307,31 @@ export function forecastPool(a: Artifacts, pool: Pool, spec: WorkloadSpec, candi
   };
 }
 
-type Spread = { iops: number; low: number; high: number };
-
 /**
- * The range of a gain `gain` of "with" over "now" (the same ratio at the ends of their ranges).
+ * The range of a gain `gain` of "with" (`w`: its IOPS and range) over "now".
  * `now` null: "now" was measured (the app's probe, an observation), so only the "with" side is
  * uncertain and the gain moves with it: gain × with.low / with.iops … gain × with.high / with.iops.
- * `now` given: "now" is the model's estimate, and its own range is carried too, end against end:
- * with.low / now.high … with.high / now.low. The two sides' spreads are taken as independent:
- *   - what spreads "now" is the ZIL device itself, which no inventory shows: hard disks or a
- *     controller that acknowledge the flush from their write cache (clemtibs, five 12 TB disks:
- *     sync writes done in 0.43–0.6 ms per the author's fio log, 8,786 IOPS at 8 jobs, inside the
- *     class range 227–16,980; calibration PROVENANCE.md) or seek and flush to the platters (000's WD
- *     Red mirror: "8-15 milliseconds", median 12 ms). A SLOG gained 1.08–1.16× on the first and
- *     7–48× on the second (BENCHMARKS.md, published pairs): the class alone cannot tell them apart.
- *   - what spreads "with" is the candidate's flush latency and the host's per-commit overhead.
- * The overhead is common to both sides (the same host), so tying its ends together would narrow
- * the range (by about a sixth at a hard disk's fast end); it is not done, because the overhead's
- * own range does not hold every published host (duzlov's TrueNAS SCALE at ~175 µs per commit,
- * above its 83 µs slow end: calibration.test.ts KNOWN_MISSES), and because the gain range then
- * stays what a reader gets by dividing the "now" and "with" ranges the page prints.
+ * `now` given: "now" is the model's estimate, and its devices' own spread is carried too:
+ * with.low / now.fast … with.high / now.slow, where `fast` and `slow` are "now" with its devices at
+ * their fast and slow ends (model.ts deviceEnds). Why these two spreads are independent:
+ *   - what spreads "now" is the ZIL's devices, which no inventory shows: hard disks or a controller
+ *     that acknowledge the flush from their write cache (clemtibs, five 12 TB disks: sync writes
+ *     done in 0.43–0.6 ms per the author's fio log, 8,786 IOPS at 8 jobs, inside the class range
+ *     227–16,980; calibration PROVENANCE.md) or that seek and flush to the platters (000's WD Red
+ *     mirror: "8-15 milliseconds", median 12 ms). A SLOG gained 1.08–1.16× on the first and 7–48×
+ *     on the second (BENCHMARKS.md, published pairs): the class alone cannot tell them apart;
+ *   - what spreads "with" is the candidate's own flush latency, and what both sides share: the
+ *     host's per-commit overhead and CPU per writer, the data vdevs' ceilings.
+ * The shared part is one host and one pool, so it takes the same end on both sides: "fast" is
+ * "now" with fast devices on the slow host and pool that `with.low` assumes, "slow" the reverse.
+ * Dividing the printed ends instead (with.low / now.high) would pair a 17 µs host with an 83 µs
+ * one, and two ends of the same data vdevs' bandwidth: at QD16 on demo 001's raidz2 it gave
+ * 0.28–46×, a SLOG three times slower than none where both sides are held by the same ceiling.
  */
-export function gainSpread(gain: number, w: Spread, now: Spread | null): { low: number; high: number } {
+export function gainSpread(gain: number, w: { iops: number; low: number; high: number }, now: { iops: number; fast: number; slow: number } | null): { low: number; high: number } {
   if (w.iops <= 0) return { low: gain, high: gain };
-  const nowLow = now && now.iops > 0 && now.high > 0 ? now.iops / now.high : 1;
-  const nowHigh = now && now.iops > 0 && now.low > 0 ? now.iops / now.low : 1;
+  const nowLow = now && now.fast > 0 ? now.iops / now.fast : 1;
+  const nowHigh = now && now.slow > 0 ? now.iops / now.slow : 1;
   return { low: (gain * w.low * nowLow) / w.iops, high: (gain * w.high * nowHigh) / w.iops };
 }
 

@@ -55,20 +55,24 @@ export interface PurchaseOption {
 const r2 = (x: number) => Math.round(x * 100) / 100;
 
 /**
- * `gain` and the same ratio at the ends of the "with" range, and of the "now" range where "now" is
- * the model's estimate (forecast.ts gainSpread); the range always contains the gain.
+ * `gain` and the same ratio at the ends of the "with" range, and of "now"'s where "now" is the
+ * model's estimate (its devices' own spread, forecast.ts gainSpread): per write (`gain` a latency
+ * ratio: the ZIL path's latency alone, before the pool's ceiling) or sustained. The range always
+ * contains the gain.
  */
-export function gainRangeOf(gain: number, f: ForecastResult): { low: number; high: number } {
+export function gainRangeOf(gain: number, f: ForecastResult, per: 'write' | 'sustained' = 'write'): { low: number; high: number } {
   const w = f.with;
   if (f.gainRange && f.gainRange.low === 1 && f.gainRange.high === 1 && f.gain === 1) return { low: 1, high: 1 };
   if (!w || w.iops <= 0) return { low: r2(gain), high: r2(gain) };
-  const s = gainSpread(gain, w, f.now.estimated ? f.now : null);
+  const e = f.now.deviceEnds;
+  const now = !e ? null : per === 'write' ? { iops: f.now.latencyIops, fast: e.latencyFast, slow: e.latencySlow } : { iops: f.now.iops, fast: e.fast, slow: e.slow };
+  const s = gainSpread(gain, w, now);
   return { low: r2(Math.min(gain, s.low)), high: r2(Math.max(gain, s.high)) };
 }
 
 function sideGain(f: ForecastResult): { gain: number; low: number; high: number } {
   const g = f.with && f.now.iops > 0 ? f.with.iops / f.now.iops : 1;
-  return { gain: r2(g), ...gainRangeOf(g, f) };
+  return { gain: r2(g), ...gainRangeOf(g, f, 'sustained') };
 }
 
 function perWriteGain(f: ForecastResult): { gain: number; low: number; high: number; capped: boolean } {

@@ -266,7 +266,8 @@ function headlineGainOf(a: Artifacts, v: PoolView): HeadlineGain {
   // The table's view (sustained IOPS over "now"): said beside the per-write range where the pool caps it.
   const now = v.nowQd1.iops;
   // Across "now"'s range too while it is the model's estimate, as the per-write range (forecast.ts gainSpread).
-  const spread = now > 0 ? gainSpread(w.iops / now, w, v.qd1.now.estimated ? v.qd1.now : null) : null;
+  const ends = v.qd1.now.deviceEnds;
+  const spread = now > 0 ? gainSpread(w.iops / now, w, ends ? { iops: now, fast: ends.fast, slow: ends.slow } : null) : null;
   const table = spread ? { low: Math.min(w.iops / now, spread.low), high: Math.max(w.iops / now, spread.high) } : null;
   const capped = w.latencyIops > w.iops * 1.05
     ? `; sustained, ${v.pool.name}'s data vdevs cap it at ~${fmt(w.iops)} sync IOPS${table ? `, ${rangeText(table)} over now` : ''}`
@@ -319,8 +320,8 @@ function decisionEvidence(v: PoolView, probe: string, host: Artifacts['Host']): 
     },
     gain: v.gain,
     gainRange: v.gainRange,
-    // At QD1 one write waits 1000 / IOPS ms: "now"'s range while it is the model's estimate.
-    nowRange: v.qd1.now.estimated && v.qd1.now.high > 0 && v.qd1.now.low > 0 ? { fastMs: 1000 / v.qd1.now.high, slowMs: 1000 / v.qd1.now.low } : null,
+    // At QD1 one write waits 1000 / IOPS ms: "now"'s devices' range while it is the model's estimate (the range the gain carries).
+    nowRange: v.qd1.now.deviceEnds ? { fastMs: 1000 / v.qd1.now.deviceEnds.latencyFast, slowMs: 1000 / v.qd1.now.deviceEnds.latencySlow } : null,
     probe,
   };
 }
