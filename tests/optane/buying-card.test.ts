@@ -18,7 +18,7 @@ import { ALL_RULES } from '../../rules/index.ts';
 import type { Artifacts } from '../../server/src/model/artifacts.ts';
 import type { BenchmarkSummary } from '../../server/src/model/workload.ts';
 import { artifacts000, da1, da3, workload } from '../fixtures/rules/slog-fixtures.ts';
-import { dataset, host } from '../support/builders.ts';
+import { dataset, drive, host } from '../support/builders.ts';
 import { narrowVerdict } from '../../ui/src/optane/verdict-view.ts';
 import type { OptaneVerdictView } from '../../server/src/api/contract.ts';
 
@@ -72,12 +72,32 @@ describe('buying card (issue 34 §3)', () => {
     expect(layout).toContain('docs/kb/slog.md#one-device-or-a-mirror');
   });
 
-  it('demo 001: the headline gain is a range (the "now" is a model estimate), not the table\'s point ratio', async () => {
+  it('demo 001: the headline gain is a range (the "now" is a model estimate, its disks\' own range carried), not the table\'s point ratio', async () => {
     const v = await demo('001-raidz2-12disk');
     expect(v.headlineGain?.kind).toBe('range');
     expect(v.headlineGain!.low).toBeLessThan(v.headlineGain!.high);
-    expect(v.headline).toMatch(/expect \d+–\d+× faster per write at QD1 \(forecast range; "now" is a model estimate until measured; sustained, storage's data vdevs cap it at ~11,749 sync IOPS, 48–177× over now\)/);
+    expect(v.headline).toMatch(/expect [\d.]+–\d+× faster per write at QD1 \(forecast range; "now" is a model estimate until measured; sustained, storage's data vdevs cap it at ~11,749 sync IOPS, [\d.]+–\d+× over now\)/);
+    // Carrying the disks' range never makes a SLOG slower than none where one ceiling holds both sides (QD16).
+    for (const p of v.purchase) expect(p.why).toMatch(/at QD16 ~11,749 sync IOPS, gain 12× \((1\.\d+)–\d+×\)/);
     expect(v.headline).not.toContain(formatGain(Math.round(Math.max(...pageRatios(v)) * 10) / 10));
+  });
+
+  it('demo 001 with a PLP NVMe in the box and sync=always, nothing measured: its range across the disks\' own range straddles 3×, so measure the pool first; a slow probe then says yes, a 0.5 ms one no', async () => {
+    const l = await loadInventory({ demo: true, demoName: '001-raidz2-12disk' });
+    const pm9a3 = drive('nvme-SAMSUNG_MZQL23T8HCLS-00A07_S64HNE0R100001', {
+      devPath: '/dev/nvd0', aliases: ['/dev/nvd0'], byIdPath: null, model: 'SAMSUNG MZQL23T8HCLS-00A07', serial: 'S64HNE0R100001', sizeBytes: 3.84e12,
+      rotational: false, rpm: null, media: 'nvme', transport: 'nvme',
+    });
+    const extra = (more: Partial<Artifacts> = {}) => ({ Drives: [...l.inventory.drives, pm9a3], Datasets: [dataset('storage', { sync: 'always' })], ...more });
+    const v = assess(l.inventory, extra(), new Date('2026-01-01T00:00:00Z')).optane;
+    expect(v.verdict).toBe('depends');
+    expect(v.decisive).toMatch(/^sync-write latency of storage not measured: on hard disk a sync write takes from 0\.\d+ ms \(disks or a controller that acknowledge flushes from their cache\) to \d+ ms, so \/dev\/nvd0 \(.*\)'s forecast gain [\d.]+–\d+× straddles the 3× threshold; measure it with `zfs-advisor bench sync-write-4k-qd1 --pool storage`$/);
+    expect(v.headline).toBe(`Measure first: ${v.decisive}.`);
+    // After the probe "now" is the measurement: the range is the "with" side's alone, and the measured number decides.
+    const slow = assess(l.inventory, extra({ Benchmarks: [probe('storage', 118)] }), new Date('2026-01-01T00:00:00Z')).optane;
+    expect([slow.verdict, slow.decisive]).toEqual(['yes', 'measured 118 sync writes/s, 8.5 ms each on hard disk']);
+    const fast = assess(l.inventory, extra({ Benchmarks: [probe('storage', 2000)] }), new Date('2026-01-01T00:00:00Z')).optane;
+    expect([fast.verdict, fast.decisive]).toEqual(['no', 'measured 2,000 sync writes/s, 0.50 ms each on hard disk: already fast']);
   });
 
   it('demo 000: the headline leads with the measured 43.9× (the source\'s before/after, as on the Benchmarks page), not the model\'s ~110×', async () => {

@@ -54,6 +54,20 @@ const table: [string, DecisionEvidence, string, string][] = [
   ['probe slow, range 2.5–9× straddles 3×: depends, with the candidate\'s device test', e({ measuredQd1Iops: 300, gain: 5, gainRange: { low: 2.5, high: 9 }, candidate: { label: '/dev/nvme1n1 (Micron 7450)', latencySource: 'catalog', probe: 'zfs-advisor bench sync-write-4k-qd1 --device /dev/nvme1n1 --confirm-serial SERIAL' } }), 'depends',
     "measured 300 sync writes/s, 3.3 ms each on hard disk, but /dev/nvme1n1 (Micron 7450)'s forecast gain 2.5–9.0× straddles the 3× threshold"],
   ['hard disks, range 30–120× wholly above 3×: yes, as before', e({ gainRange: { low: 30, high: 120 } }), 'yes', 'the ZIL lands on hard disk (~12 ms per flushed write, class figure)'],
+  // "Now" a model estimate (nothing measured): the gain range carries the class's own range (forecast.ts gainSpread). A
+  // hard-disk pool whose disks may acknowledge flushes from cache (clemtibs: 0.43–0.6 ms, a SLOG gained ~1.1×) is measured first.
+  ['model-only hard disks, a PLP NVMe candidate, range 2.6–368× across the disks\' own range: depends, measure the pool first, the class and why', e({ gain: 100, gainRange: { low: 2.6, high: 368 }, nowRange: { fastMs: 0.46, slowMs: 17.5 }, zilClass: { ...HDD, cls: 'hdd' }, candidate: { label: 'Samsung PM9A3', latencySource: 'catalog' } }), 'depends',
+    `sync-write latency of tank not measured: on hard disk a sync write takes from 0.46 ms (disks or a controller that acknowledge flushes from their cache) to 18 ms, so Samsung PM9A3's forecast gain 2.6–368× straddles the 3× threshold; measure it with \`${PROBE}\``],
+  ['model-only hard disks, Optane beats even the cached end 3× (range 3.2–458×): yes from the class, as before', e({ gain: 124, gainRange: { low: 3.2, high: 458 }, nowRange: { fastMs: 0.46, slowMs: 17.5 }, zilClass: { ...HDD, cls: 'hdd' } }), 'yes',
+    'the ZIL lands on hard disk (~12 ms per flushed write, class figure)'],
+  ['the same pool after a slow probe (125 IOPS, 8 ms): the range is the "with" side\'s only, yes with the measured number', e({ measuredQd1Iops: 125, gain: 117, gainRange: { low: 78, high: 288 }, nowRange: null, zilClass: { ...HDD, cls: 'hdd' } }), 'yes',
+    'measured 125 sync writes/s, 8.0 ms each on hard disk'],
+  ['the same pool after a fast probe (2,000 IOPS, 0.5 ms: flushes acknowledged from cache): no, already fast', e({ measuredQd1Iops: 2000, gain: 7.3, gainRange: { low: 4.9, high: 18 }, nowRange: null, zilClass: { ...HDD, cls: 'hdd' } }), 'no',
+    'measured 2,000 sync writes/s, 0.50 ms each on hard disk: already fast'],
+  ['probe 0.6 ms on hard disks, candidate a consumer NVMe (clemtibs\' own SLOG): depends, nothing to buy, never "no"', e({ measuredQd1Iops: 1667, gain: 0.5, gainRange: { low: 0.25, high: 1.1 }, nowRange: null, zilClass: { ...HDD, cls: 'hdd' }, candidate: { label: 'Samsung 970 EVO Plus', latencySource: 'catalog' } }), 'depends',
+    'measured 1,667 sync writes/s, 0.60 ms each on hard disk, but Samsung 970 EVO Plus would be at most ~1.10× faster per write (forecast gain 0.25–1.10×, below 1.3×)'],
+  ['model-only consumer SSD ZIL, range across 3×: measure first with the class\'s ends (no hard-disk reason)', e({ zilClass: CONSUMER, gain: 20, gainRange: { low: 2.5, high: 60 }, nowRange: { fastMs: 0.52, slowMs: 2.6 } }), 'depends',
+    `sync-write latency of tank not measured: on consumer-grade SSD (no capacitor PLP) a sync write takes from 0.52 ms to 2.6 ms, so Intel Optane SSD P1600X's forecast gain 2.5–60× straddles the 3× threshold; measure it with \`${PROBE}\``],
   ['virtual disks but probed slow: yes from the probe', e({ zilClass: VIRTUAL, measuredQd1Iops: 200, gain: 30 }), 'yes',
     'measured 200 sync writes/s, 5.0 ms each on virtual disk or LUN (latency unknown: measure it)'],
 ];

@@ -11,8 +11,9 @@
  * factor that puts ≥ 80 % of the training records inside their range. The ranges around each
  * fitted value are fixed ratios, not fitted. The reported score stays the median APE.
  */
-import { estimateWith, withHostExtra } from './forecast.ts';
-import { DEFAULT_PARAMS, estimate, paramsOf, type ModelParams } from './model.ts';
+import { estimateWith, gainSpread, withHostExtra } from './forecast.ts';
+import { decide, type Decision, type DecisionEvidence } from '../optane/decide.ts';
+import { DEFAULT_PARAMS, deviceEnds, estimate, paramsOf, type DeviceEnds, type ModelParams } from './model.ts';
 import { hostExtraOf } from './measured-now.ts';
 import { anchorIdsOf, systemOf, type Group, type Scorable } from './calibration.ts';
 import { profileForText } from './catalog.ts';
@@ -149,8 +150,14 @@ export function summarise(rows: readonly LooRow[]): LooSummary[] {
 
 export interface PairGain {
   now: string; with: string; measuredGain: number;
-  /** Model only: both sides forecast from the inventory's facts. */
-  forecastGain: number; flipped: boolean;
+  /** Model only: both sides forecast from the inventory's facts; the point gain, reported as it is. */
+  forecastGain: number;
+  /** Model only: the gain range the app shows ("now" is a model estimate, so its devices' own range is carried: forecast.ts gainSpread, model.ts deviceEnds). */
+  forecastRange: { low: number; high: number };
+  /** Model only: what the decision table (optane/decide.ts) answers on that range, and its row. */
+  decision: Decision['verdict']; decisionKind: Decision['kind'];
+  /** Model only, as the user sees it: the range says ≥ 2× (its low end) or the decision says yes/replace where < 1.3× was measured, or the range says < 1.3× (its high end) or the decision says no where ≥ 2× was. */
+  flipped: boolean;
   /** As the app forecasts after its probe: "now" is the measurement, "with" the model (with the unattributed host overhead). */
   probedGain: number; probedFlipped: boolean;
 }
@@ -159,9 +166,34 @@ export const HIGH_GAIN = 2;
 export const LOW_GAIN = 1.3;
 
 /**
+ * The decision table's evidence for a published pair, model only: sync writes (every paired run
+ * writes synchronously, so demand is 'configured'), nothing measured, the ZIL where the "now" record
+ * has it, the "with" record's log device as the candidate, and the pair's gain and range. The
+ * gain is the pair's own workload's (its writers), not the QD1 latency ratio the app decides on:
+ * the published runs are what was measured.
+ */
+function pairEvidence(n: Scorable, w: Scorable, gain: number, range: { low: number; high: number }, ends: DeviceEnds | null): DecisionEvidence {
+  const dev = n.log.device;
+  const T = Math.max(1, n.w.iodepth * n.w.numjobs);
+  return {
+    pool: systemOf(n.record), demand: 'configured', commitsPerSec: null, commitsMatter: true, measuredQd1Iops: null, observed: null,
+    zilHome: n.log.kind === 'slog' ? 'log' : n.log.kind,
+    zilClass: { label: dev.classLabel, known: dev.cls !== 'virtual' && dev.cls !== 'unknown', typicalUs: dev.lat4kUs.typical, cls: dev.cls },
+    zilOnOptane: dev.cls.startsWith('optane'),
+    candidate: { label: w.log.device.product, latencySource: w.log.device.matched === 'catalog' ? 'catalog' : 'class' },
+    gain, gainRange: range,
+    nowRange: ends ? { fastMs: (T * 1000) / ends.latencyFast, slowMs: (T * 1000) / ends.latencySlow } : null,
+    probe: 'the pool\'s QD1 sync-write probe',
+  };
+}
+
+/**
  * The published with/without pairs (a "now" record and the "with" record it is paired with: same
- * system, a SLOG added): the measured gain against the forecast gain of `p`. Flipped = one says
- * ≥ 2× and the other < 1.3×: the forecast would change what the user buys.
+ * system, a SLOG added): the measured gain against the forecast of `p`. Flipped = the forecast
+ * says ≥ 2× and the measurement < 1.3×, or the reverse: it would change what the user buys.
+ * Model only, the forecast is judged as the user sees it: by the gain range the app shows (it says
+ * ≥ 2× only when its low end is, < 1.3× only when its high end is) and by the decision it takes
+ * on it; the point gain is reported beside them. After the probe, by the point gain.
  */
 export function pairGains(set: readonly Scorable[], p: ModelParams = DEFAULT_PARAMS): PairGain[] {
   const byId = new Map(set.map((s) => [s.record.id, s]));
@@ -171,12 +203,22 @@ export function pairGains(set: readonly Scorable[], p: ModelParams = DEFAULT_PAR
     for (const w of partners) {
       if (!byId.has(w.record.id)) continue;
       const measuredGain = w.measured / n.measured;
-      const forecastGain = predict(w, p).iops / predict(n, p).iops;
+      const pw = predict(w, p);
+      const pn = predict(n, p);
+      const forecastGain = pw.iops / pn.iops;
+      const ends = deviceEnds(n.data, n.log, n.ds, n.w, p);
+      const s = gainSpread(forecastGain, pw, ends ? { iops: pn.iops, fast: Math.max(pn.iops, ends.fast), slow: Math.min(pn.iops, ends.slow) } : null);
+      const forecastRange = { low: Math.min(forecastGain, s.low), high: Math.max(forecastGain, s.high) };
+      const d = decide(pairEvidence(n, w, forecastGain, forecastRange, ends));
       const T = Math.max(1, n.w.iodepth * n.w.numjobs);
       const extra = hostExtraOf(n.log.device, n.measured, estimate(n.data, n.log, n.ds, n.w, p).latencyIops, T);
       const probedGain = predict(w, withHostExtra(p, extra)).iops / n.measured;
-      const flip = (g: number) => (g >= HIGH_GAIN && measuredGain < LOW_GAIN) || (measuredGain >= HIGH_GAIN && g < LOW_GAIN);
-      out.push({ now: n.record.id, with: w.record.id, measuredGain, forecastGain, flipped: flip(forecastGain), probedGain, probedFlipped: flip(probedGain) });
+      const flip = (saysHigh: boolean, saysLow: boolean) => (saysHigh && measuredGain < LOW_GAIN) || (saysLow && measuredGain >= HIGH_GAIN);
+      const flipped = flip(forecastRange.low >= HIGH_GAIN || d.verdict === 'yes' || d.verdict === 'replace', forecastRange.high < LOW_GAIN || d.verdict === 'no');
+      out.push({
+        now: n.record.id, with: w.record.id, measuredGain, forecastGain, forecastRange, decision: d.verdict, decisionKind: d.kind, flipped,
+        probedGain, probedFlipped: flip(probedGain >= HIGH_GAIN, probedGain < LOW_GAIN),
+      });
     }
   }
   return out;

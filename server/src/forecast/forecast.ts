@@ -14,7 +14,7 @@ import { factLink, mdLink } from './cite.ts';
 import type { DeviceMeasurement } from './measured-device.ts';
 import type { MeasuredCeiling } from './measured-ceiling.ts';
 import { withMeasuredBandwidth, type MeasuredBandwidth } from './measured-bandwidth.ts';
-import { DEFAULT_PARAMS, estimate, isAsync, writeState, type DataVdevs, type DatasetSide, type Estimate, type LogTarget, type ModelParams, type Workload } from './model.ts';
+import { DEFAULT_PARAMS, deviceEnds, estimate, isAsync, writeState, type DataVdevs, type DatasetSide, type Estimate, type LogTarget, type ModelParams, type Workload } from './model.ts';
 import { currentLog, dataVdevs, datasetSide, slogTarget } from './pool-shape.ts';
 import { formatCount, formatLatencyUs } from '../text/format.ts';
 
@@ -46,6 +46,13 @@ export const ForecastResult = z.object({
      * there is no point gain; the sentence says so and how to measure the pool in one click.
      */
     guess: z.string().nullable().default(null),
+    /**
+     * Set while "now" is the model's estimate (nothing of this pool measured: no probe, no
+     * observation, ForecastOptions.nowDevice absent): "now" with the ZIL's devices at their fast
+     * and slow ends (model.ts deviceEnds), which the gain range carries (gainSpread). Null once a
+     * measurement replaced it, and without sync writes.
+     */
+    deviceEnds: z.object({ fast: z.number(), slow: z.number(), latencyFast: z.number(), latencySlow: z.number() }).nullable().default(null),
   }),
   with: Side.extend({
     device: z.string(), catalogId: z.string(), status: z.string().nullable(),
@@ -67,9 +74,10 @@ export const ForecastResult = z.object({
   /** with ÷ now, null where either side is a guess (no point forecast). Exactly 1 for a workload without sync writes. */
   gain: z.number().nullable(),
   /**
-   * The gain's range: the "with" range over the "now" forecast (what the app's probe replaces with
-   * a measurement), containing the gain; [1, 1] for a workload without sync writes, whatever the
-   * device. Given where the gain is not (a guessed side): the class range's spread over "now".
+   * The gain's range, containing the gain (gainSpread): the "with" range over "now" where "now" was
+   * measured; where "now" is a model estimate, also across its devices' own range (`now.deviceEnds`).
+   * [1, 1] for a workload without sync writes, whatever the device. Given where the gain is not
+   * (a guessed side).
    */
   gainRange: z.object({ low: z.number(), high: z.number() }).nullable().default(null),
 });
@@ -273,14 +281,21 @@ export function forecastPool(a: Artifacts, pool: Pool, spec: WorkloadSpec, candi
   if (withE && slower) withE.basis.push(`The whole range lies below "now": as SLOG this device would be slower than the current ZIL path.`);
   const r2 = (x: number) => Math.round(x * 100) / 100;
   const gain = !withE ? null : asyncW ? 1 : guess || nowGuess ? null : r2(withE.iops / now.iops);
-  const gainRange = !withE ? null : asyncW ? { low: 1, high: 1 } : {
-    low: r2(Math.min(gain ?? Infinity, withE.low / now.iops)),
-    high: r2(Math.max(gain ?? 0, withE.high / now.iops)),
+  const model = !opts.nowDevice ? deviceEnds(data, log, side, w, params) : null;
+  // Each end on its side of "now" (a published measurement of the device may have set "now").
+  const ends = model ? {
+    fast: Math.max(now.iops, Math.round(model.fast)), slow: Math.min(now.iops, Math.round(model.slow)),
+    latencyFast: Math.max(now.latencyIops, Math.round(model.latencyFast)), latencySlow: Math.min(now.latencyIops, Math.round(model.latencySlow)),
+  } : null;
+  const spread = withE ? gainSpread(withE.iops / now.iops, withE, ends ? { iops: now.iops, ...ends } : null) : null;
+  const gainRange = !withE || !spread ? null : asyncW ? { low: 1, high: 1 } : {
+    low: r2(Math.min(gain ?? Infinity, spread.low)),
+    high: r2(Math.max(gain ?? 0, spread.high)),
   };
   return {
     pool: pool.name,
     workload: { ...spec, dataset, datasetSync: side.sync, logbias: side.logbias, blockSize: side.blockSize, target: side.target },
-    now: { iops: now.iops, low: now.low, high: now.high, latencyIops: now.latencyIops, basis: join(now), zil, guess: nowGuess },
+    now: { iops: now.iops, low: now.low, high: now.high, latencyIops: now.latencyIops, basis: join(now), zil, guess: nowGuess, deviceEnds: ends },
     with: withE && candidate ? {
       device: candidate.label, catalogId: candidate.profile.id, status: candidate.profile.status, measured: withE.measured ?? null, guess, slower,
       deviceRun: candidate.measurement ? { id: candidate.measurement.runId, startedAt: candidate.measurement.startedAt } : null,
@@ -290,6 +305,34 @@ export function forecastPool(a: Artifacts, pool: Pool, spec: WorkloadSpec, candi
     gain,
     gainRange,
   };
+}
+
+/**
+ * The range of a gain `gain` of "with" (`w`: its IOPS and range) over "now".
+ * `now` null: "now" was measured (the app's probe, an observation), so only the "with" side is
+ * uncertain and the gain moves with it: gain × with.low / with.iops … gain × with.high / with.iops.
+ * `now` given: "now" is the model's estimate, and its devices' own spread is carried too:
+ * with.low / now.fast … with.high / now.slow, where `fast` and `slow` are "now" with its devices at
+ * their fast and slow ends (model.ts deviceEnds). Why these two spreads are independent:
+ *   - what spreads "now" is the ZIL's devices, which no inventory shows: hard disks or a controller
+ *     that acknowledge the flush from their write cache (clemtibs, five 12 TB disks: sync writes
+ *     done in 0.43–0.6 ms per the author's fio log, 8,786 IOPS at 8 jobs, inside the class range
+ *     227–16,980; calibration PROVENANCE.md) or that seek and flush to the platters (000's WD Red
+ *     mirror: "8-15 milliseconds", median 12 ms). A SLOG gained 1.08–1.16× on the first and 7–48×
+ *     on the second (BENCHMARKS.md, published pairs): the class alone cannot tell them apart;
+ *   - what spreads "with" is the candidate's own flush latency, and what both sides share: the
+ *     host's per-commit overhead and CPU per writer, the data vdevs' ceilings.
+ * The shared part is one host and one pool, so it takes the same end on both sides: "fast" is
+ * "now" with fast devices on the slow host and pool that `with.low` assumes, "slow" the reverse.
+ * Dividing the printed ends instead (with.low / now.high) would pair a 17 µs host with an 83 µs
+ * one, and two ends of the same data vdevs' bandwidth: at QD16 on demo 001's raidz2 it gave
+ * 0.28–46×, a SLOG three times slower than none where both sides are held by the same ceiling.
+ */
+export function gainSpread(gain: number, w: { iops: number; low: number; high: number }, now: { iops: number; fast: number; slow: number } | null): { low: number; high: number } {
+  if (w.iops <= 0) return { low: gain, high: gain };
+  const nowLow = now && now.fast > 0 ? now.iops / now.fast : 1;
+  const nowHigh = now && now.slow > 0 ? now.iops / now.slow : 1;
+  return { low: (gain * w.low * nowLow) / w.iops, high: (gain * w.high * nowHigh) / w.iops };
 }
 
 /** The app's QD1 sync-write probe of a pool, as a command. */

@@ -283,12 +283,14 @@ const FLUSH_BOUND: ReadonlySet<string> = new Set(['hdd', 'consumer-nvme', 'consu
  * batch's bytes (copied writes) and the CPU each further writer's record takes in the commit path
  * (p.writerUs: copying it into the block, waking its waiter), and serves T writers.
  */
-function syncIops(data: DataVdevs, log: LogTarget, ds: DatasetSide, w: Workload, p: ModelParams, end: End, capped = true): number {
+function syncIops(data: DataVdevs, log: LogTarget, ds: DatasetSide, w: Workload, p: ModelParams, end: End, capped = true, devEnd: End = end): number {
+  // `devEnd`: the end the devices the ZIL writes to take (their latency, flush behaviour and
+  // bandwidth), where it differs from the end of what the host and the pool's ceilings set (deviceEnds).
   const O = p.overheadUs[flip(end)];
   const state = writeState(ds, log, w.bs);
   const onData = log.kind === 'data';
   const copiedBytes = state === 'copied' ? w.bs : 4096;
-  const logUs = deviceUs(log.device, copiedBytes, log.waitsFor, log.streams, end, appendScale(log.device, onData, p, end));
+  const logUs = deviceUs(log.device, copiedBytes, log.waitsFor, log.streams, devEnd, appendScale(log.device, onData, p, devEnd));
   let devUs = logUs;
   if (state === 'indirect') {
     // dmu_sync writes the data block in place, issued with the log block (lwb root zio); each
@@ -302,7 +304,7 @@ function syncIops(data: DataVdevs, log: LogTarget, ds: DatasetSide, w: Workload,
     // 1 MiB sequential sync writes at 85/s, its streaming rate (calibration record zvolperf-3).
     const serial = onData && w.rw === 'randwrite' && ONE_AT_A_TIME.has(data.media.cls);
     const dataStreams = data.layout === 'mirror' ? 1 : Math.max(1, data.width - data.parity);
-    const dataUs = deviceUs(data.media, w.bs, data.layout === 'mirror' ? data.width : Math.min(data.width, Math.ceil(w.bs / 4096) + data.parity), dataStreams, end, appendScale(data.media, true, p, end));
+    const dataUs = deviceUs(data.media, w.bs, data.layout === 'mirror' ? data.width : Math.min(data.width, Math.ceil(w.bs / 4096) + data.parity), dataStreams, devEnd, appendScale(data.media, true, p, devEnd));
     devUs = serial ? dataUs + logUs : Math.max(dataUs, logUs);
   }
   const T = Math.max(1, w.iodepth * w.numjobs);
@@ -311,10 +313,10 @@ function syncIops(data: DataVdevs, log: LogTarget, ds: DatasetSide, w: Workload,
   // the last block's latency (zil_commit_waiter_timeout), so a second block is queued behind the
   // one being flushed and the waiting writers split between the two. Seen in the lab: 4 writers on
   // a log device throttled to 300 IOPS did 357–516, about 2× one writer, not 4× (BENCHMARKS.md).
-  const b = end !== 'high' && FLUSH_BOUND.has(log.device.cls) ? Math.max(1, T / 2) : T;
+  const b = devEnd !== 'high' && FLUSH_BOUND.has(log.device.cls) ? Math.max(1, T / 2) : T;
   const parallel = Math.max(1, log.vdevs);
   // The batch's extra bytes cross the log device once each (log blocks spread over its top-level vdevs).
-  const batchUs = state === 'copied' ? ((b - 1) * w.bs) / (log.device.mbps[end] * Math.max(1, log.streams) * parallel) : 0;
+  const batchUs = state === 'copied' ? ((b - 1) * w.bs) / (log.device.mbps[devEnd] * Math.max(1, log.streams) * parallel) : 0;
   const writerUs = end === 'high' ? p.writerUs * 0.5 : end === 'low' ? p.writerUs * 2 : p.writerUs;
   const roundUs = O + devUs + batchUs + writerUs * (b - 1);
   let iops = (b * 1e6) / roundUs;
@@ -326,7 +328,7 @@ function syncIops(data: DataVdevs, log: LogTarget, ds: DatasetSide, w: Workload,
     // Every copied byte crosses the log device (A7, A11). Above zil_slog_bulk bytes per commit the
     // blocks go at async priority (A10; zil.c zil_lwb_write_issue), which can leave the SLOG below
     // this bandwidth (pr14378); that share is not modelled, so this cap is an upper bound.
-    const logBw = log.device.mbps[end] * log.streams * parallel * 1e6;
+    const logBw = log.device.mbps[devEnd] * log.streams * parallel * 1e6;
     iops = Math.min(iops, logBw / w.bs);
   }
   return iops;
@@ -374,6 +376,26 @@ export function estimate(data: DataVdevs, log: LogTarget, ds: DatasetSide, w: Wo
     basis,
   };
 }
+
+/**
+ * IOPS through this ZIL path with its devices at their fast end while the per-commit overhead, the
+ * CPU per writer and the pool's ceilings stay at the slow end ("fast"), and the reverse ("slow"):
+ * the spread of an estimated "now" that is its devices' own (a hard disk's cached append against a
+ * seek and flush to the platters), at the ends the "with" range's low and high ends take for what
+ * both sides share (the same host, the same data vdevs). forecast.ts gainSpread pairs them.
+ * Null for a workload without sync writes.
+ */
+export function deviceEnds(data: DataVdevs, log: LogTarget, ds: DatasetSide, w: Workload, p: ModelParams = DEFAULT_PARAMS): DeviceEnds | null {
+  if (isAsync(ds, w)) return null;
+  const at = (end: End, devEnd: End, capped: boolean) => syncIops(data, log, ds, w, p, end, capped, devEnd);
+  return {
+    fast: at('low', 'high', true) * p.slack, slow: at('high', 'low', true) / p.slack,
+    latencyFast: at('low', 'high', false) * p.slack, latencySlow: at('high', 'low', false) / p.slack,
+  };
+}
+
+/** deviceEnds: sustained IOPS (`fast`, `slow`) and what the ZIL path's latency alone allows (`latencyFast`, `latencySlow`: per write). */
+export interface DeviceEnds { fast: number; slow: number; latencyFast: number; latencySlow: number }
 
 /**
  * The device latency (µs per 4 KiB write + flush) that makes the model give `iops` for this

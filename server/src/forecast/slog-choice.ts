@@ -14,7 +14,7 @@ import { drivePath, fitForSlog, unusedDrives } from '../../../rules/lib/slog-dev
 import { currentPlpNvme, findEntry, priceClassOf, profileForEntry, profileForText, type CatalogEntry, type PriceClass, type SlogMeasurement } from './catalog.ts';
 import type { LogTarget } from './model.ts';
 import { candidateProfile, deviceMeasurement, deviceProbeHint } from './measured-device.ts';
-import { forecastPool, WorkloadSpec, type Candidate, type ForecastOptions, type ForecastResult } from './forecast.ts';
+import { forecastPool, gainSpread, WorkloadSpec, type Candidate, type ForecastOptions, type ForecastResult } from './forecast.ts';
 
 export const P1600X_MODEL = 'INTEL SSDPEK1A118GA';
 export const QD1 = WorkloadSpec.parse({ iodepth: 1 });
@@ -30,7 +30,7 @@ export interface SlogChoice {
   qd16: ForecastResult;
   /** QD1 latency ratio with/now (the pool's sustained ceiling caps throughput, not the wait per write). */
   gain: number;
-  /** The range of `gain`: the same ratio at the ends of the "with" range (forecast.ts gainRange's convention: "now" is what the probe measures). */
+  /** The range of `gain` (gainRangeOf): across the "with" range, and the "now" range while "now" is a model estimate. */
   gainRange: { low: number; high: number };
   /** With no candidate in the box: the devices to buy, ranked (purchaseOptions), the first being `target`; else null. */
   purchase: PurchaseOption[] | null;
@@ -54,17 +54,25 @@ export interface PurchaseOption {
 
 const r2 = (x: number) => Math.round(x * 100) / 100;
 
-/** `gain` and the same ratio at the ends of the "with" range (the range always contains the gain). */
-export function gainRangeOf(gain: number, f: ForecastResult): { low: number; high: number } {
+/**
+ * `gain` and the same ratio at the ends of the "with" range, and of "now"'s where "now" is the
+ * model's estimate (its devices' own spread, forecast.ts gainSpread): per write (`gain` a latency
+ * ratio: the ZIL path's latency alone, before the pool's ceiling) or sustained. The range always
+ * contains the gain.
+ */
+export function gainRangeOf(gain: number, f: ForecastResult, per: 'write' | 'sustained' = 'write'): { low: number; high: number } {
   const w = f.with;
   if (f.gainRange && f.gainRange.low === 1 && f.gainRange.high === 1 && f.gain === 1) return { low: 1, high: 1 };
   if (!w || w.iops <= 0) return { low: r2(gain), high: r2(gain) };
-  return { low: r2(Math.min(gain, (gain * w.low) / w.iops)), high: r2(Math.max(gain, (gain * w.high) / w.iops)) };
+  const e = f.now.deviceEnds;
+  const now = !e ? null : per === 'write' ? { iops: f.now.latencyIops, fast: e.latencyFast, slow: e.latencySlow } : { iops: f.now.iops, fast: e.fast, slow: e.slow };
+  const s = gainSpread(gain, w, now);
+  return { low: r2(Math.min(gain, s.low)), high: r2(Math.max(gain, s.high)) };
 }
 
 function sideGain(f: ForecastResult): { gain: number; low: number; high: number } {
   const g = f.with && f.now.iops > 0 ? f.with.iops / f.now.iops : 1;
-  return { gain: r2(g), ...gainRangeOf(g, f) };
+  return { gain: r2(g), ...gainRangeOf(g, f, 'sustained') };
 }
 
 function perWriteGain(f: ForecastResult): { gain: number; low: number; high: number; capped: boolean } {

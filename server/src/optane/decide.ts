@@ -17,7 +17,9 @@
  *        low (≤ FAST_US)                       → no, "already fast", the class latency
  *        gain range's upper end < MIN_BUY_GAIN → no, nothing to buy, the range
  *        SLOG and candidate ≥ 2× with demand   → replace
- *        gain range straddles 3×               → depends: measure the pool first, the range
+ *        gain range straddles 3×               → depends: measure the pool first, the range; with "now"'s
+ *                                                class range (`nowRange`), "measure first": the class's
+ *                                                fast and slow ends and why it spans them
  *        candidate < 3×                        → no, the candidate's small gain (never "already fast")
  *        sync demand                           → yes, the class latency
  *        no sync evidence                      → depends: observe
@@ -44,8 +46,8 @@ export interface DecisionEvidence {
   /** The newest workload observation: sync-write latency p50 on the ZIL's vdevs and the rate. */
   observed: { p50Ms: number; syncWriteIops: number | null } | null;
   zilHome: 'log' | 'special' | 'data';
-  /** The ZIL devices' class; `known` false for virtual/unknown. Null when no device resolved. */
-  zilClass: { label: string; known: boolean; typicalUs: number } | null;
+  /** The ZIL devices' class (`cls`: its id, rules/lib/device-class.ts LATENCY_CLASSES); `known` false for virtual/unknown. Null when no device resolved. */
+  zilClass: { label: string; known: boolean; typicalUs: number; cls?: string } | null;
   zilOnOptane: boolean;
   /**
    * The best candidate: name, where its latency comes from, and the command that measures it
@@ -56,6 +58,11 @@ export interface DecisionEvidence {
   gain: number;
   /** The forecast's gain range (same measure as `gain`, containing it), when it has one. */
   gainRange: { low: number; high: number } | null;
+  /**
+   * Where "now" is the model's estimate (nothing measured), the time one sync write waits at its
+   * fast and slow ends (ms; the range `gainRange` carries, forecast.ts gainSpread), else null.
+   */
+  nowRange?: { fastMs: number; slowMs: number } | null;
   /** The command that measures the pool's sync latency. */
   probe: string;
 }
@@ -89,6 +96,11 @@ const count = (n: number): string => (n >= 100 ? Math.round(n).toLocaleString('e
 export const msText = (ms: number): string => (ms >= 10 ? `${Math.round(ms)} ms` : ms >= 1 ? `${ms.toFixed(1)} ms` : ms >= 0.1 ? `${ms.toFixed(2)} ms` : `${Math.round(ms * 1000)} µs`);
 /** A gain range as every surface writes it: "1.05–1.20×", or one figure when both ends read alike (formatGain's one rule). */
 export const rangeText = (r: { low: number; high: number }): string => formatGainRange(r.low, r.high);
+
+/** Why a class's latency spans its range, by class id: what puts a device at the fast end. */
+const FAST_END_WHY: Readonly<Record<string, string>> = {
+  hdd: 'disks or a controller that acknowledge flushes from their cache',
+};
 
 function syncDemanded(e: DecisionEvidence): boolean {
   return e.demand === 'observed' || e.demand === 'configured' || (e.demand === 'counters' && e.commitsMatter);
@@ -141,6 +153,15 @@ function decideRow(e: DecisionEvidence): Omit<Decision, 'buy'> {
     if (e.zilClass.typicalUs <= FAST_US) return { verdict: 'no', kind: 'class-fast', fact: `${cls}: already fast`, gain: e.gain, measure: null };
     if (noGain) return { verdict: 'no', kind: 'no-gain', fact: noGainFact(` than ${e.zilClass.label}`), gain: e.gain, measure: null };
     if (e.zilHome === 'log' && demand && e.gain >= REPLACE_GAIN) return { verdict: 'replace', kind: 'replace', fact: `${cls}; ${e.candidate.label} ~${formatGain(e.gain)} faster`, gain: e.gain, measure: null };
+    if (straddles && e.nowRange) {
+      // "Now" is the class's range, and the gain range carries it: the pool's own probe settles it.
+      const why = FAST_END_WHY[e.zilClass.cls ?? ''];
+      const span = `${msText(e.nowRange.fastMs)}${why ? ` (${why})` : ''} to ${msText(e.nowRange.slowMs)}`;
+      return {
+        verdict: 'depends', kind: 'measure-first', gain: e.gain, measure: e.probe,
+        fact: `sync-write latency of ${e.pool} not measured: on ${e.zilClass.label} a sync write takes from ${span}, so ${straddleFact}; measure it with \`${e.probe}\``,
+      };
+    }
     if (straddles) return { verdict: 'depends', kind: 'gain-uncertain', fact: `${straddleFact} (${cls})`, gain: e.gain, measure: e.probe };
     if (e.gain < MIN_QD1_GAIN) return { verdict: 'no', kind: 'small-gain', fact: `${e.candidate.label} would be only ~${formatGain(e.gain)} faster per write than ${e.zilClass.label} (threshold ${MIN_QD1_GAIN}×)`, gain: e.gain, measure: null };
     if (demand) return { verdict: 'yes', kind: 'class-slow', fact: cls, gain: e.gain, measure: null };

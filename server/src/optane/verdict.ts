@@ -19,7 +19,7 @@ import { isHdd, isOptane, productName } from '../../../rules/lib/device-class.ts
 import { NEW_DEVICE, drivePath } from '../../../rules/lib/slog-devices.ts';
 import { commandPath, leaves, topLevel } from '../../../rules/lib/topology.ts';
 import { CATALOG, PRICE_BANDS, priceClassOf, siteLink, sourceUrl, type CatalogEntry, type DeviceProfile, type PriceSource } from '../forecast/catalog.ts';
-import { forecastPool, hostCpuSentence, type ForecastResult } from '../forecast/forecast.ts';
+import { forecastPool, gainSpread, hostCpuSentence, type ForecastResult } from '../forecast/forecast.ts';
 import { QD1, QD16, measuredPair, type PurchaseOption } from '../forecast/slog-choice.ts';
 import type { ForecastOptions } from '../forecast/forecast.ts';
 import { factLink, mdLink } from '../forecast/cite.ts';
@@ -265,7 +265,10 @@ function headlineGainOf(a: Artifacts, v: PoolView): HeadlineGain {
   const w = v.qd1.with!;
   // The table's view (sustained IOPS over "now"): said beside the per-write range where the pool caps it.
   const now = v.nowQd1.iops;
-  const table = now > 0 ? { low: Math.min(w.iops, w.low) / now, high: Math.max(w.iops, w.high) / now } : null;
+  // Across "now"'s range too while it is the model's estimate, as the per-write range (forecast.ts gainSpread).
+  const ends = v.qd1.now.deviceEnds;
+  const spread = now > 0 ? gainSpread(w.iops / now, w, ends ? { iops: now, fast: ends.fast, slow: ends.slow } : null) : null;
+  const table = spread ? { low: Math.min(w.iops / now, spread.low), high: Math.max(w.iops / now, spread.high) } : null;
   const capped = w.latencyIops > w.iops * 1.05
     ? `; sustained, ${v.pool.name}'s data vdevs cap it at ~${fmt(w.iops)} sync IOPS${table ? `, ${rangeText(table)} over now` : ''}`
     : '';
@@ -308,7 +311,7 @@ function decisionEvidence(v: PoolView, probe: string, host: Artifacts['Host']): 
     measuredQd1Iops: v.measured.measuredQd1,
     observed: v.measured.observed ? { p50Ms: v.measured.observed.p50Ms, syncWriteIops: v.measured.observed.syncWriteIops } : null,
     zilHome: v.zil.home,
-    zilClass: lat && v.zil.unresolved === 0 ? { label: lat.label, known: lat.known, typicalUs: lat.typicalUs } : lat ? { label: lat.label, known: false, typicalUs: lat.typicalUs } : null,
+    zilClass: lat && v.zil.unresolved === 0 ? { label: lat.label, known: lat.known, typicalUs: lat.typicalUs, cls: lat.cls } : lat ? { label: lat.label, known: false, typicalUs: lat.typicalUs } : null,
     zilOnOptane: v.zil.drives.length > 0 && v.zil.drives.every(isOptane),
     candidate: {
       label: v.target.candidate.label, latencySource: v.targetLatency,
@@ -317,6 +320,8 @@ function decisionEvidence(v: PoolView, probe: string, host: Artifacts['Host']): 
     },
     gain: v.gain,
     gainRange: v.gainRange,
+    // At QD1 one write waits 1000 / IOPS ms: "now"'s devices' range while it is the model's estimate (the range the gain carries).
+    nowRange: v.qd1.now.deviceEnds ? { fastMs: 1000 / v.qd1.now.deviceEnds.latencyFast, slowMs: 1000 / v.qd1.now.deviceEnds.latencySlow } : null,
     probe,
   };
 }
