@@ -49,9 +49,9 @@ export interface LabOptions {
    * Who gets a free guest slot first (higher first; default 0). With both lines' images built side
    * by side, six lab files want three slots at about the same time: the longest go first (as a
    * scheduler of unequal jobs on few machines does, longest first), so the run does not end with one
-   * long file alone. By their guests' CPU seconds measured beside two other guests: each line's part
-   * 1 (366–486 s) and the installed .deb (its UI waits on throttled disks) ask with 2; the parts 2
-   * and the benchmark file (340 s) with 1.
+   * long file alone. By their guests' wall time beside two other guests (round 14's CI-like run): the
+   * installed .deb (911 s: its UI waits on throttled disks) asks with 3, each line's part 1 (697–722 s)
+   * with 2, the parts 2 and the benchmark file (478–577 s) with 1.
    */
   priority?: number;
 }
@@ -133,36 +133,71 @@ const SMP = Math.max(1, Number(process.env.ZFS_ADVISOR_LAB_SMP) || 1);
 
 /** Callers waiting for a slot, one file each: `<pid>-<nonce>-<priority>`. */
 const WAITING = `${LOCK}.waiting`;
+/** Callers that asked for a guest and still wait for their image (or the bundle), the same way. */
+const ASKED = `${LOCK}.asked`;
+/**
+ * How long a caller leaves free slots to callers of higher priority still waiting for their image.
+ * CI builds both lines' images side by side and they are done within seconds of each other; the
+ * first line's files would otherwise take every slot and the longest file (of the other line) start
+ * last, alone at the end of the run (round 13's CI-like run: installed-deb ran its last 170 s alone).
+ */
+const RESERVE_MS = 120_000;
 
-/** Whether a live caller of higher priority than `priority` waits (then this one lets it go first). */
-function outranked(me: string, priority: number): boolean {
-  return readdirSync(WAITING).some((f) => {
-    const [pid, , p] = f.split('-');
-    if (f === me || Number(p) <= priority) return false;
-    if (alive(Number(pid))) return true;
-    rmSync(join(WAITING, f), { force: true }); // a waiter that died
-    return false;
-  });
+/** A caller's entry in `dir` (WAITING or ASKED); removed by the caller. */
+function enter(dir: string, priority: number): string {
+  mkdirSync(dir, { recursive: true });
+  const me = `${process.pid}-${Math.random().toString(36).slice(2)}-${priority}`;
+  writeFileSync(join(dir, me), '');
+  return me;
 }
 
-async function takeLock(timeoutMs: number, priority = 0): Promise<() => void> {
+/** Live callers in `dir` of higher priority than `priority` (entries of callers that died are removed). */
+function higher(dir: string, me: string, priority: number): number {
+  let n = 0;
+  for (const f of existsSync(dir) ? readdirSync(dir) : []) {
+    const [pid, , p] = f.split('-');
+    if (f === me || Number(p) <= priority) continue;
+    if (alive(Number(pid))) n++;
+    else rmSync(join(dir, f), { force: true }); // a caller that died
+  }
+  return n;
+}
+
+/** Slots no live guest holds. */
+function freeSlots(): number {
+  let n = 0;
+  for (let slot = 0; slot < SLOTS; slot++) {
+    const owner = Number(readFileSafe(join(`${LOCK}.${slot}`, 'owner')));
+    if (!existsSync(`${LOCK}.${slot}`) || (owner && !alive(owner))) n++;
+  }
+  return n;
+}
+
+/**
+ * Waits for a guest slot. A caller lets every waiting caller of higher priority go first, and for its
+ * first RESERVE_MS also leaves as many free slots as there are callers of higher priority still
+ * waiting for their image. `onWaiting` runs once this caller is among those waiting for a slot.
+ */
+async function takeLock(timeoutMs: number, priority = 0, onWaiting: () => void = () => {}): Promise<() => void> {
   // Developers working on more lab files at once may opt out of taking turns (each guest is slower).
-  if (process.env.ZFS_ADVISOR_LAB_PARALLEL === '1') return () => {};
+  if (process.env.ZFS_ADVISOR_LAB_PARALLEL === '1') { onWaiting(); return () => {}; }
   const start = Date.now();
-  mkdirSync(WAITING, { recursive: true });
-  const me = `${process.pid}-${Math.random().toString(36).slice(2)}-${priority}`;
-  writeFileSync(join(WAITING, me), '');
+  const me = enter(WAITING, priority);
+  onWaiting();
   try {
     for (;;) {
-      for (let slot = 0; slot < SLOTS && !outranked(me, priority); slot++) {
-        const lock = `${LOCK}.${slot}`;
-        try {
-          mkdirSync(lock);
-          writeFileSync(join(lock, 'owner'), String(process.pid));
-          return () => rmSync(lock, { recursive: true, force: true });
-        } catch {
-          const owner = Number(readFileSafe(join(lock, 'owner')));
-          if (owner && !alive(owner)) { rmSync(lock, { recursive: true, force: true }); slot--; continue; }
+      const reserved = Date.now() - start < RESERVE_MS ? higher(ASKED, me, priority) : 0;
+      if (higher(WAITING, me, priority) === 0 && freeSlots() > reserved) {
+        for (let slot = 0; slot < SLOTS; slot++) {
+          const lock = `${LOCK}.${slot}`;
+          try {
+            mkdirSync(lock);
+            writeFileSync(join(lock, 'owner'), String(process.pid));
+            return () => rmSync(lock, { recursive: true, force: true });
+          } catch {
+            const owner = Number(readFileSafe(join(lock, 'owner')));
+            if (owner && !alive(owner)) { rmSync(lock, { recursive: true, force: true }); slot--; continue; }
+          }
         }
       }
       if (Date.now() - start > timeoutMs) throw new Error(`all ${SLOTS} lab slots (${LOCK}.N) held for ${timeoutMs} ms`);
@@ -296,10 +331,16 @@ function ensureBundle(): void {
 /** Boots a guest with the given drives and waits until ZFS answers inside it. */
 export async function bootLab(opts: LabOptions): Promise<LabVm> {
   const waits: BootWaits = { asked: Date.now(), image: 0, slot: 0 };
-  const image = ensureImage(opts.zfs);
-  ensureBundle();
+  const priority = opts.priority ?? 0;
+  const asked = enter(ASKED, priority);
+  const leave = () => rmSync(join(ASKED, asked), { force: true });
+  let image: string;
+  try {
+    image = ensureImage(opts.zfs);
+    ensureBundle();
+  } catch (e) { leave(); throw e; }
   waits.image = Date.now();
-  const release = await takeLock(45 * 60_000, opts.priority ?? 0);
+  const release = await takeLock(45 * 60_000, priority, leave).finally(leave);
   waits.slot = Date.now();
   try {
     return await bootOnce(opts, image, release, waits);

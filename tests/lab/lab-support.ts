@@ -149,16 +149,18 @@ export const firedRules = (r: AssessResult): string[] => [...new Set(r.assessmen
 
 /**
  * Destroys every pool and clears every lab drive's labels: each case starts from blank drives. Few
- * processes (each start costs under TCG): ZFS labels cleared only where blkid finds one, and one
- * wipefs for the drives udev knows a partition table or a signature on (probing all fifteen,
- * the 8 TiB ones too, cost a second or more of emulated CPU at every reset).
+ * processes (each start costs under TCG): one wipefs for the partitions blkid finds a ZFS label on
+ * (first: a partition made again where a pool's was must not show the old label) and for the drives
+ * udev knows a partition table or a signature on. A `zpool labelclear` per member and a wipefs of all
+ * fifteen drives (the 8 TiB ones too) cost about 2 s more of emulated CPU at every reset; recreating
+ * a wiped member's partition showed no label either way (blkid, zdb -l).
  */
 export async function resetGuest(vm: LabVm): Promise<void> {
   await vm.must(`${DRIVE_VARS}
 for p in $(zpool list -H -o name 2>/dev/null); do zpool destroy -f "$p"; done
-for p in $(blkid -c /dev/null -o device -t TYPE=zfs_member 2>/dev/null); do case "$p" in /dev/vda*) ;; *) zpool labelclear -f "$p" 2>/dev/null ;; esac; done
+members=$(blkid -c /dev/null -o device -t TYPE=zfs_member 2>/dev/null | grep -v '^/dev/vda')
 used=$(lsblk -drno PATH,PTTYPE,FSTYPE $ZD1 $ZD2 $ZD3 $ZD4 $ZD5 $ZD6 $NV1 $NV2 $NV3 $NV4 $NV5 $NV6 $BIG1 $BIG2 $BIG3 | awk 'NF > 1 { print $1 }')
-[ -z "$used" ] || wipefs -a -q $used >/dev/null 2>&1 || true
+[ -z "$members$used" ] || wipefs -a -q $members $used >/dev/null 2>&1 || true
 udevadm settle -t 60 || true`, { timeoutMs: 180_000 });
 }
 
