@@ -11,7 +11,7 @@
  * factor that puts ≥ 80 % of the training records inside their range. The ranges around each
  * fitted value are fixed ratios, not fitted. The reported score stays the median APE.
  */
-import { estimateWith, gainSpread, withHostExtra } from './forecast.ts';
+import { estimateWith, gainSpread, nowDeviceEnds, withHostExtra } from './forecast.ts';
 import { decide, type Decision, type DecisionEvidence } from '../optane/decide.ts';
 import { DEFAULT_PARAMS, deviceEnds, estimate, paramsOf, type DeviceEnds, type ModelParams } from './model.ts';
 import { hostExtraOf } from './measured-now.ts';
@@ -206,12 +206,12 @@ export function pairGains(set: readonly Scorable[], p: ModelParams = DEFAULT_PAR
       const pw = predict(w, p);
       const pn = predict(n, p);
       const forecastGain = pw.iops / pn.iops;
-      const ends = deviceEnds(n.data, n.log, n.ds, n.w, p);
-      const s = gainSpread(forecastGain, pw, ends ? { iops: pn.iops, fast: Math.max(pn.iops, ends.fast), slow: Math.min(pn.iops, ends.slow) } : null);
-      const forecastRange = { low: Math.min(forecastGain, s.low), high: Math.max(forecastGain, s.high) };
+      const est = estimate(n.data, n.log, n.ds, n.w, p);
+      const ends = nowDeviceEnds(deviceEnds(n.data, n.log, n.ds, n.w, p), { iops: pn.iops, latencyIops: est.latencyIops });
+      const forecastRange = gainSpread(forecastGain, pw, ends ? { iops: pn.iops, fast: ends.fast, slow: ends.slow } : null);
       const d = decide(pairEvidence(n, w, forecastGain, forecastRange, ends));
       const T = Math.max(1, n.w.iodepth * n.w.numjobs);
-      const extra = hostExtraOf(n.log.device, n.measured, estimate(n.data, n.log, n.ds, n.w, p).latencyIops, T);
+      const extra = hostExtraOf(n.log.device, n.measured, est.latencyIops, T);
       const probedGain = predict(w, withHostExtra(p, extra)).iops / n.measured;
       const flip = (saysHigh: boolean, saysLow: boolean) => (saysHigh && measuredGain < LOW_GAIN) || (saysLow && measuredGain >= HIGH_GAIN);
       const flipped = flip(forecastRange.low >= HIGH_GAIN || d.verdict === 'yes' || d.verdict === 'replace', forecastRange.high < LOW_GAIN || d.verdict === 'no');

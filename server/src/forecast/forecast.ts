@@ -14,7 +14,7 @@ import { factLink, mdLink } from './cite.ts';
 import type { DeviceMeasurement } from './measured-device.ts';
 import type { MeasuredCeiling } from './measured-ceiling.ts';
 import { withMeasuredBandwidth, type MeasuredBandwidth } from './measured-bandwidth.ts';
-import { DEFAULT_PARAMS, deviceEnds, estimate, isAsync, writeState, type DataVdevs, type DatasetSide, type Estimate, type LogTarget, type ModelParams, type Workload } from './model.ts';
+import { DEFAULT_PARAMS, deviceEnds, estimate, isAsync, writeState, type DataVdevs, type DeviceEnds, type DatasetSide, type Estimate, type LogTarget, type ModelParams, type Workload } from './model.ts';
 import { currentLog, dataVdevs, datasetSide, slogTarget } from './pool-shape.ts';
 import { formatCount, formatLatencyUs } from '../text/format.ts';
 
@@ -281,12 +281,7 @@ export function forecastPool(a: Artifacts, pool: Pool, spec: WorkloadSpec, candi
   if (withE && slower) withE.basis.push(`The whole range lies below "now": as SLOG this device would be slower than the current ZIL path.`);
   const r2 = (x: number) => Math.round(x * 100) / 100;
   const gain = !withE ? null : asyncW ? 1 : guess || nowGuess ? null : r2(withE.iops / now.iops);
-  const model = !opts.nowDevice ? deviceEnds(data, log, side, w, params) : null;
-  // Each end on its side of "now" (a published measurement of the device may have set "now").
-  const ends = model ? {
-    fast: Math.max(now.iops, Math.round(model.fast)), slow: Math.min(now.iops, Math.round(model.slow)),
-    latencyFast: Math.max(now.latencyIops, Math.round(model.latencyFast)), latencySlow: Math.min(now.latencyIops, Math.round(model.latencySlow)),
-  } : null;
+  const ends = !opts.nowDevice ? nowDeviceEnds(deviceEnds(data, log, side, w, params), now) : null;
   const spread = withE ? gainSpread(withE.iops / now.iops, withE, ends ? { iops: now.iops, ...ends } : null) : null;
   const gainRange = !withE || !spread ? null : asyncW ? { low: 1, high: 1 } : {
     low: r2(Math.min(gain ?? Infinity, spread.low)),
@@ -308,7 +303,18 @@ export function forecastPool(a: Artifacts, pool: Pool, spec: WorkloadSpec, candi
 }
 
 /**
- * The range of a gain `gain` of "with" (`w`: its IOPS and range) over "now".
+ * "Now"'s device ends (model.ts deviceEnds) as the forecast carries them: rounded, and each on its
+ * side of the estimate `now` (a published measurement of the device may have set "now").
+ */
+export function nowDeviceEnds(model: DeviceEnds | null, now: { iops: number; latencyIops: number }): DeviceEnds | null {
+  return model ? {
+    fast: Math.max(now.iops, Math.round(model.fast)), slow: Math.min(now.iops, Math.round(model.slow)),
+    latencyFast: Math.max(now.latencyIops, Math.round(model.latencyFast)), latencySlow: Math.min(now.latencyIops, Math.round(model.latencySlow)),
+  } : null;
+}
+
+/**
+ * The range of a gain `gain` of "with" (`w`: its IOPS and range) over "now", always containing `gain`.
  * `now` null: "now" was measured (the app's probe, an observation), so only the "with" side is
  * uncertain and the gain moves with it: gain × with.low / with.iops … gain × with.high / with.iops.
  * `now` given: "now" is the model's estimate, and its devices' own spread is carried too:
@@ -332,7 +338,7 @@ export function gainSpread(gain: number, w: { iops: number; low: number; high: n
   if (w.iops <= 0) return { low: gain, high: gain };
   const nowLow = now && now.fast > 0 ? now.iops / now.fast : 1;
   const nowHigh = now && now.slow > 0 ? now.iops / now.slow : 1;
-  return { low: (gain * w.low * nowLow) / w.iops, high: (gain * w.high * nowHigh) / w.iops };
+  return { low: Math.min(gain, (gain * w.low * nowLow) / w.iops), high: Math.max(gain, (gain * w.high * nowHigh) / w.iops) };
 }
 
 /** The app's QD1 sync-write probe of a pool, as a command. */

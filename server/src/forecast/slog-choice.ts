@@ -67,7 +67,7 @@ export function gainRangeOf(gain: number, f: ForecastResult, per: 'write' | 'sus
   const e = f.now.deviceEnds;
   const now = !e ? null : per === 'write' ? { iops: f.now.latencyIops, fast: e.latencyFast, slow: e.latencySlow } : { iops: f.now.iops, fast: e.fast, slow: e.slow };
   const s = gainSpread(gain, w, now);
-  return { low: r2(Math.min(gain, s.low)), high: r2(Math.max(gain, s.high)) };
+  return { low: r2(s.low), high: r2(s.high) };
 }
 
 function sideGain(f: ForecastResult): { gain: number; low: number; high: number } {

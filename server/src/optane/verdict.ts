@@ -267,8 +267,7 @@ function headlineGainOf(a: Artifacts, v: PoolView): HeadlineGain {
   const now = v.nowQd1.iops;
   // Across "now"'s range too while it is the model's estimate, as the per-write range (forecast.ts gainSpread).
   const ends = v.qd1.now.deviceEnds;
-  const spread = now > 0 ? gainSpread(w.iops / now, w, ends ? { iops: now, fast: ends.fast, slow: ends.slow } : null) : null;
-  const table = spread ? { low: Math.min(w.iops / now, spread.low), high: Math.max(w.iops / now, spread.high) } : null;
+  const table = now > 0 ? gainSpread(w.iops / now, w, ends ? { iops: now, fast: ends.fast, slow: ends.slow } : null) : null;
   const capped = w.latencyIops > w.iops * 1.05
     ? `; sustained, ${v.pool.name}'s data vdevs cap it at ~${fmt(w.iops)} sync IOPS${table ? `, ${rangeText(table)} over now` : ''}`
     : '';
