@@ -25,7 +25,7 @@ export interface TimingInput {
   minCpu?: number;
 }
 
-interface Row { what: string; start: number; end: number; cpu?: number; dkmsCpu?: number; bootCpu?: number }
+interface Row { what: string; start: number; end: number; line?: string; cpu?: number; dkmsCpu?: number; bootCpu?: number }
 
 /** The build-times lines, as rows (ms since t0). Lines that do not parse are skipped. */
 export function imageRows(text: string, t0: number): Row[] {
@@ -35,7 +35,7 @@ export function imageRows(text: string, t0: number): Row[] {
     if (!m) return [];
     const cpu = m[5] === undefined ? {} : { cpu: Number(m[5]), dkmsCpu: Number(m[6]) };
     const what = `lab image, OpenZFS ${m[1]} (DKMS ${m[4]} s${m[5] === undefined ? '' : `; ${m[5]} s of CPU, DKMS ${m[6]}`})`;
-    return [{ what, start: Number(m[2]) * 1000 - t0, end: Number(m[3]) * 1000 - t0, ...cpu }];
+    return [{ what, line: m[1]!, start: Number(m[2]) * 1000 - t0, end: Number(m[3]) * 1000 - t0, ...cpu }];
   });
 }
 
@@ -106,19 +106,19 @@ function cpuSection(o: TimingInput, lab: Row[], c: NonNullable<TimingInput['cpu'
   const others = files.filter((f) => !isLab(f.file)).sort((a, b) => b.cpu - a.cpu);
   const wall = (o.now - o.t0) / 1000;
   const available = wall * c.cores;
-  const rows: Array<[number, string]> = [];
-  if (guests.length) rows.push([guestCpu, `lab guests (QEMU): ${guests.length}, of which booting ${Math.round(bootCpu)}`]);
-  if (images.length) rows.push([sum(images.map((r) => r.cpu!)), `lab image builds, from their start: ${images.map((r) => `${r.what.replace(/^lab image, OpenZFS (\S+).*$/, '$1')} ${Math.round(r.cpu!)} (DKMS ${Math.round(r.dkmsCpu!)})`).join(', ')}`]);
-  if (files.some((f) => isLab(f.file))) rows.push([Math.max(0, labFiles - guestCpu), 'the lab files beside their guests (captures read and assessed on the host, Chromium)']);
-  rows.push([sum(others.map((f) => f.cpu)), `the other ${others.length} test files, with what they started`]);
-  const named = others.filter((f) => f.cpu >= minCpu);
-  rows.push([c.mainProcess, 'vitest\'s main process (transforms, reporters)']);
-  const attributed = sum(rows.map(([x]) => x));
+  // Each row: its CPU seconds, what it is, and the costly files named under it.
+  const rows: Array<{ cpu: number; what: string; named?: typeof others }> = [];
+  if (guests.length) rows.push({ cpu: guestCpu, what: `lab guests (QEMU): ${guests.length}, of which booting ${Math.round(bootCpu)}` });
+  if (images.length) rows.push({ cpu: sum(images.map((r) => r.cpu!)), what: `lab image builds, from their start: ${images.map((r) => `${r.line} ${Math.round(r.cpu!)} (DKMS ${Math.round(r.dkmsCpu!)})`).join(', ')}` });
+  if (files.some((f) => isLab(f.file))) rows.push({ cpu: Math.max(0, labFiles - guestCpu), what: 'the lab files beside their guests (captures read and assessed on the host, Chromium)' });
+  rows.push({ cpu: sum(others.map((f) => f.cpu)), what: `the other ${others.length} test files, with what they started`, named: others.filter((f) => f.cpu >= minCpu) });
+  rows.push({ cpu: c.mainProcess, what: 'vitest\'s main process (transforms, reporters)' });
+  const attributed = sum(rows.map((r) => r.cpu));
   const lines = [
     '',
     `where the CPU went (core-seconds: ${c.cores} cores × ${Math.round(wall)} s = ${Math.round(available).toLocaleString('en-US')}; the machine was busy ${Math.round(c.machineBusy).toLocaleString('en-US')}, ${Math.round((100 * c.machineBusy) / available)} %):`,
     `${'CPU s'.padStart(8)}  what`,
-    ...rows.flatMap(([x, what], i) => [`${n(x)}  ${what}`, ...(i === rows.length - 2 ? named.map((f) => `${' '.repeat(8)}  ${n(f.cpu)}  ${f.file}`) : [])]),
+    ...rows.flatMap((r) => [`${n(r.cpu)}  ${r.what}`, ...(r.named ?? []).map((f) => `${' '.repeat(8)}  ${n(f.cpu)}  ${f.file}`)]),
     `${n(c.machineBusy - attributed)}  the rest of the machine's busy time (daemons, the system${images.length ? '; negative: the builds started before the run' : ''})`,
   ];
   return lines;
