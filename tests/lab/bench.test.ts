@@ -48,7 +48,7 @@ describe('benchmarks on real OpenZFS 2.4', () => {
   let vm: LabVm;
   beforeAll(async () => {
     if (!live) return;
-    vm = await bootLab({ zfs: '2.4', drives: Object.values(D), memMiB: 2048, priority: 1, label: 'tests/lab/bench.test.ts' });
+    vm = await bootLab({ zfs: '2.4', drives: Object.values(D), memMiB: 2048, priority: 2, label: 'tests/lab/bench.test.ts' });
     // node and the bundle come from the guest's own disk (lab/guest/lab-agent): through the 9p share every CLI start re-read ~100 MB (3–7 s each).
     await vm.must(create('tank', `mirror ${byId(D.a)} ${byId(D.b)}`));
   }, LAB_HOOK_MS); // the image, then a guest slot another lab file may hold

@@ -63,7 +63,7 @@ describe.runIf(run)('the installed .deb on a real OpenZFS 2.4 host, from the hos
     const hostPort = await freePort();
     const cockpitPort = await freePort();
     cockpitUrl = `http://127.0.0.1:${cockpitPort}/`;
-    vm = await bootLab({ zfs: '2.4', label: 'tests/lab/installed-deb.test.ts', priority: 3, drives: [...DISKS, CANDIDATE],
+    vm = await bootLab({ zfs: '2.4', label: 'tests/lab/installed-deb.test.ts', priority: 4, logins: true, drives: [...DISKS, CANDIDATE],
       forward: [{ hostPort, guestPort: GUEST_PORT }, { hostPort: cockpitPort, guestPort: COCKPIT_PORT }] });
     url = `http://127.0.0.1:${hostPort}/`;
     // The owner's pool, made before the package arrives (as on a NAS): a mirror, one dataset without

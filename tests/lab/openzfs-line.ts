@@ -71,7 +71,7 @@ export function describeLine(zfs: ZfsLine, part: LinePart = { index: 0, of: 1 })
   };
   describe(`OpenZFS ${zfs} in the lab guest${part.of > 1 ? ` (part ${part.index + 1} of ${part.of})` : ''}`, () => {
     let vm: LabVm;
-    beforeAll(async () => { if (live) vm = await bootLab({ zfs, drives: LAB_DRIVES, memMiB: 3072, priority: part.index === 0 ? 2 : 1, label: `OpenZFS ${zfs} cases, part ${part.index + 1} of ${part.of}` }); }, LAB_HOOK_MS);
+    beforeAll(async () => { if (live) vm = await bootLab({ zfs, drives: LAB_DRIVES, memMiB: 3072, priority: part.index === 0 ? 3 : 1, label: `OpenZFS ${zfs} cases, part ${part.index + 1} of ${part.of}` }); }, LAB_HOOK_MS);
     afterAll(async () => { await vm?.stop(); }, MIN);
 
     it.runIf(live)('runs the pinned OpenZFS', () => {
