@@ -70,6 +70,28 @@ describe('the test run\'s timing table', () => {
     }
   });
 
+  it('counts an image a lab file built itself once: under the image builds, not again in the lab files\' own share', () => {
+    const cache = mkdtempSync(join(tmpdir(), 'timing-'));
+    try {
+      const t0 = 1_800_000_000_000;
+      const e = t0 / 1000;
+      writeFileSync(join(cache, 'build-times'), `2.4 ${e} ${e + 350} 300 560 517 test-file\n2.3 ${e} ${e + 400} 320 500 470 caller\n`);
+      writeFileSync(join(cache, 'guest-times'), `deb 2.4 ${e + 370} ${e + 1000} 483 354 0 46 45\n`);
+      const log = '1072\t/r/tests/lab/installed-deb.test.ts';
+      const out = timingTable({ t0, now: t0 + 1_028_000, spans: new Map(), root: '/r', labCache: cache,
+        cpu: { machineBusy: 1700, cores: 2, mainProcess: 1, fileLog: log } });
+      expect(out).toContain('lab image, OpenZFS 2.4 (DKMS 300 s; 560 s of CPU, DKMS 517; built by a lab file)');
+      expect(out).toContain('lab image, OpenZFS 2.3 (DKMS 320 s; 500 s of CPU, DKMS 470)');
+      const section = out.slice(out.indexOf('where the CPU went')).split('\n');
+      expect(section).toContain('   1,060  lab image builds, from their start: 2.4 560 (DKMS 517), 2.3 500 (DKMS 470)');
+      // 1,072 of the file's, less its guest's 483 and the 560 of the build it waited for as its child.
+      expect(section).toContain('      29  the lab files beside their guests (captures read and assessed on the host, Chromium)');
+      expect(section).toContain('     127  the rest of the machine\'s busy time (daemons, the system; negative: the builds started before the run)');
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
+  });
+
   it('reads no image rows from lines it does not understand', () => {
     expect(imageRows('2.4 1 2\n\nx y z w\n2.4 1 2 3 4\n', 0)).toEqual([]);
     expect(guestRows('a 2.4 1 2\nwith space 2.4 1 2 3\n', 0)).toEqual([]);

@@ -25,17 +25,18 @@ export interface TimingInput {
   minCpu?: number;
 }
 
-interface Row { what: string; start: number; end: number; line?: string; cpu?: number; dkmsCpu?: number; bootCpu?: number }
+interface Row { what: string; start: number; end: number; line?: string; cpu?: number; dkmsCpu?: number; bootCpu?: number; byTestFile?: boolean }
 
 /** The build-times lines, as rows (ms since t0). Lines that do not parse are skipped. */
 export function imageRows(text: string, t0: number): Row[] {
   return text.split('\n').flatMap((line) => {
-    // Newer lines add the build's CPU seconds and DKMS's (lab/build-image.sh).
-    const m = /^(\S+) (\d+) (\d+) (\d+)(?: (\d+) (\d+))?$/.exec(line.trim());
+    // Newer lines add the build's CPU seconds and DKMS's, then who built it (lab/build-image.sh).
+    const m = /^(\S+) (\d+) (\d+) (\d+)(?: (\d+) (\d+)(?: (test-file|caller))?)?$/.exec(line.trim());
     if (!m) return [];
     const cpu = m[5] === undefined ? {} : { cpu: Number(m[5]), dkmsCpu: Number(m[6]) };
-    const what = `lab image, OpenZFS ${m[1]} (DKMS ${m[4]} s${m[5] === undefined ? '' : `; ${m[5]} s of CPU, DKMS ${m[6]}`})`;
-    return [{ what, line: m[1]!, start: Number(m[2]) * 1000 - t0, end: Number(m[3]) * 1000 - t0, ...cpu }];
+    const by = m[7] === 'test-file' ? '; built by a lab file' : '';
+    const what = `lab image, OpenZFS ${m[1]} (DKMS ${m[4]} s${m[5] === undefined ? '' : `; ${m[5]} s of CPU, DKMS ${m[6]}`}${by})`;
+    return [{ what, line: m[1]!, start: Number(m[2]) * 1000 - t0, end: Number(m[3]) * 1000 - t0, ...cpu, ...(by ? { byTestFile: true } : {}) }];
   });
 }
 
@@ -110,7 +111,10 @@ function cpuSection(o: TimingInput, lab: Row[], c: NonNullable<TimingInput['cpu'
   const rows: Array<{ cpu: number; what: string; named?: typeof others }> = [];
   if (guests.length) rows.push({ cpu: guestCpu, what: `lab guests (QEMU): ${guests.length}, of which booting ${Math.round(bootCpu)}` });
   if (images.length) rows.push({ cpu: sum(images.map((r) => r.cpu!)), what: `lab image builds, from their start: ${images.map((r) => `${r.line} ${Math.round(r.cpu!)} (DKMS ${Math.round(r.dkmsCpu!)})`).join(', ')}` });
-  if (files.some((f) => isLab(f.file))) rows.push({ cpu: Math.max(0, labFiles - guestCpu), what: 'the lab files beside their guests (captures read and assessed on the host, Chromium)' });
+  // A lab file that built an image itself (ensureImage: no other caller had) waited for the build as its
+  // child, so that build's CPU is in the file's too: count it once, under the image builds.
+  const builtByFiles = sum(images.filter((r) => r.byTestFile).map((r) => r.cpu!));
+  if (files.some((f) => isLab(f.file))) rows.push({ cpu: Math.max(0, labFiles - guestCpu - builtByFiles), what: 'the lab files beside their guests (captures read and assessed on the host, Chromium)' });
   rows.push({ cpu: sum(others.map((f) => f.cpu)), what: `the other ${others.length} test files, with what they started`, named: others.filter((f) => f.cpu >= minCpu) });
   rows.push({ cpu: c.mainProcess, what: 'vitest\'s main process (transforms, reporters)' });
   const attributed = sum(rows.map((r) => r.cpu));
