@@ -175,7 +175,9 @@ printf '%s:%s\\n%s:%s\\n' ${admin.name} '${admin.password}' ${limited.name} '${l
 for i in $(seq 1 60); do ss -Hltn "sport = :${COCKPIT_PORT}" | grep -q . && break; sleep 1; done; ss -Hltn "sport = :${COCKPIT_PORT}" | grep -q .`);
     // The page is the package's (dpkg owns it), not a copy of the checkout.
     expect(await vm.must('dpkg -S /usr/share/cockpit/zfs-advisor/manifest.json')).toMatch(/^zfs-advisor: /);
-    const open = (who: { name: string; password: string }, superuser: 'any' | 'none') => openAdvisorInCockpit(b.browser, cockpitUrl, who, superuser);
+    // A login in the guest starts cockpit-session, PAM and Cockpit's Python bridge under emulation: beside
+    // two other guests it once took more than the host test's 60 s (a local CI-like run, 2026-12-01).
+    const open = (who: { name: string; password: string }, superuser: 'any' | 'none') => openAdvisorInCockpit(b.browser, cockpitUrl, who, superuser, 180_000);
     // Administrative access: the bridge runs as root and reaches the socket (0600 root) with no token.
     const a = await open(admin, 'any');
     await a.page.getByText('Administrative access').first().waitFor({ timeout: 120_000 });

@@ -103,13 +103,19 @@ export async function startCockpitWs(): Promise<CockpitHandle> {
  * chose administrative access once (localStorage `superuser:USER`): the login then starts the
  * privileged bridge with the same password through sudo.
  */
-export async function loginCockpit(page: Page, url: string, user: Pick<TestUser, 'name' | 'password'>, superuser: 'any' | 'none'): Promise<void> {
+export async function loginCockpit(page: Page, url: string, user: Pick<TestUser, 'name' | 'password'>, superuser: 'any' | 'none', timeoutMs = 60_000): Promise<void> {
   await page.goto(url);
   await page.evaluate(([key, value]) => localStorage.setItem(key!, value!), [`superuser:${user.name}`, superuser]);
   await page.fill('#login-user-input', user.name);
   await page.fill('#login-password-input', user.password);
   await page.click('#login-button');
-  await page.waitForURL(/\/system/, { timeout: 60_000 });
+  try {
+    await page.waitForURL(/\/system/, { timeout: timeoutMs });
+  } catch (e) {
+    // A refused login and a slow one both end here: say which.
+    const said = (await page.locator('#login-error-message').textContent({ timeout: 1_000 }).catch(() => null))?.trim();
+    throw new Error(`Cockpit did not log ${user.name} in within ${timeoutMs / 1000} s: ${said ? `its login page says "${said}"` : 'its login page shows no error'}`, { cause: e });
+  }
 }
 
 /** The frame Cockpit opens our package in. */
@@ -120,7 +126,7 @@ export const ADVISOR_FRAME = 'iframe[name="cockpit1:localhost/zfs-advisor"]';
  * the package's frame, and the errors our page logged meanwhile and later (its exceptions, console
  * errors from /zfs-advisor/ and CSP refusals; Cockpit's own shell warnings are not ours).
  */
-export async function openAdvisorInCockpit(browser: Browser, url: string, user: Pick<TestUser, 'name' | 'password'>, superuser: 'any' | 'none'):
+export async function openAdvisorInCockpit(browser: Browser, url: string, user: Pick<TestUser, 'name' | 'password'>, superuser: 'any' | 'none', loginTimeoutMs?: number):
   Promise<{ ctx: BrowserContext; page: Page; frame: FrameLocator; problems: string[] }> {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 720 } });
   const page = await ctx.newPage();
@@ -130,7 +136,7 @@ export async function openAdvisorInCockpit(browser: Browser, url: string, user: 
     if (m.type() === 'error' && (m.location().url.includes('/zfs-advisor/') || /Content Security Policy/i.test(m.text()))) problems.push(`${m.text()} (${m.location().url}:${m.location().lineNumber})`);
   });
   page.on('pageerror', (e) => problems.push(e.message));
-  await loginCockpit(page, url, user, superuser);
+  await loginCockpit(page, url, user, superuser, loginTimeoutMs);
   await page.getByRole('link', { name: 'ZFS Advisor' }).click({ timeout: 120_000 });
   await page.waitForURL(/\/zfs-advisor/);
   return { ctx, page, frame: page.frameLocator(ADVISOR_FRAME), problems };
